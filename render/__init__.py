@@ -1,0 +1,1 @@
+"""Pure pictures: an engine view in, image bytes out. Pillow only, never Discord."""

@@ -1,0 +1,1 @@
+"""Pure game engines: the truth of each game. Standard library and pydantic only."""

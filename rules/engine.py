@@ -1,0 +1,195 @@
+"""The engine contract every game implements (boardgame.io and OpenSpiel are the models).
+
+A game is a `GameEngine` subclass: pure functions over a serializable pydantic state that holds its own seed, so
+the same seed and the same actions always give the same game. Nothing here knows about Discord, pictures or I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+Seat = int
+"""A player's place at the table, 0 … n-1. Engines never see Discord ids."""
+
+
+class Message(BaseModel):
+    """A translatable text: a message key and parameters, never a finished sentence.
+
+    Parameter values may themselves be messages (for example a card colour), or lists of them; the bot's
+    translator renders nested messages first and joins lists.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    params: dict[str, Param] = {}
+
+
+Param = str | int | bool | Message | list[str | int | Message]
+"""A message parameter: a scalar, a nested message, or a flat list of them (joined when shown)."""
+
+
+class Event(Message):
+    """Something that happened: public when `to` is None, otherwise private to seat `to`."""
+
+    to: Seat | None = None
+
+    @property
+    def public(self) -> bool:
+        """Whether everyone may be told of this event."""
+        return self.to is None
+
+
+class CommonReason(StrEnum):
+    """Rejections every game shares; each game adds its own enum for its own rules.
+
+    A reason's value is its translation key, `<namespace>.reason.<name>`, so the bot can word it.
+    """
+
+    NOT_YOUR_TURN = "common.reason.not_your_turn"
+    GAME_OVER = "common.reason.game_over"
+    NOT_A_SEAT = "common.reason.not_a_seat"
+    MALFORMED_ACTION = "common.reason.malformed_action"
+    NOT_LEGAL_NOW = "common.reason.not_legal_now"
+
+
+class IllegalAction(Exception):  # noqa: N818 (the contract's name)
+    """Raised by `apply` (and action parsing) for a move the rules forbid; the state is left untouched."""
+
+    def __init__(self, reason: StrEnum, **params: Param) -> None:
+        super().__init__(f"{reason.value} {params}" if params else reason.value)
+        self.reason = reason
+        self.params = params
+
+    @property
+    def message(self) -> Message:
+        """The rejection as a translatable message (the reason's value is its key)."""
+        return Message(key=self.reason.value, params=self.params)
+
+
+class Action(BaseModel):
+    """A move. Each game's actions encode to a short stable text (fits a Discord custom id)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    def encode(self) -> str:
+        """Return the short stable text form that `GameEngine.parse_action` reads back."""
+        raise NotImplementedError
+
+    def describe(self) -> Message:
+        """Return what this move does, as a translatable message."""
+        raise NotImplementedError
+
+
+class ScoreLine(BaseModel):
+    """One item of a player's final score (a ticket, a bonus, a train…), with its points."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: Message
+    points: int
+
+
+class PlayerResult(BaseModel):
+    """A player's final total and the items that make it up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: Seat
+    total: int
+    breakdown: list[ScoreLine] = []
+
+
+class GameResult(BaseModel):
+    """Final scores, best first, and the winner(s) after tie-breaks (more than one is a shared win)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    players: list[PlayerResult]
+    winners: list[Seat]
+
+
+class Options(BaseModel):
+    """Base of a game's variant options: each field has a description and defaults to the printed rule.
+
+    Fields are bools, bounded ints or string enums, so the bot can build its choices from the model.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+StateT = TypeVar("StateT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=Action)
+OptionsT = TypeVar("OptionsT", bound=Options)
+
+
+class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
+    """One game's rules: pure, deterministic, and the only judge of what is legal."""
+
+    game_id: ClassVar[str]
+    options_model: ClassVar[type[Options]]
+    state_model: ClassVar[type[BaseModel]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    bot_kinds: ClassVar[tuple[str, ...]] = ("sensible",)
+
+    @abstractmethod
+    def new_game(self, options: OptionsT, n_players: int, seed: int) -> StateT:
+        """Return the opening state: decks shuffled from `seed`, whose generator state lives in the state."""
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> frozenset[Seat]:
+        """Return the seats that must act now (several during a simultaneous phase; none once over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: Seat) -> list[ActionT]:
+        """Return every move `seat` may make now, in a stable order a UI or a bot can enumerate."""
+
+    @abstractmethod
+    def apply(self, state: StateT, seat: Seat, action: ActionT) -> tuple[StateT, list[Event]]:
+        """Validate and apply a move: a new state and what happened, or `IllegalAction` and no change."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: Seat | None) -> BaseModel:
+        """Return what `seat` may see; `None` is the public view, holding nothing hidden."""
+
+    @abstractmethod
+    def result(self, state: StateT) -> GameResult | None:
+        """Return the final scores once the game is over, else None."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
+        """Read an action from its `encode()` text, or raise `IllegalAction(MALFORMED_ACTION)`."""
+
+    @abstractmethod
+    def bot_action(self, state: StateT, seat: Seat, rng: random.Random, kind: str = "sensible") -> ActionT:
+        """Choose a legal move for a bot player in `seat`, using only what that seat may see."""
+
+    def is_over(self, state: StateT) -> bool:
+        """Whether the game has ended."""
+        return self.result(state) is not None
+
+    def load_state(self, data: str) -> StateT:
+        """Validate a state from its JSON snapshot."""
+        return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+
+    def load_options(self, data: str | dict[str, object]) -> OptionsT:
+        """Validate options from JSON text or a dict."""
+        if isinstance(data, str):
+            return self.options_model.model_validate_json(data)  # type: ignore[return-value]
+        return self.options_model.model_validate(data)  # type: ignore[return-value]
+
+    def replay(
+        self, options: OptionsT, n_players: int, seed: int, actions: Sequence[tuple[Seat, str]]
+    ) -> StateT:
+        """Rebuild a game from its log of (seat, encoded action); must equal the stored snapshot."""
+        state = self.new_game(options, n_players, seed)
+        for seat, text in actions:
+            state, _ = self.apply(state, seat, self.parse_action(text))
+        return state
