@@ -1,0 +1,1 @@
+"""SQLite storage: one file, numbered migrations, one transaction per accepted change."""

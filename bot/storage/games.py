@@ -1,0 +1,261 @@
+"""Games, seats, the action log and message ids: every read and write the game service makes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.database import now_iso
+
+ACTIVE_STATUSES = ("lobby", "active")
+
+
+class StaleVersion(Exception):
+    """A write expected a version the game no longer has: someone else changed it first."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who sits in a seat: a Discord user, or a bot player of some kind."""
+
+    seat: int
+    name: str
+    user_id: int | None = None
+    bot_kind: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot player plays this seat."""
+        return self.bot_kind is not None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as stored: where it is played, its status, options, seed, version and latest snapshot."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: str
+    options: dict[str, Any]
+    seed: int
+    version: int
+    state: str | None
+    seats: tuple[SeatRecord, ...] = field(default_factory=tuple)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat this user plays, or None."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+class GameStore:
+    """The game tables on one aiosqlite connection; each write is one transaction, committed before return."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._write_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run the body as one IMMEDIATE transaction; one writer at a time on the shared connection."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[SeatRecord],
+    ) -> GameRecord:
+        """Create a game in the lobby with its first seats."""
+        now = now_iso()
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, version,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
+                (game, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await self._write_seats(db, game_id, seats)
+        record = await self.get(game_id)
+        assert record is not None
+        return record
+
+    async def get(self, game_id: int) -> GameRecord | None:
+        """Load one game with its seats, or None."""
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return (await self._with_seats([row]))[0]
+
+    async def in_channel(
+        self, channel_id: int, statuses: Sequence[str] = ACTIVE_STATUSES
+    ) -> list[GameRecord]:
+        """Return the games of a channel with one of these statuses, newest first."""
+        marks = ",".join("?" * len(statuses))
+        async with self._db.execute(
+            f"SELECT * FROM games WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC",
+            (channel_id, *statuses),
+        ) as cursor:
+            rows = list(await cursor.fetchall())
+        return await self._with_seats(rows)
+
+    async def with_status(self, statuses: Sequence[str] = ACTIVE_STATUSES) -> list[GameRecord]:
+        """Return every game with one of these statuses, oldest first (used at start to resume games)."""
+        marks = ",".join("?" * len(statuses))
+        async with self._db.execute(
+            f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
+        ) as cursor:
+            rows = list(await cursor.fetchall())
+        return await self._with_seats(rows)
+
+    async def update_lobby(self, record: GameRecord, seats: Sequence[SeatRecord]) -> GameRecord:
+        """Replace a lobby's seats and bump its version."""
+        async with self._transaction() as db:
+            await self._bump(db, record, status="lobby")
+            await db.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
+            await self._write_seats(db, record.id, seats)
+        return replace(record, version=record.version + 1, seats=tuple(seats))
+
+    async def start(self, record: GameRecord, seats: Sequence[SeatRecord], state: str) -> GameRecord:
+        """Move a lobby into play with its final seating and opening snapshot."""
+        async with self._transaction() as db:
+            await self._bump(db, record, status="active", state=state)
+            await db.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
+            await self._write_seats(db, record.id, seats)
+        return replace(record, status="active", version=record.version + 1, state=state, seats=tuple(seats))
+
+    async def record_action(
+        self, record: GameRecord, seat: int, action: str, state: str, *, finished: bool
+    ) -> GameRecord:
+        """Append an accepted action and the new snapshot in one transaction (the version must not have moved)."""
+        status = "finished" if finished else record.status
+        async with self._transaction() as db:
+            await self._bump(db, record, status=status, state=state)
+            seq = await self._next_seq(db, record.id)
+            await db.execute(
+                "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+                (record.id, seq, seat, action, now_iso()),
+            )
+        return replace(record, status=status, version=record.version + 1, state=state)
+
+    async def replace_seat(self, record: GameRecord, seat: SeatRecord) -> GameRecord:
+        """Put someone else (usually a bot player) in a seat of a running game."""
+        async with self._transaction() as db:
+            await self._bump(db, record, status=record.status)
+            await db.execute(
+                "UPDATE seats SET user_id = ?, bot_kind = ?, name = ? WHERE game_id = ? AND seat = ?",
+                (seat.user_id, seat.bot_kind, seat.name, record.id, seat.seat),
+            )
+        seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
+        return replace(record, version=record.version + 1, seats=seats)
+
+    async def set_status(self, record: GameRecord, status: str) -> GameRecord:
+        """Close or cancel a game."""
+        async with self._transaction() as db:
+            await self._bump(db, record, status=status)
+        return replace(record, status=status, version=record.version + 1)
+
+    async def actions(self, game_id: int) -> list[tuple[int, str]]:
+        """Return the action log of a game as (seat, encoded action), in order."""
+        async with self._db.execute(
+            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ) as cursor:
+            return [(row["seat"], row["action"]) async for row in cursor]
+
+    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        """Remember which message is a game's lobby or current turn message."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id",
+                (game_id, kind, channel_id, message_id),
+            )
+
+    async def get_message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """Return (channel id, message id) of a game's message of this kind, or None."""
+        async with self._db.execute(
+            "SELECT channel_id, message_id FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else (row["channel_id"], row["message_id"])
+
+    async def _bump(
+        self, db: aiosqlite.Connection, record: GameRecord, *, status: str, state: str | None = None
+    ) -> None:
+        """Advance the version if it is still the one the caller read, else raise StaleVersion."""
+        cursor = await db.execute(
+            "UPDATE games SET version = version + 1, status = ?, state = COALESCE(?, state), updated_at = ?"
+            " WHERE id = ? AND version = ?",
+            (status, state, now_iso(), record.id, record.version),
+        )
+        if cursor.rowcount != 1:
+            raise StaleVersion(f"game {record.id} is no longer at version {record.version}")
+
+    @staticmethod
+    async def _next_seq(db: aiosqlite.Connection, game_id: int) -> int:
+        async with db.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
+        ) as c:
+            row = await c.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    @staticmethod
+    async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]) -> None:
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, bot_kind, name) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.bot_kind, s.name) for s in seats],
+        )
+
+    async def _with_seats(self, rows: Sequence[aiosqlite.Row]) -> list[GameRecord]:
+        if not rows:
+            return []
+        ids = [row["id"] for row in rows]
+        marks = ",".join("?" * len(ids))
+        seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
+        async with self._db.execute(
+            f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY seat", ids
+        ) as cursor:
+            async for s in cursor:
+                seats[s["game_id"]].append(
+                    SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"])
+                )
+        return [
+            GameRecord(
+                id=row["id"],
+                game=row["game"],
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                host_id=row["host_id"],
+                status=row["status"],
+                options=json.loads(row["options"]),
+                seed=row["seed"],
+                version=row["version"],
+                state=row["state"],
+                seats=tuple(seats[row["id"]]),
+            )
+            for row in rows
+        ]

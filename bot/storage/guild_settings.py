@@ -1,0 +1,33 @@
+"""Per-server settings, stored as one JSON document per server."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.database import now_iso
+
+
+class GuildSettingsStore:
+    """Read and write a server's settings document; an unknown server has the empty document."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int) -> dict[str, Any]:
+        """Return the server's stored settings (empty when it never changed any)."""
+        async with self._db.execute(
+            "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return {} if row is None else dict(json.loads(row["data"]))
+
+    async def put(self, guild_id: int, data: dict[str, Any]) -> None:
+        """Replace the server's settings document in one statement (atomic in SQLite)."""
+        await self._db.execute(
+            "INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
+            (guild_id, json.dumps(data, sort_keys=True), now_iso()),
+        )

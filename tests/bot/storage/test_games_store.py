@@ -1,0 +1,104 @@
+"""Storage on a real SQLite file: migrations, the lobby-to-finish life of a game, the version guard."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.storage.database import migrations, open_database
+from bot.storage.games import GameStore, SeatRecord, StaleVersion
+from bot.storage.guild_settings import GuildSettingsStore
+
+
+async def test_migrations_apply_to_an_empty_file_once(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.sqlite3"
+    db = await open_database(path)
+    await db.close()
+    db = await open_database(path)  # a second start applies nothing again
+    async with db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
+        applied = [row[0] async for row in cursor]
+    async with db.execute("PRAGMA journal_mode") as cursor:
+        mode = (await cursor.fetchone())[0]
+    await db.close()
+    assert applied == [number for number, _, _ in migrations()]
+    assert applied[0] == 1
+    assert mode == "wal"
+
+
+async def test_a_game_lives_from_lobby_to_finish_and_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    db = await open_database(path)
+    store = GameStore(db)
+    record = await store.create_game(
+        game="dice",
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        options={"target": 100},
+        seed=42,
+        seats=[SeatRecord(seat=0, name="Ann", user_id=10)],
+    )
+    assert (record.status, record.version, record.seat_of(10)) == ("lobby", 0, 0)
+    record = await store.update_lobby(
+        record, [*record.seats, SeatRecord(seat=1, name="🤖 B", bot_kind="sensible")]
+    )
+    record = await store.start(record, record.seats, state='{"s": 0}')
+    record = await store.record_action(record, 0, "roll", '{"s": 1}', finished=False)
+    record = await store.record_action(record, 1, "stop", '{"s": 2}', finished=True)
+    await store.set_message(record.id, "turn", 2, 999)
+    await db.close()
+
+    db = await open_database(path)
+    store = GameStore(db)
+    loaded = await store.get(record.id)
+    assert loaded is not None
+    assert (loaded.status, loaded.version, loaded.state) == ("finished", 4, '{"s": 2}')
+    assert [s.bot_kind for s in loaded.seats] == [None, "sensible"]
+    assert await store.actions(record.id) == [(0, "roll"), (1, "stop")]
+    assert await store.get_message(record.id, "turn") == (2, 999)
+    assert await store.with_status() == []
+    await db.close()
+
+
+async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: aiosqlite.Connection) -> None:
+    store = GameStore(db)
+    record = await store.create_game(
+        game="dice",
+        guild_id=None,
+        channel_id=2,
+        host_id=10,
+        options={},
+        seed=1,
+        seats=[SeatRecord(seat=0, name="Ann", user_id=10)],
+    )
+    started = await store.start(record, record.seats, state="{}")
+    await store.record_action(started, 0, "roll", "{}", finished=False)
+    with pytest.raises(StaleVersion):
+        await store.record_action(started, 0, "roll", "{}", finished=False)
+    assert await store.actions(record.id) == [(0, "roll")]
+
+
+async def test_a_user_holds_one_seat_per_game(db: aiosqlite.Connection) -> None:
+    store = GameStore(db)
+    record = await store.create_game(
+        game="dice",
+        guild_id=None,
+        channel_id=2,
+        host_id=10,
+        options={},
+        seed=1,
+        seats=[SeatRecord(seat=0, name="Ann", user_id=10)],
+    )
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.update_lobby(record, [*record.seats, SeatRecord(seat=1, name="Ann again", user_id=10)])
+    assert (await store.get(record.id)).seats == record.seats  # type: ignore[union-attr]
+
+
+async def test_guild_settings_round_trip(db: aiosqlite.Connection) -> None:
+    settings = GuildSettingsStore(db)
+    assert await settings.get(5) == {}
+    await settings.put(5, {"language": "ru", "dice": {"target": 150}})
+    assert await settings.get(5) == {"language": "ru", "dice": {"target": 150}}
