@@ -82,8 +82,6 @@ def _statements(sql: str) -> list[str]:
         if sqlite3.complete_statement(pending):
             statements.append(pending.strip())
             pending = ""
-    if pending.strip() and not all(
-        part.strip().startswith("--") or not part.strip() for part in pending.splitlines()
-    ):
+    if pending.strip() and not all(part.strip().startswith("--") or not part.strip() for part in pending.splitlines()):
         raise ValueError(f"incomplete statement at the end of a migration: {pending.strip()[:80]}")
     return statements

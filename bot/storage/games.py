@@ -109,9 +109,7 @@ class GameStore:
             return None
         return (await self._with_seats([row]))[0]
 
-    async def in_channel(
-        self, channel_id: int, statuses: Sequence[str] = ACTIVE_STATUSES
-    ) -> list[GameRecord]:
+    async def in_channel(self, channel_id: int, statuses: Sequence[str] = ACTIVE_STATUSES) -> list[GameRecord]:
         """Return the games of a channel with one of these statuses, newest first."""
         marks = ",".join("?" * len(statuses))
         async with self._db.execute(
@@ -216,9 +214,7 @@ class GameStore:
 
     @staticmethod
     async def _next_seq(db: aiosqlite.Connection, game_id: int) -> int:
-        async with db.execute(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
-        ) as c:
+        async with db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)) as c:
             row = await c.fetchone()
         assert row is not None
         return int(row[0])
@@ -236,9 +232,7 @@ class GameStore:
         ids = [row["id"] for row in rows]
         marks = ",".join("?" * len(ids))
         seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
-        async with self._db.execute(
-            f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY seat", ids
-        ) as cursor:
+        async with self._db.execute(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY seat", ids) as cursor:
             async for s in cursor:
                 seats[s["game_id"]].append(
                     SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"])

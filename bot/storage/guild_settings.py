@@ -18,9 +18,7 @@ class GuildSettingsStore:
 
     async def get(self, guild_id: int) -> dict[str, Any]:
         """Return the server's stored settings (empty when it never changed any)."""
-        async with self._db.execute(
-            "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        ) as cursor:
+        async with self._db.execute("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cursor:
             row = await cursor.fetchone()
         return {} if row is None else dict(json.loads(row["data"]))
 
