@@ -1,0 +1,148 @@
+"""Train cards: the 110-card deck, drawing with reshuffles, the face-up market, and exact payments.
+
+A payment is a pair (colour, locomotives): `locomotives` wild cards plus `length - locomotives` cards of `colour`;
+an all-locomotive payment is written with colour 8 (LOCO). Every distinct affordable payment is one choice.
+"""
+
+from __future__ import annotations
+
+from rules.engine import Event
+from rules.ttr.board import LOCO
+from rules.ttr.state import Draft
+
+DECK_COMPOSITION: tuple[int, ...] = (12,) * 8 + (14,)
+"""R-C1: 12 cards of each of 8 colours and 14 locomotives."""
+TOTAL_CARDS = sum(DECK_COMPOSITION)
+MARKET_SIZE = 5
+MARKET_LOCO_LIMIT = 3
+
+Payment = tuple[int, int]
+
+
+def new_deck() -> list[int]:
+    """Return the 110 card codes in a fixed order (shuffle before use)."""
+    return [code for code, count in enumerate(DECK_COMPOSITION) for _ in range(count)]
+
+
+def payments(color: int, length: int, min_locos: int, hand: tuple[int, ...]) -> tuple[Payment, ...]:
+    """Every distinct affordable way to pay `length` cards of `color` (-1: any one colour), ≥ `min_locos` wild."""
+    locos = hand[LOCO]
+    out: list[Payment] = []
+    if min_locos < length:
+        for c in range(8) if color < 0 else (color,):
+            have = hand[c]
+            if have:
+                low = length - have
+                if low < min_locos:
+                    low = min_locos
+                high = length - 1 if locos >= length else locos
+                for j in range(low, high + 1):
+                    out.append((c, j))
+    if locos >= length:
+        out.append((LOCO, length))
+    return tuple(out)
+
+
+def count_payments(color: int, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
+    """How many entries `payments` would return, without building them."""
+    locos = hand[LOCO]
+    total = 1 if locos >= length else 0
+    if min_locos < length:
+        high = length - 1 if locos >= length else locos
+        for c in range(8) if color < 0 else (color,):
+            have = hand[c]
+            if have:
+                low = max(length - have, min_locos)
+                if high >= low:
+                    total += high - low + 1
+    return total
+
+
+def is_affordable(
+    color: int, length: int, min_locos: int, hand: tuple[int, ...], pay_color: int, pay_locos: int
+) -> bool:
+    """Whether (pay_color, pay_locos) is one of `payments(color, length, min_locos, hand)`."""
+    if pay_color == LOCO:
+        return pay_locos == length and hand[LOCO] >= length
+    if not 0 <= pay_color < LOCO or (color >= 0 and pay_color != color):
+        return False
+    return min_locos <= pay_locos < length and hand[LOCO] >= pay_locos and hand[pay_color] >= length - pay_locos
+
+
+def extra_payments(hand: tuple[int, ...], color: int, locos_laid: int, length: int, extra: int) -> list[int]:
+    """Locomotive counts that pay a tunnel's `extra` cards from what is left after the laid cards (R-EU-6)."""
+    locos_left = hand[LOCO] - locos_laid
+    if color == LOCO:
+        return [extra] if locos_left >= extra else []
+    color_left = hand[color] - (length - locos_laid)
+    return list(range(max(0, extra - color_left), min(extra, locos_left) + 1))
+
+
+def spend(hand: tuple[int, ...], pay_color: int, pay_locos: int, length: int) -> tuple[list[int], list[int]]:
+    """Return the hand after a payment and the cards paid (for the discard pile)."""
+    new = list(hand)
+    paid = [LOCO] * pay_locos
+    if pay_color != LOCO:
+        n = length - pay_locos
+        new[pay_color] -= n
+        paid += [pay_color] * n
+    new[LOCO] -= pay_locos
+    return new, paid
+
+
+def draw_from_deck(dr: Draft, events: list[Event]) -> int:
+    """Take the top card, first shuffling the discards into a new deck when the deck is empty (R-T4); -1 if none."""
+    if not dr.deck:
+        if not dr.discard:
+            return -1
+        pile = list(dr.discard)
+        rnd, dr.rng = dr.rng.next()
+        rnd.shuffle(pile)
+        dr.deck = tuple(pile)
+        dr.discard = ()
+        events.append(Event(key="ttr.event.reshuffled", params={"cards": len(pile)}))
+    card = dr.deck[-1]
+    dr.deck = dr.deck[:-1]
+    return card
+
+
+def refill_market(dr: Draft, events: list[Event]) -> None:
+    """Fill empty face-up places from the deck, then apply the three-locomotive reset (R-T3)."""
+    refill_market_once(dr, events)
+    while dr.market.count(LOCO) >= MARKET_LOCO_LIMIT and _market_can_avoid_locos(dr):
+        dr.discard = dr.discard + dr.market
+        dr.market = ()
+        events.append(Event(key="ttr.event.market_reset"))
+        refill_market_once(dr, events)
+
+
+def refill_market_once(dr: Draft, events: list[Event]) -> None:
+    """Turn up cards until 5 are face up or nothing is left, without the reset check."""
+    market = list(dr.market)
+    while len(market) < MARKET_SIZE:
+        card = draw_from_deck(dr, events)
+        if card < 0:
+            break
+        market.append(card)
+    dr.market = tuple(market)
+
+
+def _market_can_avoid_locos(dr: Draft) -> bool:
+    """Whether the cards outside the hands could make a market with fewer than 3 locomotives (R-T3 ruling)."""
+    available = len(dr.deck) + len(dr.discard) + len(dr.market)
+    locos = dr.deck.count(LOCO) + dr.discard.count(LOCO) + dr.market.count(LOCO)
+    size = min(MARKET_SIZE, available)
+    return available - locos >= size - (MARKET_LOCO_LIMIT - 1)
+
+
+def take_face_up(dr: Draft, card: int, events: list[Event]) -> None:
+    """Remove one face-up card of this code and turn up its replacement in the same place (R-T1)."""
+    market = list(dr.market)
+    place = market.index(card)
+    replacement = draw_from_deck(dr, events)
+    if replacement < 0:
+        del market[place]
+    else:
+        market[place] = replacement
+    dr.market = tuple(market)
+    refill_market(dr, events)

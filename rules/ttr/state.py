@@ -1,0 +1,162 @@
+"""The Ticket to Ride game state: compact tuples of small ints, so a move copies only what it changes.
+
+Card codes are 0 … 7 for the colours and 8 for a locomotive (see `board.CARD_NAMES`); tracks and cities are
+indices into the map (see `board.Board`). The deck's top is its last element; the ticket deck's top is its first.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import cache
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.rng import Rng
+from rules.ttr.options import TtrOptions
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@cache
+def _fields_set(cls: type[BaseModel]) -> frozenset[str]:
+    return frozenset(cls.model_fields)
+
+
+def build_unchecked(cls: type[ModelT], values: dict[str, Any]) -> ModelT:
+    """Make a model from values known to be valid and complete, skipping validation (the hot path of a move).
+
+    This is what pydantic's `model_construct` does, minus its per-field default and alias bookkeeping.
+    """
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__dict__", values)
+    object.__setattr__(model, "__pydantic_fields_set__", set(_fields_set(cls)))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
+
+
+class Phase(StrEnum):
+    """What the game waits for."""
+
+    OPENING = "opening"
+    """Every seat chooses its opening tickets at once (R-USA-2, R-EU-2)."""
+    TURN = "turn"
+    """The current seat picks its action (or its first card, R-T1)."""
+    SECOND_PICK = "second_pick"
+    """The current seat takes its second train card (R-T1, R-T2)."""
+    TUNNEL = "tunnel"
+    """The current seat pays for the revealed tunnel cards or withdraws (R-EU-6)."""
+    TICKETS = "tickets"
+    """The current seat keeps some of the tickets it drew (R-T7)."""
+    OVER = "over"
+
+
+class PendingTunnel(BaseModel):
+    """A tunnel claim waiting for the extra cards: the cards laid (still in hand), the 3 revealed, the extra."""
+
+    model_config = ConfigDict(frozen=True)
+
+    track: int
+    color: int
+    """Card code of the cards laid; 8 when only locomotives were laid."""
+    locomotives: int
+    revealed: tuple[int, ...]
+    extra: int
+
+
+class TtrState(BaseModel):
+    """Everything about one game, hidden parts included; only views leave the engine."""
+
+    model_config = ConfigDict(frozen=True)
+
+    map_id: str
+    options: TtrOptions
+    n_players: int
+    rng: Rng
+    phase: Phase
+    current: int
+    """Whose turn it is (during the opening: the seat that will play first)."""
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    market: tuple[int, ...]
+    ticket_deck: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    """Per seat, how many cards of each card code (9 counts)."""
+    tickets: tuple[tuple[int, ...], ...]
+    """Per seat, the ids of the tickets kept."""
+    offers: tuple[tuple[int, ...], ...]
+    """Per seat, the ids of the tickets being chosen from."""
+    owners: tuple[int, ...]
+    """Per track, the seat that claimed it, or -1."""
+    stations: tuple[int, ...]
+    """Per city, the seat whose station stands there, or -1."""
+    cars: tuple[int, ...]
+    stations_left: tuple[int, ...]
+    route_points: tuple[int, ...]
+    tunnel: PendingTunnel | None = None
+    first_pick: int = -1
+    """Card code taken by the first pick of this turn, or -1."""
+    first_pick_face_up: bool = False
+    last_claim: int = -1
+    """Track index claimed in the last finished turn, or -1."""
+    final_turns: int = -1
+    """Turns left in the last round (R-E1), or -1 before it starts."""
+    passes: int = 0
+    """Consecutive passes (R-E2); a whole round of them ends the game."""
+    turn: int = 0
+    """Finished turns."""
+
+
+class Draft:
+    """A mutable working copy of a state's fields while one move is applied (the input is never touched)."""
+
+    map_id: str
+    options: TtrOptions
+    n_players: int
+    rng: Rng
+    phase: Phase
+    current: int
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    market: tuple[int, ...]
+    ticket_deck: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    tickets: tuple[tuple[int, ...], ...]
+    offers: tuple[tuple[int, ...], ...]
+    owners: tuple[int, ...]
+    stations: tuple[int, ...]
+    cars: tuple[int, ...]
+    stations_left: tuple[int, ...]
+    route_points: tuple[int, ...]
+    tunnel: PendingTunnel | None
+    first_pick: int
+    first_pick_face_up: bool
+    last_claim: int
+    final_turns: int
+    passes: int
+    turn: int
+
+    def __init__(self, state: TtrState) -> None:
+        self.__dict__ = dict(state.__dict__)
+
+    def freeze(self) -> TtrState:
+        """Return the new immutable state (no second validation: every field was built valid); the draft is spent."""
+        values = self.__dict__
+        self.__dict__ = {}
+        return build_unchecked(TtrState, values)
+
+    def set_hand(self, seat: int, hand: list[int]) -> None:
+        """Replace one seat's card counts."""
+        hands = self.hands
+        self.hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+
+
+def replace_at(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    """Return `values` with one position changed."""
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def replace_row(rows: tuple[tuple[int, ...], ...], index: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Return `rows` with one row changed."""
+    return (*rows[:index], row, *rows[index + 1 :])

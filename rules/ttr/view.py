@@ -1,0 +1,267 @@
+"""What leaves the engine for display: the public view (nothing hidden, R-V1/R-V3) and a seat's view (R-V2).
+
+Renderers and public messages take `PublicView`; a player's private reply takes their `SeatView`, which adds
+only that seat's hand, tickets, ticket offer and legal moves. At the end everything is revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.engine import GameResult, Message
+from rules.ttr.actions import BuildStation, Claim, KeepTickets, TtrAction
+from rules.ttr.board import CARD_CODES, CARD_NAMES, COLOR_MESSAGES, Board, board_for, cards_message
+from rules.ttr.scoring import connected_tickets, final_scores, game_result
+from rules.ttr.state import Phase, TtrState
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class PlayerPublic(_View):
+    """A player as everyone sees them; `color` is the player's colour index (their seat)."""
+
+    seat: int
+    color: int
+    route_points: int
+    cars: int
+    stations_left: int
+    hand_size: int
+    ticket_count: int
+    chosen: bool
+    """During the opening: whether this player has chosen their tickets."""
+
+
+class TunnelView(_View):
+    """A tunnel claim waiting for payment: the cards laid and the 3 revealed, and how many extra are due."""
+
+    track: int
+    color: str
+    locomotives: int
+    revealed: list[str]
+    extra: int
+
+
+class TicketView(_View):
+    """A destination ticket; `completed` is by own routes during play, with stations at the end."""
+
+    id: int
+    a: str
+    b: str
+    points: int
+    long: bool
+    completed: bool
+
+
+class FinalPlayer(_View):
+    """A player's revealed end of game: tickets, longest trail, stations' borrowed tracks and total."""
+
+    seat: int
+    total: int
+    tickets: list[TicketView]
+    longest_trail: list[int]
+    """Track ids of the longest continuous path, in order."""
+    longest_length: int
+    longest_bonus: bool
+    station_tracks: dict[str, int | None]
+    """Station city id → the other player's track id it borrows (None: none useful)."""
+
+
+class ActionChoice(_View):
+    """A legal move: its text (for a button's custom id) and its words (for the button's label)."""
+
+    action: str
+    label: Message
+
+
+class PublicView(_View):
+    """The board and everything public (R-V1); at the end also every ticket and the result."""
+
+    game_id: Literal["ticket-to-ride"] = "ticket-to-ride"
+    map: str
+    n_players: int
+    phase: str
+    current: int | None
+    to_act: list[int]
+    pick: Literal["first", "second"] | None
+    """During a turn: whether the next card taken is the first or the second of a two-card draw."""
+    owners: dict[int, int]
+    """Track id → seat, for claimed tracks."""
+    stations: dict[str, int]
+    """City id → seat, for built stations."""
+    market: list[str]
+    deck_size: int
+    discard_size: int
+    ticket_deck_size: int
+    players: list[PlayerPublic]
+    tunnel: TunnelView | None
+    tickets_offered: int
+    """How many tickets the current player is choosing from (mid-game draw), else 0."""
+    last_claim: int | None
+    """Track id claimed in the last finished turn (to highlight it)."""
+    last_round: bool
+    turns_left: int | None
+    """Turns left in the last round."""
+    final: list[FinalPlayer] | None
+    result: GameResult | None
+
+
+class SeatView(PublicView):
+    """The public view plus one seat's own cards, tickets, ticket offer and legal moves (R-V2)."""
+
+    seat: int
+    hand: dict[str, int]
+    tickets: list[TicketView]
+    offered: list[TicketView]
+    legal: list[ActionChoice]
+
+
+def _ticket_view(board: Board, ticket_id: int, completed: bool) -> TicketView:
+    a, b, points = board.tickets[ticket_id]
+    return TicketView(
+        id=ticket_id,
+        a=board.city_ids[a],
+        b=board.city_ids[b],
+        points=points,
+        long=ticket_id in board.long_ticket_ids,
+        completed=completed,
+    )
+
+
+def _public_fields(state: TtrState) -> dict[str, object]:
+    board = board_for(state.map_id)
+    phase = state.phase
+    over = phase is Phase.OVER
+    players = [
+        PlayerPublic(
+            seat=seat,
+            color=seat,
+            route_points=state.route_points[seat],
+            cars=state.cars[seat],
+            stations_left=state.stations_left[seat],
+            hand_size=sum(state.hands[seat]),
+            ticket_count=len(state.tickets[seat]),
+            chosen=not (phase is Phase.OPENING and state.offers[seat]),
+        )
+        for seat in range(state.n_players)
+    ]
+    tunnel = None
+    if state.tunnel is not None:
+        t = state.tunnel
+        tunnel = TunnelView(
+            track=board.track_ids[t.track],
+            color=CARD_NAMES[t.color],
+            locomotives=t.locomotives,
+            revealed=[CARD_NAMES[c] for c in t.revealed],
+            extra=t.extra,
+        )
+    final = None
+    result = None
+    if over:
+        result = game_result(state)
+        scores = final_scores(state)
+        final = [
+            FinalPlayer(
+                seat=s.seat,
+                total=s.total,
+                tickets=[_ticket_view(board, t, done) for t, done in s.tickets],
+                longest_trail=list(s.trail),
+                longest_length=s.trail_length,
+                longest_bonus=s.longest_bonus,
+                station_tracks=dict(s.borrowed),
+            )
+            for s in scores
+        ]
+    pick: Literal["first", "second"] | None = None
+    if phase is Phase.TURN:
+        pick = "first"
+    elif phase is Phase.SECOND_PICK:
+        pick = "second"
+    if phase is Phase.OPENING:
+        to_act = [seat for seat, offer in enumerate(state.offers) if offer]
+    else:
+        to_act = [] if over else [state.current]
+    return {
+        "map": state.map_id,
+        "n_players": state.n_players,
+        "phase": phase.value,
+        "current": None if over or phase is Phase.OPENING else state.current,
+        "to_act": to_act,
+        "pick": pick,
+        "owners": {board.track_ids[i]: o for i, o in enumerate(state.owners) if o >= 0},
+        "stations": {board.city_ids[c]: o for c, o in enumerate(state.stations) if o >= 0},
+        "market": [CARD_NAMES[c] for c in state.market],
+        "deck_size": len(state.deck),
+        "discard_size": len(state.discard),
+        "ticket_deck_size": len(state.ticket_deck),
+        "players": players,
+        "tunnel": tunnel,
+        "tickets_offered": len(state.offers[state.current]) if phase is Phase.TICKETS else 0,
+        "last_claim": board.track_ids[state.last_claim] if state.last_claim >= 0 else None,
+        "last_round": state.final_turns >= 0,
+        "turns_left": state.final_turns if state.final_turns >= 0 else None,
+        "final": final,
+        "result": result,
+    }
+
+
+def public_view(state: TtrState) -> PublicView:
+    """Return what everyone may see."""
+    return PublicView.model_validate(_public_fields(state))
+
+
+def seat_view(state: TtrState, seat: int, legal: Sequence[TtrAction]) -> SeatView:
+    """Return what `seat` may see: the public view plus its own hand, tickets, offer and legal moves."""
+    board = board_for(state.map_id)
+    if state.phase is Phase.OVER:
+        done = dict(next(s.tickets for s in final_scores(state) if s.seat == seat))
+        completed = [done[t] for t in state.tickets[seat]]
+    else:
+        completed = connected_tickets(board, state.owners, seat, state.tickets[seat])
+    return SeatView.model_validate(
+        {
+            **_public_fields(state),
+            "seat": seat,
+            "hand": {CARD_NAMES[c]: n for c, n in enumerate(state.hands[seat])},
+            "tickets": [_ticket_view(board, t, ok) for t, ok in zip(state.tickets[seat], completed, strict=True)],
+            "offered": [_ticket_view(board, t, False) for t in state.offers[seat]],
+            "legal": [ActionChoice(action=a.encode(), label=describe_action(board, a)) for a in legal],
+        }
+    )
+
+
+def describe_action(board: Board, action: TtrAction) -> Message:
+    """Word a move with the map's names: a claim names its cities and cards, a keep its tickets."""
+    if isinstance(action, Claim) and action.track in board.track_index:
+        track = board.track_index[action.track]
+        return Message(
+            key="ttr.action.claim_route",
+            params={
+                "track": board.track_message(track),
+                "cards": cards_message(
+                    CARD_CODES[action.color], board.track_len[track] - action.locomotives, action.locomotives
+                ),
+            },
+        )
+    if isinstance(action, KeepTickets):
+        known = [t for t in action.tickets if t in board.tickets]
+        return Message(key="ttr.action.keep_tickets", params={"tickets": [board.ticket_message(t) for t in known]})
+    if isinstance(action, BuildStation) and action.city in board.city_index:
+        return Message(
+            key="ttr.action.build_station",
+            params={"city": board.city_messages[board.city_index[action.city]], "cards": _station_cards(action)},
+        )
+    return action.describe()
+
+
+def _station_cards(action: BuildStation) -> Message:
+    """The cards a station action pays; the count of coloured cards follows from the station's cost."""
+    color = CARD_CODES[action.color]
+    return Message(
+        key="ttr.cards.station",
+        params={"color": COLOR_MESSAGES[color], "locomotives": action.locomotives},
+    )
