@@ -11,14 +11,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     """How this bot instance runs; variants of the games live in per-server settings, not here."""
 
-    model_config = SettingsConfigDict(env_prefix="CONDUCTOR_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="CONDUCTOR_", env_file=".env", env_ignore_empty=True, extra="ignore")
 
     discord_token: SecretStr | None = Field(
         default=None, description="The bot token. Without one, `python -m bot` plays a sandbox game offline."
     )
-    database_path: Path = Field(
-        default=Path("conductor.sqlite3"), description="The SQLite file for all games."
-    )
+    database_path: Path = Field(default=Path("conductor.sqlite3"), description="The SQLite file for all games.")
     dev_guild_id: int | None = Field(
         default=None, description="Sync slash commands to this one server at start (instant), not globally."
     )

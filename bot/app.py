@@ -1,0 +1,119 @@
+"""The composition root: `create_bot(settings)` builds the bot; `setup_hook` wires storage, service and cogs."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import aiosqlite
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAMES
+from bot.i18n import language_of, text
+from bot.services.games import GameService
+from bot.settings import Settings
+from bot.storage.database import open_database
+from bot.storage.games import GameStore
+from bot.storage.guild_settings import GuildSettingsStore
+from bot.ui.components import GameComponent
+from bot.ui.controller import GameController, reply_private
+from bot.ui.custom_ids import ComponentId
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice")
+
+
+class Conductor(commands.Bot):
+    """The bot: discord.py's Bot plus the game service, the stores and each game's controller."""
+
+    db: aiosqlite.Connection
+    service: GameService
+    guild_settings: GuildSettingsStore
+
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            guild_ready_timeout=settings.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
+        )
+        self.settings = settings
+        self.controllers: dict[str, GameController] = {}
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        """Open the database, resume open games, load the cogs, register persistent components, sync commands."""
+        self.db = await open_database(self.settings.database_path)
+        self.guild_settings = GuildSettingsStore(self.db)
+        self.service = GameService(
+            GameStore(self.db),
+            {game: info.engine for game, info in GAMES.items()},
+            bot_move_delay=self.settings.bot_move_delay,
+        )
+        resumed = await self.service.resume_all()
+        log.info("resumed %d open games", len(resumed))
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(GameComponent)
+        self.tree.on_error = self._on_app_command_error
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        """Once connected, let bot players whose turn it was before a restart move again."""
+        if self._resumed:
+            return
+        self._resumed = True
+        for record in await self.service.store.with_status(("active",)):
+            self.service.wake_bots(record.id)
+
+    async def close(self) -> None:
+        """Close Discord, then the database."""
+        await super().close()
+        if hasattr(self, "db"):
+            await self.db.close()
+
+    async def route_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """Send a click to the controller of its game; an unknown game is told privately, never crashes."""
+        controller = self.controllers.get(cid.game)
+        if controller is None:
+            await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.unknown_component"))
+            return
+        await controller.on_component(interaction, cid, values)
+
+    async def public_language(self, guild_id: int | None) -> str:
+        """The language of a server's public messages: its setting, else the bot's default."""
+        if guild_id is not None:
+            chosen = (await self.guild_settings.get(guild_id)).get("language")
+            if chosen:
+                return str(chosen)
+        return self.settings.language
+
+    async def default_options(self, guild_id: int | None, game: str) -> dict[str, Any]:
+        """The server's defaults for a game's variant options (empty: the printed rules)."""
+        if guild_id is None:
+            return {}
+        return dict((await self.guild_settings.get(guild_id)).get("options", {}).get(game, {}))
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Log a failed command once and tell the person privately; the bot carries on."""
+        log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
+        await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.internal_error"))
+
+
+def create_bot(settings: Settings, **client_options: Any) -> Conductor:
+    """Build the bot from settings; tests and tools create every bot through here."""
+    return Conductor(settings, **client_options)

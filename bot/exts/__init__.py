@@ -1,0 +1,1 @@
+"""Cogs: the lobby shared by all games, and one package per game."""

@@ -1,0 +1,15 @@
+"""The dice game «Поезд» in Discord: /roll, the turn message with its buttons, and the pictures."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.dice._cog import DiceCog
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+async def setup(bot: Conductor) -> None:
+    """Load the dice cog (discord.py extension entry point)."""
+    await bot.add_cog(DiceCog(bot))

@@ -1,0 +1,46 @@
+"""/roll, and the registration of the dice game's controller and bot-move publisher."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.dice._controller import DiceController
+from bot.i18n import language_of, render
+from bot.services.games import ServiceError
+from bot.ui.controller import reply_private
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+class DiceCog(commands.Cog):
+    """Slash commands of the dice game; its buttons go through the controller."""
+
+    def __init__(self, bot: Conductor) -> None:
+        self.bot = bot
+        self.controller = DiceController(bot)
+
+    async def cog_load(self) -> None:
+        """Register the controller for `dice:` components and for publishing bot players' moves."""
+        self.bot.controllers[DiceController.game] = self.controller
+        self.bot.service.register_publisher(DiceController.game, self.controller.publish_bot_move)
+
+    async def cog_unload(self) -> None:
+        """Undo cog_load."""
+        self.bot.controllers.pop(DiceController.game, None)
+        self.bot.service.unregister_publisher(DiceController.game)
+
+    @app_commands.command(name="roll", description="Roll the dice that are not in your train (the dice game)")
+    @app_commands.guild_only()
+    async def roll(self, interaction: discord.Interaction[Any]) -> None:
+        """Roll again in this channel's dice game, as the Roll button does."""
+        try:
+            record = await self.bot.service.game_in_channel(interaction.channel_id or 0, DiceController.game)
+        except ServiceError as error:
+            await reply_private(interaction, render(language_of(interaction.locale), error.message))
+            return
+        await self.controller.act(interaction, record.id, "roll", version=None)

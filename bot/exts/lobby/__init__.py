@@ -1,0 +1,15 @@
+"""The lobby every game starts in: /newgame, then Join, Leave, bot players, Start and Cancel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.lobby._cog import LobbyCog
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+async def setup(bot: Conductor) -> None:
+    """Load the lobby cog (discord.py extension entry point)."""
+    await bot.add_cog(LobbyCog(bot))

@@ -1,0 +1,68 @@
+"""The lobby message: who sits, the rules in effect, and the buttons to join and start."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.games import GameInfo
+from bot.i18n import text
+from bot.storage.games import GameRecord
+from bot.ui.components import button, view_of
+from bot.ui.custom_ids import ComponentId
+from bot.ui.options_text import rules_in_effect
+
+_COLOUR = discord.Colour.from_rgb(46, 125, 50)
+
+
+def lobby_embed(language: str, info: GameInfo, record: GameRecord) -> discord.Embed:
+    """Draw the lobby as an embed; its wording follows the record's status."""
+    engine = info.engine
+    title = text(language, f"bot.game.{info.namespace}")
+    status_key = {"lobby": "bot.lobby.open", "active": "bot.lobby.started", "cancelled": "bot.lobby.cancelled"}
+    embed = discord.Embed(
+        title=text(language, "bot.lobby.title", game=title),
+        description=text(
+            language,
+            status_key.get(record.status, "bot.lobby.started"),
+            host=f"<@{record.host_id}>",
+            min=engine.min_players,
+            max=engine.max_players,
+        ),
+        colour=_COLOUR,
+    )
+    players = [
+        f"{s.seat + 1}. {s.name}" + (text(language, "bot.lobby.host_mark") if s.user_id == record.host_id else "")
+        for s in record.seats
+    ]
+    embed.add_field(
+        name=text(language, "bot.lobby.players", n=len(record.seats), max=engine.max_players),
+        value="\n".join(players),
+        inline=True,
+    )
+    rules = rules_in_effect(language, info.namespace, engine.load_options(record.options))
+    if rules:
+        embed.add_field(name=text(language, "bot.lobby.rules"), value="\n".join(rules), inline=True)
+    embed.set_footer(text=text(language, "bot.lobby.footer", id=record.id))
+    return embed
+
+
+def lobby_view(language: str, info: GameInfo, record: GameRecord) -> discord.ui.View | None:
+    """The lobby's buttons while it is open; none once started or cancelled."""
+    if record.status != "lobby":
+        return None
+    full = len(record.seats) >= info.engine.max_players
+    has_bot = any(s.is_bot for s in record.seats)
+
+    def cid(verb: str) -> ComponentId:
+        return ComponentId("lobby", record.id, record.version, verb)
+
+    return view_of(
+        [
+            button(cid("join"), text(language, "bot.lobby.join"), style=discord.ButtonStyle.primary, disabled=full),
+            button(cid("leave"), text(language, "bot.lobby.leave")),
+            button(cid("bot"), text(language, "bot.lobby.add_bot"), emoji="🤖", disabled=full),
+            button(cid("unbot"), text(language, "bot.lobby.remove_bot"), disabled=not has_bot),
+            button(cid("start"), text(language, "bot.lobby.start"), style=discord.ButtonStyle.success, row=1),
+            button(cid("cancel"), text(language, "bot.lobby.cancel"), style=discord.ButtonStyle.danger, row=1),
+        ]
+    )

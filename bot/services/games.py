@@ -1,0 +1,380 @@
+"""The game service: lobbies, and every move of every game: load, apply, persist, then publish.
+
+One asyncio lock per game serialises its changes, so two clicks never interleave. Every change bumps the game's
+version; a component carries the version it was drawn for, and a click on an older one is refused as stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
+from rules.engine import Action, Event, GameEngine, IllegalAction, Message, Seat
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = ("Stephenson", "Brunel", "Cherepanov", "Trevithick", "Borodin", "Westinghouse")
+
+AnyEngine = GameEngine[Any, Any, Any]
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with a translatable reason for the person who made it."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.message = Message(key=key, params=params)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An accepted move: the game after it, who moved, what they did and what happened."""
+
+    record: GameRecord
+    state: BaseModel
+    seat: Seat
+    action: Action
+    events: list[Event]
+    by_bot: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """Whether this move ended the game."""
+        return self.record.status == "finished"
+
+
+Publisher = Callable[[Outcome], Awaitable[None]]
+
+
+@dataclass
+class _Table:
+    """A running game in memory: its record, engine and current state, with its lock."""
+
+    record: GameRecord
+    engine: AnyEngine
+    state: BaseModel | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: asyncio.Task[None] | None = None
+
+
+class GameService:
+    """Owns every live game; the cogs call it and present what it returns."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        engines: Mapping[str, AnyEngine],
+        *,
+        bot_move_delay: float = 1.5,
+        new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+    ) -> None:
+        self.store = store
+        self.engines = dict(engines)
+        self.bot_move_delay = bot_move_delay
+        self._new_seed = new_seed
+        self._tables: dict[int, _Table] = {}
+        self._publishers: dict[str, Publisher] = {}
+
+    # ---- lookup -------------------------------------------------------------------------------------------
+
+    def engine(self, game: str) -> AnyEngine:
+        """Return the engine of a game id."""
+        return self.engines[game]
+
+    async def get(self, game_id: int) -> GameRecord:
+        """Return a live game's record, loading it if needed; refuse unknown or closed games."""
+        return (await self._table(game_id)).record
+
+    def state(self, game_id: int) -> BaseModel:
+        """Return the current engine state of a running game already loaded."""
+        state = self._tables[game_id].state
+        if state is None:
+            raise ServiceError("bot.reason.not_started")
+        return state
+
+    async def game_in_channel(self, channel_id: int, game: str | None = None) -> GameRecord:
+        """Return the newest open game of a channel (of one kind, if given), or refuse."""
+        for record in await self.store.in_channel(channel_id):
+            if game is None or record.game == game:
+                return (await self._table(record.id)).record
+        raise ServiceError("bot.reason.no_game_here")
+
+    def view(self, game_id: int, seat: Seat | None) -> BaseModel:
+        """Return the engine view of a running game for a seat, or the public view for None."""
+        table = self._tables[game_id]
+        return table.engine.view(self.state(game_id), seat)
+
+    # ---- lobby --------------------------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: Mapping[str, Any] | None = None,
+    ) -> GameRecord:
+        """Open a lobby with the host in the first seat; options are checked against the engine's model."""
+        engine = self.engine(game)
+        try:
+            checked = engine.load_options(dict(options or {}))
+        except ValidationError as error:
+            raise ServiceError("bot.reason.bad_options", detail=_first_error(error)) from error
+        record = await self.store.create_game(
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            options=checked.model_dump(mode="json"),
+            seed=self._new_seed(),
+            seats=[SeatRecord(seat=0, name=host_name, user_id=host_id)],
+        )
+        self._tables[record.id] = _Table(record=record, engine=engine)
+        return record
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
+        """Seat a person in a lobby."""
+        async with self._locked_lobby(game_id) as table:
+            record = table.record
+            if record.seat_of(user_id) is not None:
+                raise ServiceError("bot.reason.already_joined")
+            if len(record.seats) >= table.engine.max_players:
+                raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
+            seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, user_id=user_id)]
+            table.record = await self.store.update_lobby(record, seats)
+            return table.record
+
+    async def leave(self, game_id: int, user_id: int) -> GameRecord:
+        """Take a person out of a lobby (the host cancels instead)."""
+        async with self._locked_lobby(game_id) as table:
+            record = table.record
+            if record.seat_of(user_id) is None:
+                raise ServiceError("bot.reason.not_in_lobby")
+            if user_id == record.host_id:
+                raise ServiceError("bot.reason.host_cannot_leave")
+            table.record = await self.store.update_lobby(
+                record, _renumber(s for s in record.seats if s.user_id != user_id)
+            )
+            return table.record
+
+    async def add_bot(self, game_id: int, user_id: int, kind: str | None = None) -> GameRecord:
+        """Seat a bot player; anyone already seated may add one."""
+        async with self._locked_lobby(game_id) as table:
+            record = table.record
+            if record.seat_of(user_id) is None:
+                raise ServiceError("bot.reason.not_in_lobby")
+            if len(record.seats) >= table.engine.max_players:
+                raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
+            kind = kind or table.engine.bot_kinds[0]
+            if kind not in table.engine.bot_kinds:
+                raise ServiceError("bot.reason.unknown_bot_kind", kind=kind)
+            taken = {s.name for s in record.seats}
+            name = next(f"🤖 {n}" for n in (*BOT_NAMES, *map(str, range(100))) if f"🤖 {n}" not in taken)
+            seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, bot_kind=kind)]
+            table.record = await self.store.update_lobby(record, seats)
+            return table.record
+
+    async def remove_bot(self, game_id: int, user_id: int) -> GameRecord:
+        """Take the last bot player out of a lobby."""
+        async with self._locked_lobby(game_id) as table:
+            record = table.record
+            if record.seat_of(user_id) is None:
+                raise ServiceError("bot.reason.not_in_lobby")
+            bots = [s for s in record.seats if s.is_bot]
+            if not bots:
+                raise ServiceError("bot.reason.no_bot_to_remove")
+            table.record = await self.store.update_lobby(record, _renumber(s for s in record.seats if s != bots[-1]))
+            return table.record
+
+    async def start(self, game_id: int, user_id: int) -> GameRecord:
+        """Start a lobby: only the host, with enough players; the engine deals from the game's seed."""
+        async with self._locked_lobby(game_id) as table:
+            record = table.record
+            if user_id != record.host_id:
+                raise ServiceError("bot.reason.only_host")
+            if len(record.seats) < table.engine.min_players:
+                raise ServiceError("bot.reason.too_few_players", min=table.engine.min_players)
+            options = table.engine.load_options(record.options)
+            state = table.engine.new_game(options, len(record.seats), record.seed)
+            table.record = await self.store.start(record, record.seats, state.model_dump_json())
+            table.state = state
+            return table.record
+
+    async def cancel(self, game_id: int, user_id: int) -> GameRecord:
+        """Cancel a lobby: only the host."""
+        async with self._locked_lobby(game_id) as table:
+            if user_id != table.record.host_id:
+                raise ServiceError("bot.reason.only_host")
+            table.record = await self.store.set_status(table.record, "cancelled")
+            del self._tables[game_id]
+            return table.record
+
+    # ---- play ---------------------------------------------------------------------------------------------
+
+    async def act(self, game_id: int, user_id: int, action_text: str, version: int | None = None) -> Outcome:
+        """Apply a person's move: refused if stale, not theirs or illegal; persisted before it is returned."""
+        table = await self._table(game_id)
+        async with table.lock:
+            record = table.record
+            if record.status != "active" or table.state is None:
+                raise ServiceError("bot.reason.not_running")
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("bot.reason.not_a_player")
+            if version is not None and version != record.version:
+                raise ServiceError("bot.reason.stale")
+            action = table.engine.parse_action(action_text)
+            outcome = await self._apply(table, seat, action, by_bot=False)
+        self.wake_bots(game_id)
+        return outcome
+
+    def register_publisher(self, game: str, publisher: Publisher) -> None:
+        """Let a game's cog publish the moves nobody clicked for (bot players)."""
+        self._publishers[game] = publisher
+
+    def unregister_publisher(self, game: str) -> None:
+        """Undo `register_publisher` (cog unload)."""
+        self._publishers.pop(game, None)
+
+    def wake_bots(self, game_id: int) -> None:
+        """Make sure the bot players of a game move if it is their turn (one driver task per game)."""
+        table = self._tables.get(game_id)
+        if table is None or (table.bots is not None and not table.bots.done()):
+            return
+        if table.state is None or table.record.status != "active" or not self._bot_seats_to_act(table):
+            return
+        table.bots = asyncio.create_task(self._drive_bots(table), name=f"bots-{game_id}")
+
+    async def play_bot_move(self, game_id: int) -> Outcome | None:
+        """Apply one bot player's move now if a bot is to act; the outcome is not published."""
+        table = await self._table(game_id)
+        async with table.lock:
+            seats = self._bot_seats_to_act(table)
+            if table.state is None or table.record.status != "active" or not seats:
+                return None
+            seat = min(seats)
+            kind = next(s.bot_kind for s in table.record.seats if s.seat == seat)
+            rng = random.Random(f"{table.record.seed}/bot/{table.record.version}")
+            action = table.engine.bot_action(table.state, seat, rng, kind or table.engine.bot_kinds[0])
+            return await self._apply(table, seat, action, by_bot=True)
+
+    async def _drive_bots(self, table: _Table) -> None:
+        while self._bot_seats_to_act(table) and table.record.status == "active":
+            await asyncio.sleep(self.bot_move_delay)
+            try:
+                outcome = await self.play_bot_move(table.record.id)
+            except Exception:
+                log.exception("bot player failed in game %s", table.record.id)
+                return
+            if outcome is None:
+                return
+            publisher = self._publishers.get(table.record.game)
+            if publisher is not None:
+                try:
+                    await publisher(outcome)
+                except Exception:
+                    log.exception("publishing a bot move failed in game %s", table.record.id)
+
+    def _bot_seats_to_act(self, table: _Table) -> set[Seat]:
+        if table.state is None:
+            return set()
+        bots = {s.seat for s in table.record.seats if s.is_bot}
+        return set(table.engine.to_act(table.state)) & bots
+
+    async def _apply(self, table: _Table, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
+        assert table.state is not None
+        state, events = table.engine.apply(table.state, seat, action)  # raises IllegalAction untouched
+        finished = table.engine.is_over(state)
+        try:
+            table.record = await self.store.record_action(
+                table.record, seat, action.encode(), state.model_dump_json(), finished=finished
+            )
+        except StaleVersion:
+            log.exception("game %s changed under its lock; reloading it", table.record.id)
+            self._tables.pop(table.record.id, None)
+            raise ServiceError("bot.reason.stale") from None
+        table.state = state
+        if finished:
+            self._tables.pop(table.record.id, None)
+        return Outcome(record=table.record, state=state, seat=seat, action=action, events=events, by_bot=by_bot)
+
+    # ---- loading ------------------------------------------------------------------------------------------
+
+    async def resume_all(self) -> list[GameRecord]:
+        """Load every open game (at start), checking each running game's replay against its snapshot."""
+        records = await self.store.with_status()
+        for record in records:
+            await self._table(record.id)
+        return [self._tables[r.id].record for r in records if r.id in self._tables]
+
+    async def _table(self, game_id: int) -> _Table:
+        table = self._tables.get(game_id)
+        if table is not None:
+            return table
+        record = await self.store.get(game_id)
+        if record is None or record.status not in ("lobby", "active"):
+            raise ServiceError("bot.reason.game_closed")
+        engine = self.engine(record.game)
+        table = _Table(record=record, engine=engine)
+        if record.status == "active":
+            table.state = await self._replayed_state(engine, record)
+        self._tables[game_id] = self._tables.get(game_id, table)
+        return self._tables[game_id]
+
+    async def _replayed_state(self, engine: AnyEngine, record: GameRecord) -> BaseModel:
+        """Rebuild the state from the log; the log is the truth, and a differing snapshot is logged loudly."""
+        assert record.state is not None
+        snapshot = engine.load_state(record.state)
+        options = engine.load_options(record.options)
+        replayed = engine.replay(options, len(record.seats), record.seed, await self.store.actions(record.id))
+        if replayed != snapshot:
+            log.error("game %s: replay of the log differs from the snapshot; playing on from the log", record.id)
+        return replayed
+
+    def _locked_lobby(self, game_id: int) -> _LobbyLock:
+        return _LobbyLock(self, game_id)
+
+
+class _LobbyLock:
+    """Async context: the game's lock, held only while the game is still a lobby."""
+
+    def __init__(self, service: GameService, game_id: int) -> None:
+        self._service = service
+        self._game_id = game_id
+        self._table: _Table | None = None
+
+    async def __aenter__(self) -> _Table:
+        table = await self._service._table(self._game_id)
+        await table.lock.acquire()
+        self._table = table
+        if table.record.status != "lobby":
+            table.lock.release()
+            raise ServiceError("bot.reason.already_started")
+        return table
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._table is not None
+        self._table.lock.release()
+
+
+def _renumber(seats: Any) -> list[SeatRecord]:
+    return [SeatRecord(seat=i, name=s.name, user_id=s.user_id, bot_kind=s.bot_kind) for i, s in enumerate(seats)]
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    return f"{where}: {first.get('msg', '')}".strip(": ")
+
+
+__all__ = ["GameService", "IllegalAction", "Outcome", "ServiceError"]

@@ -1,0 +1,41 @@
+"""Imports flow one way: rules <- render <- bot. Checked by reading every import of every module."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported_roots(package: str) -> dict[str, set[str]]:
+    """Map each module file of a package to the top-level names it imports."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        roots = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                roots.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                roots.add(node.module.split(".")[0])
+        found[str(path.relative_to(ROOT))] = roots
+    return found
+
+
+def test_rules_import_only_the_standard_library_pydantic_and_rules() -> None:
+    allowed = (set(sys.stdlib_module_names) - {"asyncio"}) | {"pydantic", "rules", "__future__"}
+    offenders = {f: sorted(r - allowed) for f, r in imported_roots("rules").items() if r - allowed}
+    assert offenders == {}
+
+
+def test_render_never_imports_the_bot_or_discord() -> None:
+    forbidden = {"bot", "discord", "aiosqlite", "asyncio"}
+    offenders = {f: sorted(r & forbidden) for f, r in imported_roots("render").items() if r & forbidden}
+    assert offenders == {}
+
+
+def test_the_layer_check_sees_imports() -> None:
+    """Guard against a check that passes because it reads nothing."""
+    assert "pydantic" in set().union(*imported_roots("rules").values())
+    assert "PIL" in set().union(*imported_roots("render").values())
