@@ -1,0 +1,49 @@
+"""A local Discord stand-in (REST + gateway on 127.0.0.1) that the real discord.py connects to.
+
+It is the floor of the end-to-end tests and of the offline sandbox; see README.md in this folder.
+"""
+
+from bot.sandbox.errors import (
+    ImpossibleInteraction,
+    LocalDiscordError,
+    NotConnected,
+    RejectedResponse,
+    StandInTimeout,
+)
+from bot.sandbox.local_discord import LocalDiscord, default_users
+from bot.sandbox.models import (
+    Choice,
+    LocalChannel,
+    LocalRole,
+    LocalUser,
+    MessageKind,
+    MessageRevision,
+    RecordedAttachment,
+    RecordedInteraction,
+    RecordedMessage,
+    SyncedCommand,
+)
+from bot.sandbox.outcome import InteractionOutcome
+from bot.sandbox.state import MessageAction
+
+__all__ = [
+    "Choice",
+    "ImpossibleInteraction",
+    "InteractionOutcome",
+    "LocalChannel",
+    "LocalDiscord",
+    "LocalDiscordError",
+    "LocalRole",
+    "LocalUser",
+    "MessageAction",
+    "MessageKind",
+    "MessageRevision",
+    "NotConnected",
+    "RecordedAttachment",
+    "RecordedInteraction",
+    "RecordedMessage",
+    "RejectedResponse",
+    "StandInTimeout",
+    "SyncedCommand",
+    "default_users",
+]

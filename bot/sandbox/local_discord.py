@@ -1,0 +1,687 @@
+"""The local Discord stand-in: REST + gateway on 127.0.0.1 for the real discord.py, and the test's hands.
+
+Typical use::
+
+    async with LocalDiscord() as discord_:
+        bot = MyBot(guild_ready_timeout=0.1)
+        async with discord_.connected(bot):
+            outcome = await discord_.slash("alice", "newgame", {"game": "dice"})
+            await discord_.click("boris", outcome.message, "dice:join")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
+from typing import Any, TypeVar
+
+import discord
+import yarl
+from aiohttp import web
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.sandbox import interaction_data, payloads
+from bot.sandbox.errors import (
+    ImpossibleInteraction,
+    LocalDiscordError,
+    NotConnected,
+    RejectedResponse,
+    StandInTimeout,
+)
+from bot.sandbox.gateway import Gateway
+from bot.sandbox.ids import next_snowflake
+from bot.sandbox.models import (
+    Choice,
+    InteractionType,
+    Json,
+    LocalChannel,
+    LocalRole,
+    LocalUser,
+    RecordedInteraction,
+    RecordedMessage,
+    SyncedCommand,
+)
+from bot.sandbox.outcome import InteractionOutcome
+from bot.sandbox.rest import RestApi
+from bot.sandbox.state import ALL_PERMISSIONS, MessageAction, StandInState
+from bot.sandbox.transcript import channel_transcript, format_message
+
+T = TypeVar("T")
+
+MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+HANDLER_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ")
+MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+
+UserRef = LocalUser | str | int
+ChannelRef = LocalChannel | str | int
+MessageRef = RecordedMessage | int
+
+
+def default_users() -> list[LocalUser]:
+    """Fresh default members: alice (en-US), boris (ru), carol (en-GB) and admin (en-US, Manage Server)."""
+    return [
+        LocalUser("alice", locale="en-US"),
+        LocalUser("boris", locale="ru"),
+        LocalUser("carol", locale="en-GB"),
+        LocalUser("admin", locale="en-US", permissions=MANAGE_GUILD),
+    ]
+
+
+class LocalDiscord:
+    """A Discord stand-in the real, unmodified discord.py connects to, and the methods tests drive it with.
+
+    One guild with text channels, human members and the bot. State (messages, commands, threads) outlives bot
+    sessions, so a test can restart the bot against the same stand-in. Every wait has a timeout (``timeout``
+    seconds unless a call says otherwise) and raises StandInTimeout explaining what the stand-in saw.
+    """
+
+    def __init__(
+        self,
+        *,
+        users: Iterable[LocalUser] | None = None,
+        channels: Iterable[str] = ("trains", "general"),
+        roles: Iterable[LocalRole] = (),
+        guild_name: str = "Conductor Sandbox",
+        guild_locale: str = "en-US",
+        bot_name: str = "Conductor",
+        token: str = "local-discord-token",
+        clock: Callable[[], float] = time.time,
+        timeout: float = 5.0,
+    ) -> None:
+        self.token = token
+        self.timeout = timeout
+        self._state = StandInState(
+            guild_name=guild_name,
+            guild_locale=guild_locale,
+            channel_names=channels,
+            roles=roles,
+            users=default_users() if users is None else users,
+            bot_name=bot_name,
+            clock=clock,
+        )
+        self._gateway = Gateway(self._state, token=token, url=lambda: self.gateway_url)
+        self._rest = RestApi(self._state, self._gateway, token=token, base_url=lambda: self.base_url)
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+
+    # --- lifecycle ---------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start serving on 127.0.0.1 on a free port."""
+        app = web.Application(middlewares=[self._rest.middleware], client_max_size=MAX_UPLOAD_BYTES)
+        app.add_routes(self._rest.routes())
+        app.router.add_get("/gateway", self._gateway.handle)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        address = self._runner.addresses[0]
+        self._port = int(address[1])
+
+    async def close(self) -> None:
+        """Stop serving (close bots first, or they will try to reconnect)."""
+        await self._gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> LocalDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        if not self._port:
+            raise LocalDiscordError("the stand-in is not started: use `async with LocalDiscord()` or start()")
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_url(self) -> str:
+        """The REST base that replaces ``https://discord.com/api/v10``."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """The websocket gateway URL."""
+        return f"ws://{self.base_url.removeprefix('http://')}/gateway"
+
+    @contextmanager
+    def patch_discord_py(self) -> Iterator[None]:
+        """Point discord.py's REST base and gateway at this stand-in, restoring the previous values after.
+
+        They are process-wide class attributes: one stand-in serves the bots of a process at a time.
+        """
+        saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+        Route.BASE = self.api_url
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+    @asynccontextmanager
+    async def connected(
+        self,
+        bot: discord.Client,
+        *,
+        timeout: float | None = None,
+        watch_loggers: Sequence[str] = ("discord",),
+    ) -> AsyncIterator[discord.Client]:
+        """Run ``bot`` against the stand-in for the duration of the block, ready when the block starts.
+
+        Create the bot with ``guild_ready_timeout=0.1`` (else on_ready comes 2 s late). This patches
+        discord.py (see patch_discord_py), enters ``async with bot``, starts it as a task with ``self.token``
+        and waits for ready, raising at once if ``bot.start()`` fails. ERROR records of ``watch_loggers`` are
+        collected in ``logged_errors``. On exit it stops the bot's views, lets running handlers finish (up to
+        the timeout) and closes the bot.
+        """
+        wait = timeout or self.timeout
+        collector = _ErrorCollector(self._state)
+        loggers = [logging.getLogger(name) for name in watch_loggers]
+        for logger in loggers:
+            logger.addHandler(collector)
+        try:
+            with self.patch_discord_py():
+                async with bot:
+                    start = asyncio.create_task(bot.start(self.token), name="local-discord: bot.start")
+                    start.add_done_callback(self._record_start_failure)
+                    try:
+                        await self._until_ready(bot, start, wait)
+                        yield bot
+                    finally:
+                        await self._shut_down(bot, start, wait)
+        finally:
+            for logger in loggers:
+                logger.removeHandler(collector)
+
+    async def _until_ready(self, bot: discord.Client, start: asyncio.Task[None], wait: float) -> None:
+        ready = asyncio.create_task(bot.wait_until_ready())
+        try:
+            done, _ = await asyncio.wait({start, ready}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ready.cancel()
+            with suppress(asyncio.CancelledError):
+                await ready
+        if ready in done and not ready.cancelled():
+            return
+        if start.done():
+            error = None if start.cancelled() else start.exception()
+            raise LocalDiscordError(self._state.explain("bot.start() ended before the bot was ready.")) from error
+        raise StandInTimeout(
+            self._state.explain(
+                f"The bot was not ready after {wait:g} s. Was it created with guild_ready_timeout=0.1? "
+                "Does its setup_hook wait on something?"
+            )
+        )
+
+    async def _shut_down(self, bot: discord.Client, start: asyncio.Task[None], wait: float) -> None:
+        _stop_views(bot)
+        await _finish_handlers(wait)
+        session_id = bot.ws.session_id if bot.ws is not None else None
+        await bot.close()
+        self._gateway.end_session(session_id)
+        done, _ = await asyncio.wait({start}, timeout=wait)
+        if not done:
+            start.cancel()
+        elif not start.cancelled():
+            start.exception()  # already recorded by _record_start_failure; marks it retrieved
+
+    def _record_start_failure(self, start: asyncio.Task[None]) -> None:
+        if not start.cancelled() and start.exception() is not None:
+            self._state.logged_errors.append(f"bot.start() failed: {start.exception()!r}")
+            self._state.notify()
+
+    async def reconnect_gateway(self, *, timeout: float | None = None) -> None:
+        """Ask the bot to reconnect (gateway op 7) and wait until it has resumed its session."""
+        session = self._gateway.current
+        if session is None or not session.open:
+            raise NotConnected("no bot is connected, so none can be asked to reconnect")
+        old_socket = session.socket
+        await self._gateway.request_reconnect()
+
+        def resumed() -> bool | None:
+            back = session.open and session.socket is not old_socket and self._gateway.current is session
+            return True if back else None
+
+        await self.wait_for(resumed, timeout=timeout, what="the bot to resume its gateway session")
+
+    # --- the guild ---------------------------------------------------------------------------------------
+
+    @property
+    def guild_id(self) -> int:
+        """The guild's id (pass it to the bot to sync guild commands)."""
+        return self._state.guild_id
+
+    @property
+    def application_id(self) -> int:
+        """The bot's application id (also its user id)."""
+        return self._state.application_id
+
+    @property
+    def bot_user(self) -> LocalUser:
+        """The bot's own user."""
+        return self._state.bot_user
+
+    @property
+    def users(self) -> list[LocalUser]:
+        """The human members."""
+        return list(self._state.users.values())
+
+    def user(self, ref: UserRef) -> LocalUser:
+        """Find a member by name or id."""
+        return self._state.user(ref)
+
+    def add_user(self, user: LocalUser) -> LocalUser:
+        """Add a member (before the bot connects, or the bot learns of it only through interactions)."""
+        return self._state.add_user(user)
+
+    def channel(self, ref: ChannelRef) -> LocalChannel:
+        """Find a channel or thread by name (``"trains"``, ``"#trains"``) or id."""
+        return self._state.channel(ref)
+
+    def role(self, ref: LocalRole | str | int) -> LocalRole:
+        """Find a role by name or id."""
+        return self._state.role(ref)
+
+    @property
+    def threads(self) -> list[LocalChannel]:
+        """Every thread the bot created, archived and deleted ones included, oldest first."""
+        return [c for c in self._state.channels.values() if c.is_thread]
+
+    # --- what was recorded -------------------------------------------------------------------------------
+
+    @property
+    def commands(self) -> list[SyncedCommand]:
+        """Every synced command, guild and global."""
+        return list(self._state.commands.values())
+
+    def command(self, name: str) -> SyncedCommand:
+        """The synced slash command ``name`` (the guild's if both exist)."""
+        return self._state.command(name)
+
+    @property
+    def messages(self) -> list[RecordedMessage]:
+        """Every message the bot created, in creation order, deleted and ephemeral ones included."""
+        return list(self._state.messages.values())
+
+    @property
+    def log(self) -> list[MessageAction]:
+        """Every create, edit and delete the bot made, in order."""
+        return list(self._state.log)
+
+    def message(self, message_id: int) -> RecordedMessage:
+        """A recorded message by id."""
+        return self._state.messages[message_id]
+
+    def channel_messages(self, channel: ChannelRef = "trains") -> list[RecordedMessage]:
+        """The messages everyone sees in a channel or thread, oldest first."""
+        return self._state.channel_messages(self._state.channel(channel))
+
+    def ephemerals(self, user: UserRef) -> list[RecordedMessage]:
+        """The ephemeral messages a user received and still sees, oldest first."""
+        return self._state.ephemerals(self._state.user(user))
+
+    @property
+    def interactions(self) -> list[RecordedInteraction]:
+        """Every interaction dispatched, in order."""
+        return list(self._state.interactions.values())
+
+    @property
+    def unhandled(self) -> list[str]:
+        """Requests the stand-in does not implement (answered 404) or that crashed it: keep this empty."""
+        return self._state.unhandled
+
+    @property
+    def rejected(self) -> list[str]:
+        """Requests refused as Discord would refuse them (bad form, unknown message, expired token...)."""
+        return self._state.rejected
+
+    @property
+    def requests(self) -> list[str]:
+        """Every request received, as ``METHOD /path?query``."""
+        return self._state.requests
+
+    @property
+    def logged_errors(self) -> list[str]:
+        """ERROR log records from discord.py (and other watched loggers) while a bot was connected."""
+        return self._state.logged_errors
+
+    def transcript(self, channel: ChannelRef = "trains", *, include_ephemeral: bool = False) -> str:
+        """A channel as readable text: authors, content, embeds, buttons, select menus and files."""
+        return channel_transcript(self._state, self._state.channel(channel), include_ephemeral=include_ephemeral)
+
+    def describe(self, message: MessageRef) -> str:
+        """One message as readable text, as in the transcript."""
+        return format_message(self._state, self._message(message))
+
+    # --- waiting -----------------------------------------------------------------------------------------
+
+    async def wait_for(
+        self, condition: Callable[[], T | None], *, timeout: float | None = None, what: str = "a condition"
+    ) -> T:
+        """Wait until ``condition()`` returns something other than None or False, and return it.
+
+        The condition is re-checked whenever the stand-in's state changes.
+        """
+        return await self._state.wait_until(condition, timeout=timeout or self.timeout, what=what)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[RecordedMessage], bool] = lambda message: True,
+        *,
+        channel: ChannelRef | None = None,
+        after: MessageRef | None = None,
+        timeout: float | None = None,
+    ) -> RecordedMessage:
+        """Wait for the first message (oldest first, not deleted) matching ``predicate`` and return it.
+
+        ``channel`` limits the search to one channel; ``after`` to messages created after that message.
+        """
+        place = self._state.channel(channel) if channel is not None else None
+        after_id = after.id if isinstance(after, RecordedMessage) else after
+
+        def found() -> RecordedMessage | None:
+            for message in self._state.messages.values():
+                if message.deleted or (place is not None and message.channel_id != place.id):
+                    continue
+                if after_id is not None and message.id <= after_id:
+                    continue
+                if predicate(message):
+                    return message
+            return None
+
+        return await self.wait_for(found, timeout=timeout, what="a matching message")
+
+    # --- driving the bot ---------------------------------------------------------------------------------
+
+    async def slash(
+        self,
+        user: UserRef,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        channel: ChannelRef = "trains",
+        force: bool = False,
+        timeout: float | None = None,
+    ) -> InteractionOutcome:
+        """Run a slash command as ``user`` and wait for the bot's answer.
+
+        ``command`` may name a subcommand: ``"config set"``. Options are checked against the command as the
+        bot synced it (types, choices, bounds, required); a choice may be given by value or name; users,
+        channels and roles by object, name or id; attachments as ``(filename, bytes)``. A member without
+        the command's ``default_member_permissions`` cannot run it unless ``force``.
+        """
+        person = self._state.user(user)
+        name, *path = command.removeprefix("/").split()
+        synced = self._state.command(name)
+        self._check_can_use(person, synced, force=force)
+        place = self._state.channel(channel)
+        given = dict(options or {})
+        data = interaction_data.command_data(self._state, self.base_url, synced, path, given, person, force=force)
+        description = " ".join(["/" + name, *path, *(f"{k}:{_short(v)}" for k, v in given.items())])
+        return await self._interact(InteractionType.APPLICATION_COMMAND, person, place, data, description, timeout)
+
+    async def autocomplete(
+        self,
+        user: UserRef,
+        command: str,
+        options: Mapping[str, Any],
+        *,
+        focused: str,
+        channel: ChannelRef = "trains",
+        timeout: float | None = None,
+    ) -> list[Choice]:
+        """Return the choices the bot offers for ``focused`` while ``user`` types ``options[focused]``."""
+        person = self._state.user(user)
+        name, *path = command.removeprefix("/").split()
+        synced = self._state.command(name)
+        place = self._state.channel(channel)
+        data = interaction_data.command_data(
+            self._state, self.base_url, synced, path, dict(options), person, focused=focused
+        )
+        description = f"autocomplete of {focused} in /{' '.join([name, *path])} (typed {options[focused]!r})"
+        outcome = await self._interact(InteractionType.AUTOCOMPLETE, person, place, data, description, timeout)
+        return outcome.choices
+
+    async def click(
+        self,
+        user: UserRef,
+        message: MessageRef,
+        custom_id: str,
+        *,
+        force: bool = False,
+        timeout: float | None = None,
+    ) -> InteractionOutcome:
+        """Click a button on a message as ``user`` and wait for the bot's answer.
+
+        The interaction carries the message as the bot last left it. Unknown or disabled buttons, deleted
+        messages and other people's ephemeral messages raise ImpossibleInteraction unless ``force``.
+        """
+        person = self._state.user(user)
+        target = self._clickable(person, message, force=force)
+        data = interaction_data.component_data(self._state, target, custom_id, person, None, force=force)
+        component = target.component(custom_id) or {}
+        description = f"click [{component.get('label') or custom_id}]"
+        return await self._component(person, target, data, description, timeout)
+
+    async def select(
+        self,
+        user: UserRef,
+        message: MessageRef,
+        custom_id: str,
+        values: Sequence[Any],
+        *,
+        force: bool = False,
+        timeout: float | None = None,
+    ) -> InteractionOutcome:
+        """Choose ``values`` in a select menu as ``user`` and wait for the bot's answer.
+
+        String selects take option values (or labels); user, role and channel selects take objects, names
+        or ids. Counts outside min/max values and unknown options raise unless ``force``.
+        """
+        person = self._state.user(user)
+        target = self._clickable(person, message, force=force)
+        data = interaction_data.component_data(self._state, target, custom_id, person, values, force=force)
+        component = target.component(custom_id) or {}
+        description = f"select {[_short(v) for v in values]} in <{component.get('placeholder') or custom_id}>"
+        return await self._component(person, target, data, description, timeout)
+
+    async def submit_modal(
+        self,
+        user: UserRef,
+        custom_id: str,
+        fields: Mapping[str, str | Sequence[str]],
+        *,
+        force: bool = False,
+        timeout: float | None = None,
+    ) -> InteractionOutcome:
+        """Submit the modal ``custom_id`` last shown to ``user``, with ``fields`` by input custom id.
+
+        Missing required fields, unknown fields and a modal never shown raise unless ``force``.
+        """
+        person = self._state.user(user)
+        shown = next(
+            (
+                i
+                for i in reversed(self._state.interactions.values())
+                if i.user.id == person.id
+                and i.response_type == 9
+                and (i.response_data or {}).get("custom_id") == custom_id
+            ),
+            None,
+        )
+        modal = shown.response_data if shown else None
+        data = interaction_data.modal_data(modal, custom_id, fields, force=force)
+        place = self._state.channels[shown.channel_id] if shown else self._state.channel("trains")
+        source = self._state.messages.get(shown.source_message_id or 0) if shown else None
+        title = (modal or {}).get("title", custom_id)
+        return await self._interact(
+            InteractionType.MODAL_SUBMIT,
+            person,
+            place,
+            data,
+            f"submit modal {title!r}",
+            timeout,
+            source=source,
+        )
+
+    def expire_interaction(self, target: InteractionOutcome | RecordedInteraction | RecordedMessage) -> None:
+        """Make an interaction's token dead, as 15 minutes later: its callbacks and webhooks answer 404.
+
+        A message stands for the interaction that created it (e.g. an old ephemeral reply).
+        """
+        if isinstance(target, InteractionOutcome):
+            interaction: RecordedInteraction | None = target.interaction
+        elif isinstance(target, RecordedMessage):
+            interaction = self._state.interactions.get(target.interaction_id or 0)
+        else:
+            interaction = target
+        if interaction is None:
+            raise LocalDiscordError("this message was not created by an interaction, so it has no token")
+        interaction.expired = True
+
+    # --- internals ---------------------------------------------------------------------------------------
+
+    def _message(self, ref: MessageRef) -> RecordedMessage:
+        return self._state.messages[ref if isinstance(ref, int) else ref.id]
+
+    def _clickable(self, person: LocalUser, ref: MessageRef, *, force: bool) -> RecordedMessage:
+        message = self._message(ref)
+        if force:
+            return message
+        if message.deleted:
+            raise ImpossibleInteraction(f"message {message.id} was deleted")
+        if message.ephemeral and message.recipient_id != person.id:
+            raise ImpossibleInteraction(
+                f"{person.name} cannot see message {message.id}: it is ephemeral for someone else"
+            )
+        return message
+
+    def _check_can_use(self, person: LocalUser, command: SyncedCommand, *, force: bool) -> None:
+        needed = command.default_member_permissions
+        if force or needed is None:
+            return
+        have = self._state.permissions(person)
+        allowed = have == ALL_PERMISSIONS if needed == 0 else have & needed == needed
+        if not allowed:
+            raise ImpossibleInteraction(
+                f"{person.name} cannot see /{command.name}: it needs permissions {needed:#x}, has {have:#x}"
+            )
+
+    async def _component(
+        self, person: LocalUser, message: RecordedMessage, data: Json, description: str, timeout: float | None
+    ) -> InteractionOutcome:
+        place = self._state.channels[message.channel_id]
+        return await self._interact(
+            InteractionType.MESSAGE_COMPONENT, person, place, data, description, timeout, source=message
+        )
+
+    async def _interact(
+        self,
+        kind: InteractionType,
+        person: LocalUser,
+        place: LocalChannel,
+        data: Json,
+        description: str,
+        timeout: float | None,
+        *,
+        source: RecordedMessage | None = None,
+    ) -> InteractionOutcome:
+        wait = timeout or self.timeout
+        await self._wait_for_session(wait)
+        interaction = RecordedInteraction(
+            id=next_snowflake(),
+            token=secrets.token_urlsafe(48),
+            type=kind,
+            user=person,
+            channel_id=place.id,
+            payload={},
+            created_at=self._state.clock(),
+            description=f"{description} by {person.name}",
+            source_message_id=source.id if source else None,
+        )
+        interaction.payload = payloads.interaction(self._state, self.base_url, interaction, data, source)
+        self._state.interactions[interaction.id] = interaction
+        await self._gateway.dispatch("INTERACTION_CREATE", interaction.payload)
+        hint = ""
+        if kind is InteractionType.MESSAGE_COMPONENT:
+            hint = " (no answer often means no View or DynamicItem matched the custom id)"
+        await self._state.wait_until(
+            lambda: True if interaction.answered or interaction.rejections else None,
+            timeout=wait,
+            what=f"the bot to answer {interaction.description}{hint}",
+        )
+        if not interaction.answered:
+            headline = f"The stand-in refused the bot's answer to {interaction.description}, as Discord would."
+            raise RejectedResponse(self._state.explain(headline))
+        return InteractionOutcome(self._state, interaction, wait)
+
+    async def _wait_for_session(self, wait: float) -> None:
+        if self._gateway.connected:
+            return
+        if not self._gateway.sessions:
+            raise NotConnected("no bot has connected: run it inside `async with local_discord.connected(bot):`")
+        await self._state.wait_until(
+            lambda: True if self._gateway.connected else None,
+            timeout=wait,
+            what="the bot to reconnect to the gateway",
+        )
+
+
+class _ErrorCollector(logging.Handler):
+    """Keep ERROR records in the state so tests can assert none happened and timeouts can show them."""
+
+    def __init__(self, state: StandInState) -> None:
+        super().__init__(logging.ERROR)
+        self._state = state
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = f"{record.name}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" [{record.exc_info[1]!r}]"
+        self._state.logged_errors.append(text)
+        self._state.notify()
+
+
+def _stop_views(bot: discord.Client) -> None:
+    """Stop every view the bot tracks, so no timeout task outlives the bot ("Task was destroyed")."""
+    store = bot._connection._view_store
+    views: set[Any] = {item.view for items in store._views.values() for item in items.values() if item.view}
+    views |= set(store._modals.values()) | set(store._synced_message_views.values())
+    for view in views:
+        view.stop()
+
+
+async def _finish_handlers(timeout: float) -> None:
+    """Let discord.py's running command, view and event handlers finish, then cancel what is left."""
+    current = asyncio.current_task()
+    running = {
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASK_PREFIXES)
+    }
+    if not running:
+        return
+    _, left = await asyncio.wait(running, timeout=timeout)
+    for task in left:
+        task.cancel()
+    if left:
+        await asyncio.wait(left, timeout=1.0)
+
+
+def _short(value: Any) -> str:
+    """A compact rendering of an option value for descriptions."""
+    if isinstance(value, LocalUser | LocalChannel | LocalRole):
+        return value.name
+    if isinstance(value, tuple) and len(value) == 2:
+        return str(value[0])
+    return str(value)

@@ -1,0 +1,285 @@
+"""What the stand-in knows and records: people, channels, synced commands, messages and interactions."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.sandbox.ids import next_snowflake
+
+Json = dict[str, Any]
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+
+BUTTON = 2
+SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+
+
+@dataclass
+class LocalRole:
+    """A guild role that people can be given; its permissions add to @everyone's."""
+
+    name: str
+    permissions: int = 0
+    id: int = field(default_factory=next_snowflake)
+
+
+@dataclass
+class LocalUser:
+    """A person (or the bot) in the guild: ``permissions`` add to @everyone's and to those of ``roles``."""
+
+    name: str
+    locale: str = "en-US"
+    permissions: int = 0
+    roles: tuple[str, ...] = ()
+    id: int = field(default_factory=next_snowflake)
+    bot: bool = False
+
+
+@dataclass
+class LocalChannel:
+    """A text channel or a thread; ``edits`` keeps every PATCH the bot sent (e.g. archiving a thread)."""
+
+    name: str
+    id: int = field(default_factory=next_snowflake)
+    type: int = 0
+    position: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    topic: str | None = None
+    starter_message_id: int | None = None
+    member_ids: set[int] = field(default_factory=set)
+    edits: list[Json] = field(default_factory=list)
+    created_at: datetime | None = None
+    deleted: bool = False
+
+    @property
+    def is_thread(self) -> bool:
+        """Whether this is a public (11) or private (12) thread."""
+        return self.type in (11, 12)
+
+
+@dataclass
+class SyncedCommand:
+    """An application command as the bot registered it (``payload`` is what it sent, plus ids)."""
+
+    id: int
+    guild_id: int | None
+    payload: Json
+
+    @property
+    def name(self) -> str:
+        """The command's name, e.g. ``"newgame"``."""
+        return str(self.payload["name"])
+
+    @property
+    def type(self) -> int:
+        """1 for a slash command, 2 for a user menu, 3 for a message menu."""
+        return int(self.payload.get("type", 1))
+
+    @property
+    def options(self) -> list[Json]:
+        """The options (and subcommands) exactly as registered."""
+        return list(self.payload.get("options") or [])
+
+    @property
+    def default_member_permissions(self) -> int | None:
+        """The permission bits a member needs to see the command, or None for everyone."""
+        value = self.payload.get("default_member_permissions")
+        return None if value is None else int(value)
+
+    def option(self, *path: str) -> Json:
+        """Return the option at ``path`` (subcommand names then option name); KeyError when absent."""
+        options = self.options
+        found: Json | None = None
+        for name in path:
+            found = next((o for o in options if o["name"] == name), None)
+            if found is None:
+                raise KeyError(f"/{self.name} has no option {'/'.join(path)}")
+            options = list(found.get("options") or [])
+        if found is None:
+            raise KeyError("an option path needs at least one name")
+        return found
+
+
+@dataclass(frozen=True)
+class RecordedAttachment:
+    """A file the bot uploaded, with its bytes."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        """The file's size in bytes."""
+        return len(self.data)
+
+
+@dataclass(frozen=True)
+class MessageRevision:
+    """One version of a message, as shown to users between two edits."""
+
+    content: str
+    embeds: list[Json]
+    components: list[Json]
+    attachments: list[RecordedAttachment]
+    flags: int
+
+
+class MessageKind(enum.StrEnum):
+    """How the bot created a message."""
+
+    CHANNEL = "channel"
+    RESPONSE = "response"
+    FOLLOWUP = "followup"
+
+
+@dataclass(eq=False)
+class RecordedMessage:
+    """A message the bot created: its current state, its edit history and where it came from.
+
+    ``history`` holds the earlier versions, oldest first; ``interaction_id`` says which interaction it
+    answered (a ``RESPONSE``) or followed up (a ``FOLLOWUP``); ``recipient_id`` is who sees it when it is
+    ephemeral.
+    """
+
+    id: int
+    channel_id: int
+    author_id: int
+    author_name: str
+    kind: MessageKind
+    content: str = ""
+    embeds: list[Json] = field(default_factory=list)
+    components: list[Json] = field(default_factory=list)
+    attachments: list[RecordedAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    interaction_id: int | None = None
+    recipient_id: int | None = None
+    reference_id: int | None = None
+    thread_id: int | None = None
+    history: list[MessageRevision] = field(default_factory=list)
+    deleted: bool = False
+    created_at: datetime | None = None
+    edited_at: datetime | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether only ``recipient_id`` sees this message."""
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """Whether this is a deferred "Bot is thinking..." placeholder not yet filled in."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def edited(self) -> bool:
+        """Whether the message was changed after it was created."""
+        return bool(self.history)
+
+    def revision(self) -> MessageRevision:
+        """Return the current version as an immutable snapshot."""
+        return MessageRevision(
+            content=self.content,
+            embeds=list(self.embeds),
+            components=list(self.components),
+            attachments=list(self.attachments),
+            flags=self.flags,
+        )
+
+    def walk_components(self) -> Iterator[Json]:
+        """Yield every component, nested ones included (rows, sections, containers)."""
+        yield from walk_components(self.components)
+
+    def component(self, custom_id: str) -> Json | None:
+        """Return the component with this custom id, or None."""
+        return next((c for c in self.walk_components() if c.get("custom_id") == custom_id), None)
+
+    def buttons(self) -> list[Json]:
+        """Return the buttons in reading order."""
+        return [c for c in self.walk_components() if c.get("type") == BUTTON]
+
+    def custom_id(self, label: str) -> str:
+        """Return the custom id of the button or select whose label or placeholder is ``label``."""
+        for component in self.walk_components():
+            if label in (component.get("label"), component.get("placeholder")) and "custom_id" in component:
+                return str(component["custom_id"])
+        known = [c.get("label") or c.get("placeholder") for c in self.walk_components() if "custom_id" in c]
+        raise KeyError(f"message {self.id} has no component labelled {label!r}; it has {known}")
+
+    def embed_text(self) -> str:
+        """Return the embeds' titles, descriptions and fields as plain text, for simple assertions."""
+        parts: list[str] = []
+        for embed in self.embeds:
+            parts += [str(embed[key]) for key in ("title", "description") if embed.get(key)]
+            for embed_field in embed.get("fields") or []:
+                parts.append(f"{embed_field.get('name', '')}: {embed_field.get('value', '')}")
+        return "\n".join(parts)
+
+
+def walk_components(components: list[Json]) -> Iterator[Json]:
+    """Yield components depth first, looking inside rows, sections, containers and labels."""
+    for component in components:
+        yield component
+        yield from walk_components(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            yield component["accessory"]
+        if isinstance(component.get("component"), dict):
+            yield component["component"]
+
+
+class InteractionType(enum.IntEnum):
+    """Discord's interaction types the stand-in sends."""
+
+    APPLICATION_COMMAND = 2
+    MESSAGE_COMPONENT = 3
+    AUTOCOMPLETE = 4
+    MODAL_SUBMIT = 5
+
+
+@dataclass(eq=False)
+class RecordedInteraction:
+    """An interaction the stand-in dispatched, and how the bot answered it."""
+
+    id: int
+    token: str
+    type: InteractionType
+    user: LocalUser
+    channel_id: int
+    payload: Json
+    created_at: float
+    description: str
+    source_message_id: int | None = None
+    response_type: int | None = None
+    response_data: Json | None = None
+    original_message_id: int | None = None
+    revisions_at_response: int = 0
+    followup_ids: list[int] = field(default_factory=list)
+    rejections: list[str] = field(default_factory=list)
+    expired: bool = False
+
+    @property
+    def answered(self) -> bool:
+        """Whether the bot has acknowledged the interaction (any callback type)."""
+        return self.response_type is not None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An autocomplete choice the bot offered."""
+
+    name: str
+    value: str | int | float

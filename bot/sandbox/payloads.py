@@ -1,0 +1,324 @@
+"""Discord API JSON for the stand-in's objects, with every field discord.py 2.7 reads (ids as strings)."""
+
+from __future__ import annotations
+
+import struct
+from datetime import datetime
+
+from bot.sandbox.models import (
+    Json,
+    LocalChannel,
+    LocalRole,
+    LocalUser,
+    MessageKind,
+    RecordedAttachment,
+    RecordedInteraction,
+    RecordedMessage,
+    SyncedCommand,
+)
+from bot.sandbox.state import EVERYONE_PERMISSIONS, StandInState
+from bot.sandbox.validation import ATTACHMENT_SIZE_LIMIT
+
+API_VERSION = 1
+
+
+def iso(moment: datetime | None) -> str | None:
+    """Format a timestamp the way Discord does (ISO 8601 with offset)."""
+    return moment.isoformat() if moment else None
+
+
+def user(person: LocalUser) -> Json:
+    """A user object."""
+    return {
+        "id": str(person.id),
+        "username": person.name,
+        "discriminator": "0",
+        "global_name": person.name,
+        "avatar": None,
+        "bot": person.bot,
+        "public_flags": 0,
+    }
+
+
+def member(state: StandInState, person: LocalUser, *, with_permissions: bool = False) -> Json:
+    """A guild member object (with ``permissions`` as interactions carry it)."""
+    payload: Json = {
+        "user": user(person),
+        "roles": [str(role_id) for role_id in state.role_ids(person)],
+        "joined_at": iso(state.created_at),
+        "nick": None,
+        "avatar": None,
+        "premium_since": None,
+        "deaf": False,
+        "mute": False,
+        "pending": False,
+        "flags": 0,
+        "communication_disabled_until": None,
+    }
+    if with_permissions:
+        payload["permissions"] = str(state.permissions(person))
+    return payload
+
+
+def role(state: StandInState, guild_role: LocalRole, position: int) -> Json:
+    """A role object."""
+    return {
+        "id": str(guild_role.id),
+        "name": guild_role.name,
+        "permissions": str(guild_role.permissions),
+        "position": position,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "managed": guild_role is state.bot_role,
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
+def everyone_role(state: StandInState) -> Json:
+    """The @everyone role, whose id is the guild's."""
+    return role(state, LocalRole("@everyone", EVERYONE_PERMISSIONS, state.guild_id), 0)
+
+
+def channel(state: StandInState, place: LocalChannel) -> Json:
+    """A text channel or thread object."""
+    payload: Json = {
+        "id": str(place.id),
+        "type": place.type,
+        "guild_id": str(state.guild_id),
+        "name": place.name,
+        "last_message_id": _last_message_id(state, place),
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "nsfw": False,
+    }
+    if not place.is_thread:
+        payload |= {
+            "position": place.position,
+            "parent_id": None,
+            "topic": place.topic,
+            "permission_overwrites": [],
+            "default_auto_archive_duration": 1440,
+        }
+        return payload
+    sent = sum(1 for m in state.messages.values() if m.channel_id == place.id)
+    payload |= {
+        "parent_id": str(place.parent_id),
+        "owner_id": str(place.owner_id),
+        "message_count": sent,
+        "total_message_sent": sent,
+        "member_count": len(place.member_ids),
+        "thread_metadata": {
+            "archived": place.archived,
+            "auto_archive_duration": place.auto_archive_duration,
+            "archive_timestamp": iso(place.created_at),
+            "locked": place.locked,
+            "invitable": place.invitable,
+            "create_timestamp": iso(place.created_at),
+        },
+    }
+    return payload
+
+
+def guild(state: StandInState) -> Json:
+    """The full guild object sent in GUILD_CREATE: channels, active threads, roles and members."""
+    roles = [everyone_role(state)]
+    roles += [role(state, r, position) for position, r in enumerate([*state.roles, state.bot_role], start=1)]
+    members = [member(state, person) for person in [*state.users.values(), state.bot_user]]
+    places = [p for p in state.channels.values() if not p.deleted]
+    return {
+        "id": str(state.guild_id),
+        "name": state.guild_name,
+        "icon": None,
+        "splash": None,
+        "discovery_splash": None,
+        "owner_id": str(state.owner_id),
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 1,
+        "explicit_content_filter": 0,
+        "roles": roles,
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "mfa_level": 0,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "public_updates_channel_id": None,
+        "preferred_locale": state.guild_locale,
+        "premium_tier": 0,
+        "nsfw_level": 0,
+        "joined_at": iso(state.created_at),
+        "large": False,
+        "unavailable": False,
+        "member_count": len(members),
+        "members": members,
+        "channels": [channel(state, p) for p in places if not p.is_thread],
+        "threads": [channel(state, p) for p in places if p.is_thread and not p.archived],
+        "voice_states": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+    }
+
+
+def application(state: StandInState) -> Json:
+    """The bot's application object (GET /oauth2/applications/@me)."""
+    owner = {"id": str(state.owner_id), "username": "owner", "discriminator": "0", "avatar": None}
+    return {
+        "id": str(state.application_id),
+        "name": state.bot_user.name,
+        "icon": None,
+        "description": "Local Discord stand-in application",
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "verify_key": "0" * 64,
+        "owner": owner,
+        "team": None,
+        "flags": 0,
+        "interactions_endpoint_url": None,
+        "rpc_origins": [],
+        "summary": "",
+    }
+
+
+def command(state: StandInState, synced: SyncedCommand) -> Json:
+    """A registered command as Discord returns it: what the bot sent plus ids and defaults."""
+    payload: Json = {
+        "type": 1,
+        "description": "",
+        "default_member_permissions": None,
+        "nsfw": False,
+        **synced.payload,
+        "id": str(synced.id),
+        "application_id": str(state.application_id),
+        "version": str(synced.id),
+    }
+    if synced.guild_id is not None:
+        payload["guild_id"] = str(synced.guild_id)
+    return payload
+
+
+def attachment(base_url: str, file: RecordedAttachment) -> Json:
+    """An attachment object whose URL serves the bytes from the stand-in."""
+    url = f"{base_url}/attachments/{file.id}/{file.filename}"
+    payload: Json = {
+        "id": str(file.id),
+        "filename": file.filename,
+        "size": file.size,
+        "url": url,
+        "proxy_url": url,
+        "content_type": file.content_type,
+    }
+    if file.description is not None:
+        payload["description"] = file.description
+    size = _png_size(file.data)
+    if size is not None:
+        payload["width"], payload["height"] = size
+    return payload
+
+
+def message(state: StandInState, base_url: str, recorded: RecordedMessage) -> Json:
+    """A message object in its current version."""
+    payload: Json = {
+        "id": str(recorded.id),
+        "channel_id": str(recorded.channel_id),
+        "guild_id": str(state.guild_id),
+        "author": user(state.user(recorded.author_id)),
+        "content": recorded.content,
+        "timestamp": iso(recorded.created_at),
+        "edited_timestamp": iso(recorded.edited_at),
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [attachment(base_url, a) for a in recorded.attachments],
+        "embeds": recorded.embeds,
+        "components": recorded.components,
+        "reactions": [],
+        "pinned": False,
+        "type": recorded.type,
+        "flags": recorded.flags,
+    }
+    if recorded.kind is not MessageKind.CHANNEL:
+        payload["webhook_id"] = str(state.application_id)
+        payload["application_id"] = str(state.application_id)
+    interaction = state.interactions.get(recorded.interaction_id or 0)
+    if interaction is not None:
+        payload["interaction_metadata"] = _interaction_metadata(state, interaction, recorded)
+    if recorded.reference_id is not None:
+        payload["message_reference"] = {
+            "type": 0,
+            "message_id": str(recorded.reference_id),
+            "channel_id": str(recorded.channel_id),
+            "guild_id": str(state.guild_id),
+        }
+    if recorded.thread_id is not None and recorded.thread_id in state.channels:
+        payload["thread"] = channel(state, state.channels[recorded.thread_id])
+    return payload
+
+
+def interaction(
+    state: StandInState,
+    base_url: str,
+    recorded: RecordedInteraction,
+    data: Json,
+    source: RecordedMessage | None,
+) -> Json:
+    """An INTERACTION_CREATE payload with every field discord.py 2.7 reads."""
+    place = state.channels[recorded.channel_id]
+    place_payload = channel(state, place) | {"permissions": str(state.permissions(recorded.user))}
+    payload: Json = {
+        "id": str(recorded.id),
+        "application_id": str(state.application_id),
+        "type": int(recorded.type),
+        "token": recorded.token,
+        "version": API_VERSION,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "guild_id": str(state.guild_id),
+        "guild": {"id": str(state.guild_id), "locale": state.guild_locale, "features": []},
+        "channel": place_payload,
+        "channel_id": str(place.id),
+        "member": member(state, recorded.user, with_permissions=True),
+        "app_permissions": str(state.permissions(state.bot_user)),
+        "locale": recorded.user.locale,
+        "guild_locale": state.guild_locale,
+        "entitlements": [],
+        "entitlement_sku_ids": [],
+        "authorizing_integration_owners": {"0": str(state.guild_id)},
+        "context": 0,
+        "data": data,
+    }
+    if source is not None:
+        payload["message"] = message(state, base_url, source)
+    return payload
+
+
+def _interaction_metadata(state: StandInState, recorded: RecordedInteraction, reply: RecordedMessage) -> Json:
+    metadata: Json = {
+        "id": str(recorded.id),
+        "type": int(recorded.type),
+        "user": user(recorded.user),
+        "authorizing_integration_owners": {"0": str(state.guild_id)},
+    }
+    if reply.kind is MessageKind.FOLLOWUP and recorded.original_message_id is not None:
+        metadata["original_response_message_id"] = str(recorded.original_message_id)
+    if recorded.source_message_id is not None:
+        metadata["interacted_message_id"] = str(recorded.source_message_id)
+    return metadata
+
+
+def _last_message_id(state: StandInState, place: LocalChannel) -> str | None:
+    ids = [m.id for m in state.messages.values() if m.channel_id == place.id and not m.ephemeral]
+    return str(ids[-1]) if ids else None
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24:
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)

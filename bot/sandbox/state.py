@@ -1,0 +1,362 @@
+"""Everything the stand-in remembers across bot sessions, and the one place tests wait on it."""
+
+from __future__ import annotations
+
+import asyncio
+import mimetypes
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal, TypeVar
+
+import discord
+
+from bot.sandbox.errors import StandInTimeout
+from bot.sandbox.ids import next_snowflake
+from bot.sandbox.models import (
+    EPHEMERAL,
+    LOADING,
+    Json,
+    LocalChannel,
+    LocalRole,
+    LocalUser,
+    MessageKind,
+    RecordedAttachment,
+    RecordedInteraction,
+    RecordedMessage,
+    SyncedCommand,
+)
+
+T = TypeVar("T")
+
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+).value
+BOT_PERMISSIONS = (
+    discord.Permissions.text()
+    | discord.Permissions(view_channel=True, manage_threads=True, manage_messages=True, create_private_threads=True)
+).value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+TOKEN_LIFETIME_SECONDS = 15 * 60
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """A file part of a multipart request: ``files[index]``."""
+
+    index: int
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class MessageAction:
+    """One entry of the ordered log of what the bot did to messages."""
+
+    kind: Literal["create", "edit", "delete"]
+    message: RecordedMessage
+
+
+class StandInState:
+    """The guild, its people and channels, synced commands, messages and interactions.
+
+    It outlives bot sessions: a restarted bot finds the same messages and commands. Every change calls
+    ``notify()`` so that ``wait_until`` wakes up and re-checks its condition.
+    """
+
+    def __init__(
+        self,
+        *,
+        guild_name: str,
+        guild_locale: str,
+        channel_names: Iterable[str],
+        roles: Iterable[LocalRole],
+        users: Iterable[LocalUser],
+        bot_name: str,
+        clock: Callable[[], float],
+    ) -> None:
+        self.clock = clock
+        self.guild_id = next_snowflake()
+        self.guild_name = guild_name
+        self.guild_locale = guild_locale
+        self.owner_id = next_snowflake()
+        self.created_at = datetime.now(UTC)
+        self.bot_user = LocalUser(bot_name, bot=True)
+        self.bot_role = LocalRole(bot_name, permissions=BOT_PERMISSIONS)
+        self.roles: list[LocalRole] = list(roles)
+        self.users: dict[int, LocalUser] = {}
+        for user in users:
+            self.add_user(user)
+        self.channels: dict[int, LocalChannel] = {}
+        for position, name in enumerate(channel_names):
+            channel = LocalChannel(name.lstrip("#"), position=position, created_at=self.created_at)
+            self.channels[channel.id] = channel
+        self.commands: dict[tuple[int | None, str, int], SyncedCommand] = {}
+        self.messages: dict[int, RecordedMessage] = {}
+        self.log: list[MessageAction] = []
+        self.interactions: dict[int, RecordedInteraction] = {}
+        self.uploads: dict[int, RecordedAttachment] = {}
+        self.requests: list[str] = []
+        self.unhandled: list[str] = []
+        self.rejected: list[str] = []
+        self.logged_errors: list[str] = []
+        self._waiters: set[asyncio.Future[None]] = set()
+
+    @property
+    def application_id(self) -> int:
+        """The bot's application id, equal to its user id as for every modern Discord app."""
+        return self.bot_user.id
+
+    # --- people, roles and channels -------------------------------------------------------------------
+
+    def add_user(self, user: LocalUser) -> LocalUser:
+        """Make ``user`` a member of the guild; its role names must exist."""
+        for role_name in user.roles:
+            self.role(role_name)
+        self.users[user.id] = user
+        return user
+
+    def user(self, ref: LocalUser | str | int) -> LocalUser:
+        """Find a member by object, name or id (the bot included)."""
+        if isinstance(ref, LocalUser):
+            return ref
+        for user in [*self.users.values(), self.bot_user]:
+            if ref in (user.name, user.id):
+                return user
+        raise KeyError(f"no user {ref!r}; known: {[u.name for u in self.users.values()]}")
+
+    def role(self, ref: LocalRole | str | int) -> LocalRole:
+        """Find a role by object, name or id."""
+        if isinstance(ref, LocalRole):
+            return ref
+        for role in [*self.roles, self.bot_role]:
+            if ref in (role.name, role.id):
+                return role
+        raise KeyError(f"no role {ref!r}; known: {[r.name for r in self.roles]}")
+
+    def channel(self, ref: LocalChannel | str | int) -> LocalChannel:
+        """Find a channel or thread by object, name (``"trains"`` or ``"#trains"``) or id."""
+        if isinstance(ref, LocalChannel):
+            return ref
+        if isinstance(ref, int) and ref in self.channels:
+            return self.channels[ref]
+        for channel in self.channels.values():
+            if isinstance(ref, str) and channel.name == ref.lstrip("#") and not channel.deleted:
+                return channel
+        raise KeyError(f"no channel {ref!r}; known: {[c.name for c in self.channels.values()]}")
+
+    def role_ids(self, user: LocalUser) -> list[int]:
+        """The ids of the roles ``user`` holds (not @everyone)."""
+        if user.bot:
+            return [self.bot_role.id]
+        return [self.role(name).id for name in user.roles]
+
+    def permissions(self, user: LocalUser) -> int:
+        """Guild permissions of ``user``: @everyone's, plus its roles', plus its own; all if administrator."""
+        value = EVERYONE_PERMISSIONS | user.permissions
+        for role_id in self.role_ids(user):
+            value |= self.role(role_id).permissions
+        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    # --- commands ----------------------------------------------------------------------------------------
+
+    def sync_commands(self, guild_id: int | None, payloads: list[Json]) -> list[SyncedCommand]:
+        """Replace the commands of one scope (global or the guild), keeping ids of commands that stay."""
+        kept: dict[tuple[int | None, str, int], SyncedCommand] = {
+            key: command for key, command in self.commands.items() if key[0] != guild_id
+        }
+        synced: list[SyncedCommand] = []
+        for payload in payloads:
+            key = (guild_id, str(payload["name"]), int(payload.get("type", 1)))
+            previous = self.commands.get(key)
+            command = SyncedCommand(previous.id if previous else next_snowflake(), guild_id, dict(payload))
+            kept[key] = command
+            synced.append(command)
+        self.commands = kept
+        self.notify()
+        return synced
+
+    def scope_commands(self, guild_id: int | None) -> list[SyncedCommand]:
+        """The commands registered in one scope, in registration order."""
+        return [command for key, command in self.commands.items() if key[0] == guild_id]
+
+    def command(self, name: str, command_type: int = 1) -> SyncedCommand:
+        """Find a synced command by name, preferring the guild's over a global one, as Discord shows them."""
+        for scope in (self.guild_id, None):
+            found = self.commands.get((scope, name, command_type))
+            if found is not None:
+                return found
+        known = sorted({key[1] for key in self.commands})
+        raise KeyError(f"the bot has not synced a command named {name!r}; synced: {known}")
+
+    # --- messages ----------------------------------------------------------------------------------------
+
+    def create_message(
+        self,
+        channel: LocalChannel,
+        payload: Json,
+        files: list[UploadedFile],
+        *,
+        kind: MessageKind,
+        interaction: RecordedInteraction | None = None,
+        message_type: int = 0,
+    ) -> RecordedMessage:
+        """Record a new message from the bot built from a create payload."""
+        flags = int(payload.get("flags") or 0)
+        message = RecordedMessage(
+            id=next_snowflake(),
+            channel_id=channel.id,
+            author_id=self.bot_user.id,
+            author_name=self.bot_user.name,
+            kind=kind,
+            flags=flags,
+            type=message_type,
+            interaction_id=interaction.id if interaction else None,
+            recipient_id=interaction.user.id if interaction and flags & EPHEMERAL else None,
+            reference_id=_reference_id(payload),
+            created_at=datetime.now(UTC),
+        )
+        self._apply(message, payload, files, creating=True)
+        self.messages[message.id] = message
+        self.log.append(MessageAction("create", message))
+        self.notify()
+        return message
+
+    def edit_message(self, message: RecordedMessage, payload: Json, files: list[UploadedFile]) -> None:
+        """Apply an edit payload, keeping the previous version in the message's history."""
+        message.history.append(message.revision())
+        self._apply(message, payload, files, creating=False)
+        message.flags &= ~LOADING
+        message.edited_at = datetime.now(UTC)
+        self.log.append(MessageAction("edit", message))
+        self.notify()
+
+    def delete_message(self, message: RecordedMessage) -> None:
+        """Mark a message deleted (it stays in the records)."""
+        message.deleted = True
+        self.log.append(MessageAction("delete", message))
+        self.notify()
+
+    def channel_messages(self, channel: LocalChannel) -> list[RecordedMessage]:
+        """The messages everyone sees in a channel, oldest first (ephemeral and deleted ones left out)."""
+        return [m for m in self.messages.values() if m.channel_id == channel.id and not m.ephemeral and not m.deleted]
+
+    def ephemerals(self, user: LocalUser) -> list[RecordedMessage]:
+        """The ephemeral messages ``user`` received and still sees, oldest first."""
+        return [m for m in self.messages.values() if m.recipient_id == user.id and not m.deleted]
+
+    def new_attachment(self, upload: UploadedFile, description: str | None = None) -> RecordedAttachment:
+        """Turn an uploaded file part into a stored attachment with a fresh id."""
+        content_type = mimetypes.guess_type(upload.filename)[0]
+        return RecordedAttachment(next_snowflake(), upload.filename, upload.data, content_type, description)
+
+    def attachment(self, attachment_id: int) -> RecordedAttachment | None:
+        """Find any file ever uploaded, by the bot or as a command option, by id (to serve its bytes)."""
+        if attachment_id in self.uploads:
+            return self.uploads[attachment_id]
+        for message in self.messages.values():
+            for revision in [*message.history, message.revision()]:
+                for attachment in revision.attachments:
+                    if attachment.id == attachment_id:
+                        return attachment
+        return None
+
+    def _apply(self, message: RecordedMessage, payload: Json, files: list[UploadedFile], *, creating: bool) -> None:
+        if "content" in payload:
+            message.content = str(payload["content"] or "")
+        if "embeds" in payload:
+            message.embeds = list(payload["embeds"] or [])
+        if "components" in payload:
+            message.components = list(payload["components"] or [])
+        if not creating and payload.get("flags") is not None:
+            kept = message.flags & (EPHEMERAL | LOADING)
+            message.flags = kept | (int(payload["flags"]) & ~(EPHEMERAL | LOADING))
+        message.attachments = self._attachments_after(message, payload, files, creating=creating)
+
+    def _attachments_after(
+        self, message: RecordedMessage, payload: Json, files: list[UploadedFile], *, creating: bool
+    ) -> list[RecordedAttachment]:
+        existing = {attachment.id: attachment for attachment in ([] if creating else message.attachments)}
+        uploads = {upload.index: upload for upload in files}
+        listed = payload.get("attachments")
+        if listed is None:
+            return [*existing.values(), *(self.new_attachment(upload) for upload in files)]
+        result: list[RecordedAttachment] = []
+        for entry in listed:
+            key = int(entry["id"])
+            if key in existing:
+                result.append(existing[key])
+            elif key in uploads:
+                upload = uploads.pop(key)
+                result.append(self.new_attachment(upload, entry.get("description")))
+        result += [self.new_attachment(upload) for upload in uploads.values()]
+        return result
+
+    # --- interactions ------------------------------------------------------------------------------------
+
+    def token_expired(self, interaction: RecordedInteraction) -> bool:
+        """Whether Discord would refuse this interaction's token now (15 minutes, or expired on purpose)."""
+        return interaction.expired or self.clock() - interaction.created_at > TOKEN_LIFETIME_SECONDS
+
+    def interaction_by_token(self, token: str) -> RecordedInteraction | None:
+        """Find an interaction by its token."""
+        return next((i for i in self.interactions.values() if i.token == token), None)
+
+    # --- waiting -----------------------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """Wake every ``wait_until`` so it re-checks its condition."""
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
+
+    async def wait_until(self, condition: Callable[[], T | None], *, timeout: float, what: str) -> T:
+        """Return the first value of ``condition()`` that is not None or False, re-checked on every change.
+
+        Raises StandInTimeout after ``timeout`` seconds, with what the stand-in saw to help find the cause.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = condition()
+            if result is not None and result is not False:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StandInTimeout(self.explain(f"Timed out after {timeout:g} s waiting for {what}."))
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.add(waiter)
+            await asyncio.wait({waiter}, timeout=remaining)
+
+    def explain(self, headline: str) -> str:
+        """Add to ``headline`` the recent requests and anything that went wrong, for error messages."""
+        lines = [headline]
+        sections = (
+            ("discord.py logged errors", self.logged_errors[-5:]),
+            ("requests the stand-in does not handle", self.unhandled[-5:]),
+            ("requests the stand-in refused", self.rejected[-5:]),
+            ("last requests from the bot", self.requests[-8:]),
+        )
+        for title, entries in sections:
+            if entries:
+                lines.append(f"{title}:")
+                lines += [f"  {entry}" for entry in entries]
+        return "\n".join(lines)
+
+
+def _reference_id(payload: Json) -> int | None:
+    reference = payload.get("message_reference")
+    if isinstance(reference, dict) and reference.get("message_id"):
+        return int(reference["message_id"])
+    return None
