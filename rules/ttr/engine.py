@@ -244,15 +244,19 @@ def _pick_card(dr: Draft, seat: int, action: DrawCard, events: list[Event], firs
         dr.first_pick, dr.first_pick_face_up = card, face_up
         return
     picks = [(card, face_up)] if first else [(dr.first_pick, dr.first_pick_face_up), (card, face_up)]
-    face_up_colors: list[str | int | Message] = [COLOR_MESSAGES[c] for c, up in picks if up]
-    events.append(
-        _event(
-            "ttr.event.drew_cards",
-            params={"seat": seat, "face_up": face_up_colors, "blind": sum(not up for _, up in picks)},
-        )
-    )
+    events.append(_drew_summary(seat, picks))
     events.append(_event("ttr.event.you_drew_cards", params={"cards": [COLOR_MESSAGES[c] for c, _ in picks]}, to=seat))
     _end_turn(dr, events)
+
+
+def _drew_summary(seat: int, picks: list[tuple[int, bool]]) -> Event:
+    """The public summary of a finished card draw: face-up colours by name, blind cards only counted (R-V1)."""
+    colors: list[str | int | Message] = [COLOR_MESSAGES[c] for c, up in picks if up]
+    blind = sum(not up for _, up in picks)
+    if not colors:
+        return _event("ttr.event.drew_two_blind" if blind == 2 else "ttr.event.drew_one_blind", {"seat": seat})
+    key = "ttr.event.drew_face_up_and_blind" if blind else "ttr.event.drew_face_up"
+    return _event(key, {"seat": seat, "colors": colors})
 
 
 def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event]) -> None:

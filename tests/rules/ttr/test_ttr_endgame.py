@@ -34,7 +34,7 @@ def _ticket_id(map_id: str, a: str, b: str) -> int:
 
 
 def test_r_e1_last_round_everyone_one_more_turn() -> None:
-    state = started().model_copy(update={"cars": (3, 45, 45, 45), "hands": (hand(locomotive=1),) + started().hands[1:]})
+    state = started().model_copy(update={"cars": (3, 45, 45, 45), "hands": (hand(locomotive=1), *started().hands[1:])})
     atlanta_nashville = board_for("usa").track_ids[track_index("usa", "atlanta", "nashville")]
     state, events = act(state, 0, f"claim:{atlanta_nashville}:locomotive:1")
     assert "ttr.event.last_round" in keys(events) and state.final_turns == 4

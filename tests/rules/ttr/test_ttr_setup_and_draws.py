@@ -8,7 +8,7 @@ import pytest
 
 from rules.engine import CommonReason, IllegalAction
 from rules.ttr.actions import DrawCard
-from rules.ttr.board import LOCO, board_for
+from rules.ttr.board import COLOR_MESSAGES, LOCO, board_for
 from rules.ttr.cards import TOTAL_CARDS, new_deck
 from rules.ttr.options import FirstPlayer, TtrOptions
 from rules.ttr.state import Phase
@@ -90,8 +90,8 @@ def test_r_t1_two_picks_face_up_replaced_at_once() -> None:
     assert state.hands[0][0] == 1
     state, events = act(state, 0, "draw:deck")
     assert state.hands[0][6] == 1 and state.current == 1 and state.phase is Phase.TURN
-    summary = next(e for e in events if e.key == "ttr.event.drew_cards")
-    assert summary.params["blind"] == 1 and summary.to is None
+    summary = next(e for e in events if e.key == "ttr.event.drew_face_up_and_blind")
+    assert summary.to is None and summary.params == {"seat": 0, "colors": [COLOR_MESSAGES[0]]}
     private = next(e for e in events if e.key == "ttr.event.you_drew_cards")
     assert private.to == 0 and len(private.params["cards"]) == 2  # type: ignore[arg-type]
 
@@ -110,8 +110,13 @@ def test_r_t2_face_up_locomotive_only_first_pick_and_ends_turn() -> None:
 
 def test_r_t2_blind_locomotive_counts_as_one_card() -> None:
     state = started().model_copy(update={"market": (0, 1, 2, 3, 4), "deck": (5, 6, LOCO)})
-    state, _ = act(state, 0, "draw:deck")
+    state, events = act(state, 0, "draw:deck")
     assert state.phase is Phase.SECOND_PICK and state.hands[0][LOCO] >= 1
+    assert [e.to for e in events if e.key == "ttr.event.you_drew"] == [0]
+    state, events = act(state, 0, "draw:deck")
+    assert "ttr.event.drew_two_blind" in keys(events) and state.current == 1
+    private = next(e for e in events if e.key == "ttr.event.you_drew_cards")
+    assert private.to == 0 and private.params["cards"] == [COLOR_MESSAGES[LOCO], COLOR_MESSAGES[6]]
 
 
 def test_r_t3_three_face_up_locomotives_reset_the_market() -> None:
@@ -160,7 +165,7 @@ def test_r_t4_only_one_card_drawable_ends_the_turn() -> None:
     state = started().model_copy(update={"deck": (), "discard": (), "market": (3,)})
     state, events = act(state, 0, "draw:yellow")
     assert state.current == 1 and state.market == ()
-    assert "ttr.event.drew_cards" in keys(events)
+    assert "ttr.event.drew_face_up" in keys(events)
 
 
 def test_r_t4_second_pick_with_only_a_face_up_locomotive_left_ends_turn() -> None:
