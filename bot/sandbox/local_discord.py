@@ -47,7 +47,7 @@ from bot.sandbox.models import (
     SyncedCommand,
 )
 from bot.sandbox.outcome import InteractionOutcome
-from bot.sandbox.rest import RestApi
+from bot.sandbox.rest import GATEWAY_PATH, RestApi
 from bot.sandbox.state import ALL_PERMISSIONS, MessageAction, StandInState
 from bot.sandbox.transcript import channel_transcript, format_message
 
@@ -115,7 +115,7 @@ class LocalDiscord:
         """Start serving on 127.0.0.1 on a free port."""
         app = web.Application(middlewares=[self._rest.middleware], client_max_size=MAX_UPLOAD_BYTES)
         app.add_routes(self._rest.routes())
-        app.router.add_get("/gateway", self._gateway.handle)
+        app.router.add_get(GATEWAY_PATH, self._gateway.handle)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -152,7 +152,7 @@ class LocalDiscord:
     @property
     def gateway_url(self) -> str:
         """The websocket gateway URL."""
-        return f"ws://{self.base_url.removeprefix('http://')}/gateway"
+        return f"ws://{self.base_url.removeprefix('http://')}{GATEWAY_PATH}"
 
     @contextmanager
     def patch_discord_py(self) -> Iterator[None]:
@@ -224,8 +224,9 @@ class LocalDiscord:
         )
 
     async def _shut_down(self, bot: discord.Client, start: asyncio.Task[None], wait: float) -> None:
-        _stop_views(bot)
+        _stop_views(bot)  # first, so handlers awaiting view.wait() can finish
         await _finish_handlers(wait)
+        _stop_views(bot)  # again, for views the finishing handlers stored
         session_id = bot.ws.session_id if bot.ws is not None else None
         await bot.close()
         self._gateway.end_session(session_id)

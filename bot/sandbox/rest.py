@@ -26,6 +26,7 @@ from bot.sandbox.state import StandInState, UploadedFile
 _log = logging.getLogger(__name__)
 
 API = "/api/v10"
+GATEWAY_PATH = "/gateway"
 HAS_THREAD = 1 << 5
 ALLOWED_CALLBACKS = {
     InteractionType.APPLICATION_COMMAND: {4, 5, 9},
@@ -86,9 +87,23 @@ class RestApi:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Log each request; turn unknown routes into a recorded JSON 404 and crashes into a recorded 400."""
+        """Log each request and send its answer before waking waiting tests.
+
+        So when a test sees that the bot answered, the bot already holds the answer (say, the message id a
+        View is stored under) and the test's next interaction cannot overtake it.
+        """
+        if request.path == GATEWAY_PATH:
+            return await handler(request)
         line = f"{request.method} {request.path_qs}"
         self._state.requests.append(line)
+        with self._state.notifications_held():
+            response = await self._answer(request, handler, line)
+            await response.prepare(request)
+            await response.write_eof()
+        return response
+
+    async def _answer(self, request: web.Request, handler: Handler, line: str) -> web.StreamResponse:
+        """Run the handler; unknown routes become a recorded JSON 404 and crashes a recorded 400."""
         try:
             return await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):

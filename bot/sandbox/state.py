@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import mimetypes
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
@@ -111,6 +112,8 @@ class StandInState:
         self.rejected: list[str] = []
         self.logged_errors: list[str] = []
         self._waiters: set[asyncio.Future[None]] = set()
+        self._holds = 0
+        self._notify_pending = False
 
     @property
     def application_id(self) -> int:
@@ -314,8 +317,23 @@ class StandInState:
 
     # --- waiting -----------------------------------------------------------------------------------------
 
+    @contextmanager
+    def notifications_held(self) -> Iterator[None]:
+        """Delay waking waiters until the block ends (the REST layer holds them until its answer is sent)."""
+        self._holds += 1
+        try:
+            yield
+        finally:
+            self._holds -= 1
+            if self._holds == 0 and self._notify_pending:
+                self.notify()
+
     def notify(self) -> None:
         """Wake every ``wait_until`` so it re-checks its condition."""
+        if self._holds:
+            self._notify_pending = True
+            return
+        self._notify_pending = False
         for waiter in self._waiters:
             if not waiter.done():
                 waiter.set_result(None)

@@ -168,3 +168,22 @@ async def test_ephemeral_reply_with_a_file_can_be_dismissed(local_discord: Local
     await local_discord.wait_for(lambda: message.deleted or None)
     assert local_discord.ephemerals("alice") == []
     assert local_discord.log[-1].kind == "delete"
+
+
+async def test_a_view_stored_by_the_answer_handles_an_immediate_select(
+    local_discord: LocalDiscord, toy: ToyBot
+) -> None:
+    for _ in range(20):
+        hand = await local_discord.slash("alice", "hand")
+        assert hand.message is not None
+        picked = await local_discord.select("alice", hand.message, "toy:hand:pick", ["blue"])
+        assert picked.content == "You picked blue"
+
+
+async def test_no_view_timeout_task_outlives_the_bot(
+    local_discord: LocalDiscord, make_bot: Callable[[], ToyBot]
+) -> None:
+    async with local_discord.connected(make_bot()):
+        await local_discord.slash("alice", "hand")  # an ephemeral view: discord.py gives it a 15-minute timeout
+    left = [t for t in asyncio.all_tasks() if getattr(t.get_coro(), "__qualname__", "").startswith("BaseView.")]
+    assert left == []
