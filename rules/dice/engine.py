@@ -212,6 +212,7 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
             points=points,
             outcome=outcome,
             train=turn.train,
+            showing=turn.showing,
             banked=turn.banked,
         )
         state = state.model_copy(update={"history": (*state.history, record), "turn": None})

@@ -35,7 +35,7 @@ class Outcome(StrEnum):
 
 
 class TurnRecord(BaseModel):
-    """A finished turn: who, in which round, the train as it ended, and its points."""
+    """A finished turn: who, in which round, the train and the dice left showing as it ended, and its points."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -44,6 +44,7 @@ class TurnRecord(BaseModel):
     points: int
     outcome: Outcome
     train: Train
+    showing: tuple[Face, ...] = ()
     banked: int = 0
 
 

@@ -1,0 +1,446 @@
+"""Pictures of «Поезд»: the turn in play (dice, train, score) and the score table; a view in, PNG bytes out."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from render.dice_faces import INK, car_sprite
+from render.fonts import font
+from rules.dice import DiceView, Face, GameMode
+from rules.dice.faces import CARGO_POINTS
+from rules.dice.state import Outcome, TurnRecord
+from rules.dice.train import TrainScore, score_train
+
+Labels = Mapping[str, str] | Callable[[str], str]
+"""Picture words by key (`dice.picture.roll` → "Roll {roll} of {max}"): a mapping or a lookup function."""
+
+LABEL_KEYS: tuple[str, ...] = tuple(
+    f"dice.picture.{name}"
+    for name in (
+        "roll",
+        "freight_roll",
+        "rolls",
+        "bank",
+        "table",
+        "all_in_train",
+        "train",
+        "score_now",
+        "score_so_far",
+        "score",
+        "bonus",
+        "incomplete",
+        "crashed",
+        "last_round",
+        "tie_break",
+        "game_over",
+        "scores",
+        "round",
+        "target",
+        "bar",
+        "player",
+        "last_turns",
+        "total",
+        "best",
+        "winner",
+        "out",
+    )
+)
+"""Every label key the pictures use; the bot's translation tables must hold them all."""
+
+Colour = tuple[int, int, int]
+PAPER: Colour = (244, 239, 230)
+PANEL: Colour = (255, 253, 248)
+EDGE: Colour = (214, 206, 192)
+SHADOW: Colour = (222, 214, 200)
+MUTED: Colour = (128, 120, 108)
+FAINT: Colour = (190, 183, 170)
+ACCENT: Colour = (196, 62, 48)
+GOLD: Colour = (232, 182, 52)
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (48, 82, 150),
+    (196, 62, 48),
+    (66, 138, 84),
+    (214, 150, 30),
+    (128, 78, 160),
+    (40, 150, 160),
+)
+
+TURN_SIZE = (900, 400)
+DIE = 92
+CAR = 124
+
+
+class _Words:
+    """Looks up and fills in the caller's picture labels."""
+
+    def __init__(self, labels: Labels) -> None:
+        self.lookup = labels.__getitem__ if isinstance(labels, Mapping) else labels
+
+    def __call__(self, name: str, **params: object) -> str:
+        return self.lookup(f"dice.picture.{name}").format(**params)
+
+
+def _png(image: Image.Image) -> bytes:
+    """Encode as a palette PNG (the pictures use few colours, so it looks the same and weighs far less)."""
+    buffer = io.BytesIO()
+    image.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _fit(text: str, size: int, width: float, *, bold: bool = False) -> str:
+    """Shorten `text` with an ellipsis until it fits `width` pixels."""
+    face = font(size, bold=bold)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _fitting_size(text: str, size: int, width: float, *, bold: bool = False) -> int:
+    """Return the largest font size, at most `size`, at which `text` fits `width` pixels."""
+    while size > 10 and font(size, bold=bold).getlength(text) > width:
+        size -= 1
+    return size
+
+
+def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour, ink: Colour = PANEL) -> float:
+    """Draw a small rounded label at (x, y); return its right edge."""
+    face = font(16, bold=True)
+    width = face.getlength(text) + 18
+    draw.rounded_rectangle((x, y, x + width, y + 26), 13, fill=fill)
+    draw.text((x + 9, y + 13), text, font=face, fill=ink, anchor="lm")
+    return x + width
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Colour | None) -> None:
+    """Draw a five-pointed star (the leader's mark; filled gold for a winner)."""
+    import math
+
+    points = [
+        (
+            cx + (r if i % 2 == 0 else r * 0.45) * math.sin(i * math.pi / 5),
+            cy - (r if i % 2 == 0 else r * 0.45) * math.cos(i * math.pi / 5),
+        )
+        for i in range(10)
+    ]
+    draw.polygon(points, fill=fill, outline=INK, width=2)
+
+
+# The turn picture.
+
+
+def _die(canvas: Image.Image, x: int, y: int, face: Face, addable: bool) -> None:
+    """Draw one die: the car pictogram and its points; a die that cannot join the train now is faded."""
+    draw = ImageDraw.Draw(canvas)
+    draw.rounded_rectangle((x + 3, y + 4, x + DIE + 3, y + DIE + 4), 16, fill=SHADOW)
+    draw.rounded_rectangle(
+        (x, y, x + DIE, y + DIE),
+        16,
+        fill=PANEL if addable else (238, 233, 224),
+        outline=INK if addable else FAINT,
+        width=3 if addable else 2,
+    )
+    sprite = car_sprite(face, 80, faded=not addable)
+    canvas.paste(sprite, (x + (DIE - sprite.width) // 2, y + DIE - sprite.height - 10), sprite)
+    points = "×2" if face is Face.CABOOSE else str(CARGO_POINTS.get(face, ""))
+    if points:
+        draw.text((x + DIE - 10, y + 8), points, font=font(20, bold=True), fill=INK if addable else FAINT, anchor="ra")
+
+
+def _train(canvas: Image.Image, train: Sequence[Face], slots: int, y_rail: int) -> None:
+    """Draw the train on its rails, locomotive(s) at the front (left), and dashed slots for the dice still out."""
+    draw = ImageDraw.Draw(canvas)
+    for x in range(14, canvas.width - 14, 22):
+        draw.rectangle((x, y_rail + 2, x + 12, y_rail + 9), fill=(150, 130, 110))
+    draw.rectangle((10, y_rail - 1, canvas.width - 10, y_rail + 3), fill=(90, 84, 78))
+    height = round(CAR * 64 / 100)
+    x = 26
+    for index, face in enumerate(train):
+        sprite = car_sprite(face, CAR)
+        if index:
+            draw.rectangle((x - 14, y_rail - 20, x + 2, y_rail - 16), fill=INK)  # coupler
+        canvas.paste(sprite, (x, y_rail - sprite.height), sprite)
+        x += CAR + 12
+    for _ in range(slots):
+        _dashed_box(draw, (x + 4, y_rail - height + 6, x + CAR - 4, y_rail - 4))
+        x += CAR + 12
+
+
+def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+    """Outline an empty train slot with a dashed line."""
+    x0, y0, x1, y1 = box
+    for x in range(x0, x1, 14):
+        draw.line((x, y0, min(x + 7, x1), y0), fill=FAINT, width=2)
+        draw.line((x, y1, min(x + 7, x1), y1), fill=FAINT, width=2)
+    for y in range(y0, y1, 14):
+        draw.line((x0, y, x0, min(y + 7, y1)), fill=FAINT, width=2)
+        draw.line((x1, y, x1, min(y + 7, y1)), fill=FAINT, width=2)
+
+
+def _formula(train: Sequence[Face], score: TrainScore) -> str:
+    """Return how the score adds up, in numbers only (so it needs no translation): `2 × (10 + 4 + 1)`."""
+    parts = ([str(score.banked)] if score.banked else []) + [
+        str(CARGO_POINTS[face]) for face in train if face in CARGO_POINTS
+    ]
+    if score.caboose:
+        return f"2 × ({' + '.join([*parts, '1'])})"
+    return " + ".join(parts) or "0"
+
+
+def _score_panel(
+    draw: ImageDraw.ImageDraw, words: _Words, box: tuple[int, int, int, int], title: str, points: int, note: str
+) -> None:
+    """Draw the score card: a title, the big number and how it is made."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, 14, fill=PANEL, outline=EDGE, width=2)
+    centre = (x0 + x1) / 2
+    draw.text((centre, y0 + 14), _fit(title, 17, x1 - x0 - 16), font=font(17), fill=MUTED, anchor="ma")
+    if note == str(points):
+        note = ""  # a lone cargo car: the sum says it all
+    draw.text((centre, y0 + (74 if note else 84)), str(points), font=font(60, bold=True), fill=INK, anchor="mm")
+    size = _fitting_size(note, 19, x1 - x0 - 20, bold=True)
+    draw.text((centre, y1 - 16), note, font=font(size, bold=True), fill=INK, anchor="md")
+
+
+def _roll_pips(draw: ImageDraw.ImageDraw, words: _Words, right: int, used: int, total: int) -> None:
+    """Draw 'Rolls' and one small square per roll, filled once used."""
+    x = right - total * 28
+    for index in range(total):
+        filled = index < used
+        draw.rounded_rectangle(
+            (x + index * 28, 22, x + index * 28 + 20, 42), 5, fill=INK if filled else PANEL, outline=INK, width=2
+        )
+    draw.text((x - 10, 32), words("rolls"), font=font(18), fill=MUTED, anchor="rm")
+
+
+def _draw_table(
+    words: _Words,
+    *,
+    title: str,
+    status: str,
+    status_alert: bool,
+    showing: Sequence[Face],
+    addable: set[Face],
+    train: Sequence[Face],
+    slots: int,
+    score: TrainScore,
+    score_title: str,
+    points: int,
+    pips: tuple[int, int] | None,
+    banked: int,
+    last_round: bool,
+) -> bytes:
+    """Draw the turn card: header, the dice on the table, the score card and the train."""
+    canvas = Image.new("RGB", TURN_SIZE, PAPER)
+    draw = ImageDraw.Draw(canvas)
+    width, height = TURN_SIZE
+
+    x = 24
+    if title:
+        title = _fit(title, 28, 300, bold=True)
+        draw.text((x, 32), title, font=font(28, bold=True), fill=INK, anchor="lm")
+        x += int(font(28, bold=True).getlength(title)) + 16
+    draw.text((x, 32), status, font=font(22, bold=status_alert), fill=ACCENT if status_alert else MUTED, anchor="lm")
+    x += int(font(22, bold=status_alert).getlength(status)) + 14
+    if last_round:
+        _chip(draw, x, 19, words("last_round"), ACCENT)
+    if pips is not None:
+        _roll_pips(draw, words, width - 24, *pips)
+    elif banked:
+        label = words("bank", banked=banked)
+        _chip(draw, width - 24 - font(16, bold=True).getlength(label) - 18, 19, label, INK)
+
+    draw.text((24, 66), words("table"), font=font(16), fill=MUTED, anchor="la")
+    panel = (16, 88, 16 + 6 * DIE + 5 * 12 + 20, 88 + DIE + 26)
+    draw.rounded_rectangle(panel, 14, fill=(233, 226, 213))
+    if showing:
+        for index, face in enumerate(showing):
+            _die(canvas, 26 + index * (DIE + 12), 98, face, face in addable)
+    else:
+        draw.text(
+            ((panel[0] + panel[2]) / 2, (panel[1] + panel[3]) / 2),
+            words("all_in_train"),
+            font=font(20),
+            fill=MUTED,
+            anchor="mm",
+        )
+
+    note = words("bonus") if score.bonus else _formula(train, score) if score.complete else words("incomplete")
+    if status == words("crashed"):
+        note = words("crashed")
+    _score_panel(draw, words, (panel[2] + 18, 66, width - 16, panel[3]), score_title, points, note)
+
+    draw.text((24, 236), words("train"), font=font(16), fill=MUTED, anchor="la")
+    _train(canvas, train, slots, height - 26)
+    return _png(canvas)
+
+
+def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = None) -> bytes:
+    """Draw the turn in play: the latest roll, the train so far, its running score, rolls used or freight bank.
+
+    Once the game is over it draws the last turn played. `names` (by seat) puts the player's name in the title.
+    """
+    if view.turn is None:
+        if view.previous is None:
+            raise ValueError("a finished game without a single turn has nothing to draw")
+        return render_finished_turn(view.previous, labels, names, last_round=False)
+    words = _Words(labels)
+    turn = view.turn
+    addable = {Face(code.removeprefix("add:")) for code in view.legal if code.startswith("add:")}
+    status = words("freight_roll") if turn.freight else words("roll", roll=turn.rolls, max=turn.max_rolls)
+    return _draw_table(
+        words,
+        title=names[turn.seat] if names else "",
+        status=status,
+        status_alert=False,
+        showing=turn.showing,
+        addable=addable,
+        train=turn.train,
+        slots=len(turn.showing),
+        score=turn.score,
+        score_title=words("score_now") if "stop" in view.legal else words("score_so_far"),
+        points=turn.score.points,
+        pips=None if turn.freight else (turn.rolls, turn.max_rolls),
+        banked=turn.banked,
+        last_round=view.last_round,
+    )
+
+
+def render_finished_turn(
+    record: TurnRecord, labels: Labels, names: Sequence[str] | None = None, *, last_round: bool = False
+) -> bytes:
+    """Draw a finished turn (e.g. `view.previous`): the train as it ended, the dice left, and what it scored."""
+    words = _Words(labels)
+    score = score_train(record.train, record.banked)
+    status = {
+        Outcome.SCORED: words("score"),
+        Outcome.BONUS: words("bonus"),
+        Outcome.INCOMPLETE: words("incomplete"),
+        Outcome.CRASHED: words("crashed"),
+    }[record.outcome]
+    return _draw_table(
+        words,
+        title=names[record.seat] if names else "",
+        status=status,
+        status_alert=record.outcome in (Outcome.CRASHED, Outcome.BONUS),
+        showing=record.showing,
+        addable=set(),
+        train=record.train,
+        slots=0,
+        score=score,
+        score_title=words("score"),
+        points=record.points,
+        pips=None,
+        banked=record.banked,
+        last_round=last_round,
+    )
+
+
+# The score table.
+
+ROW = 64
+TOP = 112
+CHIPS = 6
+"""Past turns shown per player."""
+
+
+def _turn_chip(draw: ImageDraw.ImageDraw, x: int, y: int, record: TurnRecord) -> None:
+    """Draw one past turn: its points; a crash is a dark chip with a cross, a bonus train a gold one."""
+    box = (x, y, x + 50, y + 32)
+    if record.outcome is Outcome.CRASHED:
+        draw.rounded_rectangle(box, 8, fill=INK)
+        draw.line((x + 17, y + 8, x + 33, y + 24), fill=PANEL, width=3)
+        draw.line((x + 33, y + 8, x + 17, y + 24), fill=PANEL, width=3)
+        return
+    fill = GOLD if record.outcome is Outcome.BONUS else PANEL if record.points else (233, 226, 213)
+    draw.rounded_rectangle(box, 8, fill=fill, outline=EDGE if record.points else FAINT, width=2)
+    ink = INK if record.points else MUTED
+    draw.text((x + 25, y + 16), str(record.points), font=font(18, bold=bool(record.points)), fill=ink, anchor="mm")
+
+
+def render_scores(view: DiceView, labels: Labels, names: Sequence[str]) -> bytes:
+    """Draw the score table: players in seat order, totals, last turns, the target, the leader or winners."""
+    words = _Words(labels)
+    width = 900
+    elimination = view.options.mode is GameMode.ELIMINATION
+    canvas = Image.new("RGB", (width, TOP + ROW * len(view.players) + 18), PAPER)
+    draw = ImageDraw.Draw(canvas)
+
+    draw.text((24, 30), words("scores"), font=font(30, bold=True), fill=INK, anchor="lm")
+    details = [words("round", round=view.round)]
+    if elimination:
+        details.append(words("bar", bar=view.bar) if view.bar is not None else "")
+    else:
+        details.append(words("target", target=view.options.target))
+    draw.text((24, 64), " · ".join(part for part in details if part), font=font(18), fill=MUTED, anchor="lm")
+    badge = (
+        words("game_over")
+        if view.over
+        else words("tie_break")
+        if view.tie_break
+        else (words("last_round") if view.last_round else "")
+    )
+    if badge:
+        label_width = font(16, bold=True).getlength(badge) + 18
+        _chip(draw, width - 24 - label_width, 17, badge, INK if view.over else ACCENT)
+
+    heading = font(15)
+    draw.text((74, TOP - 10), words("player"), font=heading, fill=MUTED, anchor="ld")
+    draw.text((400, TOP - 10), words("last_turns"), font=heading, fill=MUTED, anchor="ld")
+    draw.text(
+        (width - 24, TOP - 10), words("best") if elimination else words("total"), font=heading, fill=MUTED, anchor="rd"
+    )
+
+    to_act = view.turn.seat if view.turn is not None else None
+    for player in view.players:
+        top = TOP + player.seat * ROW
+        out = player.eliminated
+        draw.rounded_rectangle(
+            (14, top + 3, width - 14, top + ROW - 3),
+            12,
+            fill=PANEL if not out else (236, 231, 222),
+            outline=EDGE,
+            width=1,
+        )
+        draw.rounded_rectangle((14, top + 3, 21, top + ROW - 3), 4, fill=SEAT_COLOURS[player.seat % 6])
+        if player.seat == to_act:
+            sprite = car_sprite(Face.LOCOMOTIVE, 40)
+            canvas.paste(sprite, (26, top + (ROW - sprite.height) // 2), sprite)
+        ink = MUTED if out else INK
+        name = _fit(names[player.seat], 23, 240, bold=True)
+        name_width = font(23, bold=True).getlength(name)
+        middle = top + (24 if not elimination else ROW // 2)
+        draw.text((74, middle), name, font=font(23, bold=True), fill=ink, anchor="lm")
+        if out:
+            draw.line((70, middle + 1, 78 + name_width, middle + 1), fill=ink, width=3)
+            _chip(draw, 88 + name_width, middle - 13, words("out"), MUTED)
+        elif player.seat in view.winners:
+            _star(draw, 94 + name_width, middle, 12, GOLD)
+            _chip(draw, 114 + name_width, middle - 13, words("winner"), INK)
+        elif player.seat in view.leaders and (player.total if not elimination else player.best) > 0:
+            _star(draw, 94 + name_width, middle, 11, None)
+
+        total = player.best if elimination else player.total
+        if not elimination:
+            # Progress towards the target: a bar with the target line at its end.
+            x0, x1, y = 74, 360, top + 46
+            draw.rounded_rectangle((x0, y, x1, y + 8), 4, fill=(233, 226, 213))
+            filled = x0 + (x1 - x0) * min(total, view.options.target) / view.options.target
+            if total:
+                draw.rounded_rectangle((x0, y, max(filled, x0 + 8), y + 8), 4, fill=SEAT_COLOURS[player.seat % 6])
+            draw.line((x1, y - 4, x1, y + 12), fill=INK, width=2)
+
+        for index, record in enumerate(player.turns[-CHIPS:]):
+            _turn_chip(draw, 400 + index * 56, top + 16, record)
+        draw.text((width - 28, top + ROW // 2), str(total), font=font(34, bold=True), fill=ink, anchor="rm")
+        if out:
+            draw.line(
+                (width - 32 - font(34, bold=True).getlength(str(total)), top + ROW // 2, width - 24, top + ROW // 2),
+                fill=ink,
+                width=3,
+            )
+    return _png(canvas)

@@ -1,0 +1,197 @@
+"""Pictures of the dice game: sizes, determinism, distinct faces, translatable words, and what each one shows."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+from functools import cache
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.i18n import table
+from render.dice import LABEL_KEYS, render_finished_turn, render_scores, render_turn
+from render.dice_faces import car_sprite
+from rules.dice import DiceEngine, DiceOptions, DiceState, DiceView, Face, GameMode
+from rules.dice.state import OpeningRoll, Outcome, Turn, TurnRecord
+from rules.rng import Rng
+
+ENGINE = DiceEngine()
+EN = table("en")
+NAMES = ["Anna", "Борис", "Charlotte-Amélie von Eisenbahn", "Dmitri", "Eve", "Фёдор"]
+
+
+def image(png: bytes) -> Image.Image:
+    """Decode a PNG."""
+    return Image.open(io.BytesIO(png))
+
+
+class Recorder:
+    """A labels callable that remembers which keys a picture asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __call__(self, key: str) -> str:
+        self.asked.append(key)
+        return EN[key]
+
+
+def faces(letters: str) -> tuple[Face, ...]:
+    """Return the faces named by their letters."""
+    return tuple(Face(letter) for letter in letters)
+
+
+def turn_view(showing: str, train: str, **fields: object) -> DiceView:
+    """Return the view of a two-player game in seat 0's turn with these dice and this train."""
+    opening = ((OpeningRoll(seat=0, face=Face.LOCOMOTIVE), OpeningRoll(seat=1, face=Face.COAL)),)
+    turn = Turn.model_validate({"seat": 0, "showing": faces(showing), "train": faces(train), **fields})
+    state = DiceState(options=DiceOptions(), n_players=2, rng=Rng(seed=3), opening=opening, first=0, turn=turn)
+    return ENGINE.view(state, None)
+
+
+@cache
+def played(players: int, mode: GameMode, seed: int, moves: int = 10_000) -> DiceState:
+    """Return a game between bot players after `moves` moves (or at its end)."""
+    state = ENGINE.new_game(DiceOptions(mode=mode, target=60), players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if ENGINE.is_over(state):
+            break
+        (seat,) = ENGINE.to_act(state)
+        state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+    return state
+
+
+def turn_views() -> list[DiceView]:
+    """Views of turns: an opening roll, the middle of a game, a full train, a freight run."""
+    return [
+        ENGINE.view(played(4, GameMode.RACE, 1, moves=0), None),
+        ENGINE.view(played(3, GameMode.RACE, 2, moves=40), None),
+        turn_view("", "EECTTH", rolls=2),
+        turn_view("HK", "EECT", freight=True, banked=19, added_since_roll=1),
+    ]
+
+
+def score_views() -> list[DiceView]:
+    """Views for score tables: a race under way, a finished six-player race, an elimination game."""
+    return [
+        ENGINE.view(played(4, GameMode.RACE, 3, moves=60), None),
+        ENGINE.view(played(6, GameMode.RACE, 4), None),
+        ENGINE.view(played(5, GameMode.ELIMINATION, 5), None),
+    ]
+
+
+FINISHED = {
+    "crashed": TurnRecord(seat=0, round=2, points=0, outcome=Outcome.CRASHED, train=faces("EEC"), showing=faces("ECC")),
+    "bonus": TurnRecord(seat=1, round=2, points=25, outcome=Outcome.BONUS, train=faces("ECTHBK")),
+    "score": TurnRecord(seat=2, round=2, points=32, outcome=Outcome.SCORED, train=faces("EECHBK"), banked=10),
+    "incomplete": TurnRecord(seat=3, round=2, points=0, outcome=Outcome.INCOMPLETE, train=faces("E")),
+}
+
+
+def test_every_picture_label_is_translated() -> None:
+    for language in ("en", "ru"):
+        missing = [key for key in LABEL_KEYS if key not in table(language)]
+        assert not missing, (language, missing)
+
+
+def test_turn_picture_size_mode_and_weight() -> None:
+    for view in turn_views():
+        png = render_turn(view, EN, NAMES)
+        picture = image(png)
+        assert picture.size == (900, 400) and picture.mode == "P"
+        assert len(png) < 30_000
+
+
+def test_score_picture_grows_with_players() -> None:
+    for view in score_views():
+        png = render_scores(view, EN, NAMES)
+        assert image(png).size == (900, 112 + 64 * len(view.players) + 18)
+        assert len(png) < 30_000
+
+
+def test_pictures_are_deterministic_and_labels_may_be_a_function() -> None:
+    view = turn_views()[1]
+    assert render_turn(view, EN, NAMES) == render_turn(view, EN, NAMES)
+    assert render_turn(view, EN, NAMES) == render_turn(view, EN.__getitem__, NAMES)
+    scores = score_views()[1]
+    assert render_scores(scores, EN, NAMES) == render_scores(scores, EN, NAMES)
+
+
+def test_pictures_speak_the_callers_language() -> None:
+    view = score_views()[0]
+    assert render_scores(view, table("ru"), NAMES) != render_scores(view, EN, NAMES)
+
+
+def test_the_six_faces_draw_differently_without_colour() -> None:
+    drawings = {}
+    for face in Face:
+        sprite = car_sprite(face, 80)
+        grey = Image.new("RGB", sprite.size, (255, 255, 255))
+        grey.paste(sprite, (0, 0), sprite)
+        drawings[face] = grey.convert("L")
+    for one, other in itertools.combinations(Face, 2):
+        difference = ImageChops.difference(drawings[one], drawings[other])
+        changed = difference.point(lambda value: 255 if value > 60 else 0).histogram()[255]
+        assert changed > 0.08 * 80 * 51, (one, other, changed)
+
+
+def test_a_six_car_train_draws_every_car() -> None:
+    five = image(render_turn(turn_view("H", "EECTT", rolls=2), EN))
+    six = image(render_turn(turn_view("", "EECTTH", rolls=2), EN))
+    train_row = (0, 280, 900, 380)
+    sixth_slot = (26 + 5 * 136, 300, 26 + 5 * 136 + 124, 370)
+    assert ImageChops.difference(five.convert("RGB"), six.convert("RGB")).crop(train_row).getbbox() is not None
+    colours = six.convert("RGB").crop(sixth_slot).getcolors(maxcolors=10_000) or []
+    assert len(colours) > 8, "the hopper is drawn in the sixth slot"
+
+
+def test_a_freight_bank_is_shown() -> None:
+    words = Recorder()
+    render_turn(turn_view("HK", "EECT", freight=True, banked=19, added_since_roll=1), words)
+    assert "dice.picture.bank" in words.asked and "dice.picture.freight_roll" in words.asked
+    assert "dice.picture.score_so_far" in words.asked, "a freight run cannot stop halfway"
+    assert "dice.picture.rolls" not in words.asked
+
+
+def test_turn_picture_uses_the_running_score_and_roll_count() -> None:
+    words = Recorder()
+    render_turn(turn_view("THBK", "EC", rolls=2), words)
+    assert {"dice.picture.roll", "dice.picture.rolls", "dice.picture.score_now", "dice.picture.train"} <= set(
+        words.asked
+    )
+
+
+def test_finished_turns_draw_their_outcome() -> None:
+    for label, record in FINISHED.items():
+        words = Recorder()
+        png = render_finished_turn(record, words, NAMES)
+        assert image(png).size == (900, 400)
+        assert f"dice.picture.{label}" in words.asked, label
+
+
+def test_a_finished_game_draws_its_last_turn() -> None:
+    view = ENGINE.view(played(2, GameMode.RACE, 6), None)
+    assert view.previous is not None
+    assert render_turn(view, EN) == render_finished_turn(view.previous, EN)
+    words = Recorder()
+    render_scores(view, words, NAMES)
+    assert "dice.picture.game_over" in words.asked and "dice.picture.winner" in words.asked
+
+
+def test_scores_mark_the_eliminated_and_the_bar() -> None:
+    words = Recorder()
+    state = played(5, GameMode.ELIMINATION, 5)
+    assert state.eliminated, "this game knocks players out"
+    render_scores(ENGINE.view(state, None), words, NAMES)
+    assert {"dice.picture.out", "dice.picture.bar", "dice.picture.best"} <= set(words.asked)
+    assert "dice.picture.target" not in words.asked
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_opening_pictures_render_for_any_table(players: int) -> None:
+    view = ENGINE.view(ENGINE.new_game(DiceOptions(), players, seed=players), None)
+    assert image(render_turn(view, EN, NAMES)).size == (900, 400)
+    assert image(render_scores(view, EN, NAMES)).size[1] == 112 + 64 * players + 18
