@@ -233,6 +233,7 @@ class LocalDiscord:
         done, _ = await asyncio.wait({start}, timeout=wait)
         if not done:
             start.cancel()
+            await asyncio.wait({start}, timeout=1.0)
         elif not start.cancelled():
             start.exception()  # already recorded by _record_start_failure; marks it retrieved
 

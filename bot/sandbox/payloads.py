@@ -313,8 +313,9 @@ def _interaction_metadata(state: StandInState, recorded: RecordedInteraction, re
 
 
 def _last_message_id(state: StandInState, place: LocalChannel) -> str | None:
-    ids = [m.id for m in state.messages.values() if m.channel_id == place.id and not m.ephemeral]
-    return str(ids[-1]) if ids else None
+    found = (m.id for m in reversed(state.messages.values()) if m.channel_id == place.id and not m.ephemeral)
+    last = next(found, None)
+    return None if last is None else str(last)
 
 
 def _png_size(data: bytes) -> tuple[int, int] | None:

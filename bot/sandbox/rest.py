@@ -92,10 +92,10 @@ class RestApi:
         So when a test sees that the bot answered, the bot already holds the answer (say, the message id a
         View is stored under) and the test's next interaction cannot overtake it.
         """
-        if request.path == GATEWAY_PATH:
-            return await handler(request)
         line = f"{request.method} {request.path_qs}"
         self._state.requests.append(line)
+        if request.path == GATEWAY_PATH:
+            return await handler(request)
         with self._state.notifications_held():
             response = await self._answer(request, handler, line)
             await response.prepare(request)

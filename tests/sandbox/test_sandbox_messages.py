@@ -9,7 +9,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import LocalDiscord, MessageKind, RejectedResponse
+from bot.sandbox import LocalDiscord, MessageKind, RejectedResponse, StandInTimeout
 from tests.sandbox.toy_bot import ToyBot, png_bytes
 
 
@@ -134,3 +134,14 @@ async def test_a_bot_start_and_one_interaction_take_about_a_tenth_of_a_second(
     elapsed = time.perf_counter() - started
     print(f"bot start + one interaction + close: {elapsed:.3f} s")
     assert elapsed < 0.5
+
+
+async def test_waiting_for_a_message_by_channel_and_order(local_discord: LocalDiscord, toy: ToyBot) -> None:
+    first = await local_discord.slash("alice", "newgame", {"game": "dice"})
+    assert first.message is not None
+    second = await local_discord.slash("alice", "newgame", {"game": "ttr"})
+    found = await local_discord.wait_for_message(lambda m: bool(m.components), channel="#trains", after=first.message)
+    assert found is second.message
+    assert local_discord.describe(found).splitlines()[1] == "  New Ticket to Ride game for 4 seats"
+    with pytest.raises(StandInTimeout):
+        await local_discord.wait_for_message(channel="general", timeout=0.05)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 
 import aiohttp
@@ -10,7 +12,7 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.sandbox import LocalDiscord, NotConnected, StandInTimeout
+from bot.sandbox import LocalDiscord, LocalDiscordError, NotConnected, StandInTimeout
 from tests.sandbox.toy_bot import ToyBot
 
 
@@ -90,3 +92,36 @@ async def test_a_closed_bot_is_not_connected(local_discord: LocalDiscord, make_b
         pass
     with pytest.raises(NotConnected):
         await local_discord.slash("alice", "hand")
+
+
+class CrashingBot(ToyBot):
+    """A bot whose setup fails."""
+
+    async def setup_hook(self) -> None:
+        """Fail before connecting."""
+        raise RuntimeError("database missing")
+
+
+class HangingBot(ToyBot):
+    """A bot whose setup never ends."""
+
+    async def setup_hook(self) -> None:
+        """Wait forever."""
+        await asyncio.Event().wait()
+
+
+@pytest.mark.discord_errors_expected
+async def test_an_early_crash_of_the_bot_is_raised_at_once(local_discord: LocalDiscord) -> None:
+    started = time.perf_counter()
+    with pytest.raises(LocalDiscordError, match="ended before the bot was ready") as raised:
+        async with local_discord.connected(CrashingBot(local_discord.guild_id)):
+            pytest.fail("the block must not run")
+    assert isinstance(raised.value.__cause__, RuntimeError)
+    assert time.perf_counter() - started < 1.0
+    assert local_discord.logged_errors == ["bot.start() failed: RuntimeError('database missing')"]
+
+
+async def test_a_bot_that_never_gets_ready_times_out_with_advice(local_discord: LocalDiscord) -> None:
+    with pytest.raises(StandInTimeout, match=r"guild_ready_timeout=0\.1"):
+        async with local_discord.connected(HangingBot(local_discord.guild_id), timeout=0.2):
+            pytest.fail("the block must not run")
