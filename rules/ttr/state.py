@@ -19,8 +19,9 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 @cache
-def _fields_set(cls: type[BaseModel]) -> frozenset[str]:
-    return frozenset(cls.model_fields)
+def _fields_set(cls: type[BaseModel]) -> set[str]:
+    """All field names of a model, shared by every instance built here (pydantic copies it before changing it)."""
+    return set(cls.model_fields)
 
 
 def build_unchecked(cls: type[ModelT], values: dict[str, Any]) -> ModelT:
@@ -30,7 +31,7 @@ def build_unchecked(cls: type[ModelT], values: dict[str, Any]) -> ModelT:
     """
     model = cls.__new__(cls)
     object.__setattr__(model, "__dict__", values)
-    object.__setattr__(model, "__pydantic_fields_set__", set(_fields_set(cls)))
+    object.__setattr__(model, "__pydantic_fields_set__", _fields_set(cls))
     object.__setattr__(model, "__pydantic_extra__", None)
     object.__setattr__(model, "__pydantic_private__", None)
     return model

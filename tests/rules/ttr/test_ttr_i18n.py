@@ -88,13 +88,15 @@ def _check_message(message: Message) -> None:
 
 @pytest.mark.parametrize("map_id", MAP_IDS)
 def test_emitted_events_and_actions_fill_their_placeholders(map_id: str) -> None:
-    for before, seat, _, after, events in playout(map_id, 3, 12, ["sensible", "random"]):
+    last = None
+    for before, seat, _, last, events in playout(map_id, 3, 12, ["sensible", "random"]):
         for event in events:
             _check_message(event)
         for action in ENGINE.legal_actions(before, seat)[:30]:
             _check_message(action.describe())
             _check_message(ENGINE.describe_action(before, action))
-    result = ENGINE.result(after)
+    assert last is not None
+    result = ENGINE.result(last)
     assert result is not None
     for player in result.players:
         for line in player.breakdown:
