@@ -89,7 +89,8 @@ def _check_message(message: Message) -> None:
 @pytest.mark.parametrize("map_id", MAP_IDS)
 def test_emitted_events_and_actions_fill_their_placeholders(map_id: str) -> None:
     last = None
-    for before, seat, _, last, events in playout(map_id, 3, 12, ["sensible", "random"]):
+    for before, seat, _, after, events in playout(map_id, 3, 12, ["sensible", "random"]):
+        last = after
         for event in events:
             _check_message(event)
         for action in ENGINE.legal_actions(before, seat)[:30]:
