@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 from PIL import Image, ImageDraw
@@ -10,9 +11,10 @@ from PIL import Image, ImageDraw
 from render.dice_faces import INK, car_sprite
 from render.fonts import font
 from rules.dice import DiceView, Face, GameMode
-from rules.dice.faces import CARGO_POINTS
+from rules.dice.faces import CARGO_POINTS, FACES
 from rules.dice.state import Outcome, TurnRecord
 from rules.dice.train import TrainScore, score_train
+from rules.dice.view import PlayerLine
 
 Labels = Mapping[str, str] | Callable[[str], str]
 """Picture words by key (`dice.picture.roll` → "Roll {roll} of {max}"): a mapping or a lookup function."""
@@ -107,19 +109,18 @@ def _fitting_size(text: str, size: int, width: float, *, bold: bool = False) -> 
     return size
 
 
-def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour, ink: Colour = PANEL) -> float:
-    """Draw a small rounded label at (x, y); return its right edge."""
+def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour, *, right: bool = False) -> None:
+    """Draw a small rounded label with its top-left corner at (x, y), or its top-right one if `right`."""
     face = font(16, bold=True)
     width = face.getlength(text) + 18
+    if right:
+        x -= width
     draw.rounded_rectangle((x, y, x + width, y + 26), 13, fill=fill)
-    draw.text((x + 9, y + 13), text, font=face, fill=ink, anchor="lm")
-    return x + width
+    draw.text((x + 9, y + 13), text, font=face, fill=PANEL, anchor="lm")
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Colour | None) -> None:
     """Draw a five-pointed star (the leader's mark; filled gold for a winner)."""
-    import math
-
     points = [
         (
             cx + (r if i % 2 == 0 else r * 0.45) * math.sin(i * math.pi / 5),
@@ -181,33 +182,33 @@ def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> No
         draw.line((x1, y, x1, min(y + 7, y1)), fill=FAINT, width=2)
 
 
-def _formula(train: Sequence[Face], score: TrainScore) -> str:
-    """Return how the score adds up, in numbers only (so it needs no translation): `2 × (10 + 4 + 1)`."""
+def _how(words: _Words, train: Sequence[Face], score: TrainScore) -> str:
+    """Return how the score adds up, in numbers where it can (they need no translation): `2 × (10 + 4 + 1)`."""
+    if not score.complete:
+        return words("incomplete")
+    if score.bonus:
+        return words("bonus")
     parts = ([str(score.banked)] if score.banked else []) + [
         str(CARGO_POINTS[face]) for face in train if face in CARGO_POINTS
     ]
     if score.caboose:
         return f"2 × ({' + '.join([*parts, '1'])})"
-    return " + ".join(parts) or "0"
+    return " + ".join(parts) if len(parts) > 1 else ""  # a lone cargo car: the sum says it all
 
 
-def _score_panel(
-    draw: ImageDraw.ImageDraw, words: _Words, box: tuple[int, int, int, int], title: str, points: int, note: str
-) -> None:
+def _score_panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], title: str, points: int, note: str) -> None:
     """Draw the score card: a title, the big number and how it is made."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, 14, fill=PANEL, outline=EDGE, width=2)
     centre = (x0 + x1) / 2
     draw.text((centre, y0 + 14), _fit(title, 17, x1 - x0 - 16), font=font(17), fill=MUTED, anchor="ma")
-    if note == str(points):
-        note = ""  # a lone cargo car: the sum says it all
     draw.text((centre, y0 + (74 if note else 84)), str(points), font=font(60, bold=True), fill=INK, anchor="mm")
     size = _fitting_size(note, 19, x1 - x0 - 20, bold=True)
     draw.text((centre, y1 - 16), note, font=font(size, bold=True), fill=INK, anchor="md")
 
 
 def _roll_pips(draw: ImageDraw.ImageDraw, words: _Words, right: int, used: int, total: int) -> None:
-    """Draw 'Rolls' and one small square per roll, filled once used."""
+    """Draw the 'Rolls' label and one small square per roll, filled once used."""
     x = right - total * 28
     for index in range(total):
         filled = index < used
@@ -227,9 +228,9 @@ def _draw_table(
     addable: set[Face],
     train: Sequence[Face],
     slots: int,
-    score: TrainScore,
     score_title: str,
     points: int,
+    note: str,
     pips: tuple[int, int] | None,
     banked: int,
     last_round: bool,
@@ -251,14 +252,13 @@ def _draw_table(
     if pips is not None:
         _roll_pips(draw, words, width - 24, *pips)
     elif banked:
-        label = words("bank", banked=banked)
-        _chip(draw, width - 24 - font(16, bold=True).getlength(label) - 18, 19, label, INK)
+        _chip(draw, width - 24, 19, words("bank", banked=banked), INK, right=True)
 
     draw.text((24, 66), words("table"), font=font(16), fill=MUTED, anchor="la")
     panel = (16, 88, 16 + 6 * DIE + 5 * 12 + 20, 88 + DIE + 26)
     draw.rounded_rectangle(panel, 14, fill=(233, 226, 213))
     if showing:
-        for index, face in enumerate(showing):
+        for index, face in enumerate(sorted(showing, key=FACES.index)):  # like faces side by side
             _die(canvas, 26 + index * (DIE + 12), 98, face, face in addable)
     else:
         draw.text(
@@ -269,10 +269,7 @@ def _draw_table(
             anchor="mm",
         )
 
-    note = words("bonus") if score.bonus else _formula(train, score) if score.complete else words("incomplete")
-    if status == words("crashed"):
-        note = words("crashed")
-    _score_panel(draw, words, (panel[2] + 18, 66, width - 16, panel[3]), score_title, points, note)
+    _score_panel(draw, (panel[2] + 18, 66, width - 16, panel[3]), score_title, points, note)
 
     draw.text((24, 236), words("train"), font=font(16), fill=MUTED, anchor="la")
     _train(canvas, train, slots, height - 26)
@@ -287,7 +284,7 @@ def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = No
     if view.turn is None:
         if view.previous is None:
             raise ValueError("a finished game without a single turn has nothing to draw")
-        return render_finished_turn(view.previous, labels, names, last_round=False)
+        return render_finished_turn(view.previous, labels, names)
     words = _Words(labels)
     turn = view.turn
     addable = {Face(code.removeprefix("add:")) for code in view.legal if code.startswith("add:")}
@@ -301,18 +298,16 @@ def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = No
         addable=addable,
         train=turn.train,
         slots=len(turn.showing),
-        score=turn.score,
         score_title=words("score_now") if "stop" in view.legal else words("score_so_far"),
         points=turn.score.points,
+        note=_how(words, turn.train, turn.score),
         pips=None if turn.freight else (turn.rolls, turn.max_rolls),
         banked=turn.banked,
         last_round=view.last_round,
     )
 
 
-def render_finished_turn(
-    record: TurnRecord, labels: Labels, names: Sequence[str] | None = None, *, last_round: bool = False
-) -> bytes:
+def render_finished_turn(record: TurnRecord, labels: Labels, names: Sequence[str] | None = None) -> bytes:
     """Draw a finished turn (e.g. `view.previous`): the train as it ended, the dice left, and what it scored."""
     words = _Words(labels)
     score = score_train(record.train, record.banked)
@@ -331,12 +326,12 @@ def render_finished_turn(
         addable=set(),
         train=record.train,
         slots=0,
-        score=score,
         score_title=words("score"),
         points=record.points,
+        note=status if record.outcome is Outcome.CRASHED else _how(words, record.train, score),
         pips=None,
         banked=record.banked,
-        last_round=last_round,
+        last_round=False,
     )
 
 
@@ -372,75 +367,66 @@ def render_scores(view: DiceView, labels: Labels, names: Sequence[str]) -> bytes
 
     draw.text((24, 30), words("scores"), font=font(30, bold=True), fill=INK, anchor="lm")
     details = [words("round", round=view.round)]
-    if elimination:
-        details.append(words("bar", bar=view.bar) if view.bar is not None else "")
-    else:
+    if not elimination:
         details.append(words("target", target=view.options.target))
-    draw.text((24, 64), " · ".join(part for part in details if part), font=font(18), fill=MUTED, anchor="lm")
-    badge = (
-        words("game_over")
-        if view.over
-        else words("tie_break")
-        if view.tie_break
-        else (words("last_round") if view.last_round else "")
-    )
-    if badge:
-        label_width = font(16, bold=True).getlength(badge) + 18
-        _chip(draw, width - 24 - label_width, 17, badge, INK if view.over else ACCENT)
+    elif view.bar is not None:
+        details.append(words("bar", bar=view.bar))
+    draw.text((24, 64), " · ".join(details), font=font(18), fill=MUTED, anchor="lm")
+    if view.over:
+        _chip(draw, width - 24, 17, words("game_over"), INK, right=True)
+    elif view.tie_break or view.last_round:
+        _chip(draw, width - 24, 17, words("tie_break" if view.tie_break else "last_round"), ACCENT, right=True)
 
     heading = font(15)
     draw.text((74, TOP - 10), words("player"), font=heading, fill=MUTED, anchor="ld")
     draw.text((400, TOP - 10), words("last_turns"), font=heading, fill=MUTED, anchor="ld")
-    draw.text(
-        (width - 24, TOP - 10), words("best") if elimination else words("total"), font=heading, fill=MUTED, anchor="rd"
-    )
-
-    to_act = view.turn.seat if view.turn is not None else None
+    draw.text((width - 24, TOP - 10), words("best" if elimination else "total"), font=heading, fill=MUTED, anchor="rd")
     for player in view.players:
-        top = TOP + player.seat * ROW
-        out = player.eliminated
-        draw.rounded_rectangle(
-            (14, top + 3, width - 14, top + ROW - 3),
-            12,
-            fill=PANEL if not out else (236, 231, 222),
-            outline=EDGE,
-            width=1,
-        )
-        draw.rounded_rectangle((14, top + 3, 21, top + ROW - 3), 4, fill=SEAT_COLOURS[player.seat % 6])
-        if player.seat == to_act:
-            sprite = car_sprite(Face.LOCOMOTIVE, 40)
-            canvas.paste(sprite, (26, top + (ROW - sprite.height) // 2), sprite)
-        ink = MUTED if out else INK
-        name = _fit(names[player.seat], 23, 240, bold=True)
-        name_width = font(23, bold=True).getlength(name)
-        middle = top + (24 if not elimination else ROW // 2)
-        draw.text((74, middle), name, font=font(23, bold=True), fill=ink, anchor="lm")
-        if out:
-            draw.line((70, middle + 1, 78 + name_width, middle + 1), fill=ink, width=3)
-            _chip(draw, 88 + name_width, middle - 13, words("out"), MUTED)
-        elif player.seat in view.winners:
-            _star(draw, 94 + name_width, middle, 12, GOLD)
-            _chip(draw, 114 + name_width, middle - 13, words("winner"), INK)
-        elif player.seat in view.leaders and (player.total if not elimination else player.best) > 0:
-            _star(draw, 94 + name_width, middle, 11, None)
-
-        total = player.best if elimination else player.total
-        if not elimination:
-            # Progress towards the target: a bar with the target line at its end.
-            x0, x1, y = 74, 360, top + 46
-            draw.rounded_rectangle((x0, y, x1, y + 8), 4, fill=(233, 226, 213))
-            filled = x0 + (x1 - x0) * min(total, view.options.target) / view.options.target
-            if total:
-                draw.rounded_rectangle((x0, y, max(filled, x0 + 8), y + 8), 4, fill=SEAT_COLOURS[player.seat % 6])
-            draw.line((x1, y - 4, x1, y + 12), fill=INK, width=2)
-
-        for index, record in enumerate(player.turns[-CHIPS:]):
-            _turn_chip(draw, 400 + index * 56, top + 16, record)
-        draw.text((width - 28, top + ROW // 2), str(total), font=font(34, bold=True), fill=ink, anchor="rm")
-        if out:
-            draw.line(
-                (width - 32 - font(34, bold=True).getlength(str(total)), top + ROW // 2, width - 24, top + ROW // 2),
-                fill=ink,
-                width=3,
-            )
+        _score_row(canvas, words, view, player, names[player.seat], TOP + player.seat * ROW)
     return _png(canvas)
+
+
+def _score_row(canvas: Image.Image, words: _Words, view: DiceView, player: PlayerLine, name: str, top: int) -> None:
+    """Draw one player's row: turn marker, name and mark, progress to the target, last turns, total."""
+    draw = ImageDraw.Draw(canvas)
+    width = canvas.width
+    out = player.eliminated
+    race = view.options.mode is GameMode.RACE
+    colour = SEAT_COLOURS[player.seat % len(SEAT_COLOURS)]
+    draw.rounded_rectangle(
+        (14, top + 3, width - 14, top + ROW - 3), 12, fill=(236, 231, 222) if out else PANEL, outline=EDGE, width=1
+    )
+    draw.rounded_rectangle((14, top + 3, 21, top + ROW - 3), 4, fill=colour)
+    if view.turn is not None and player.seat == view.turn.seat:
+        sprite = car_sprite(Face.LOCOMOTIVE, 40)
+        canvas.paste(sprite, (26, top + (ROW - sprite.height) // 2), sprite)
+
+    ink = MUTED if out else INK
+    name = _fit(name, 23, 240, bold=True)
+    end = 74 + font(23, bold=True).getlength(name)
+    middle = top + (24 if race else ROW // 2)  # a race row has its progress bar under the name
+    draw.text((74, middle), name, font=font(23, bold=True), fill=ink, anchor="lm")
+    if out:
+        draw.line((70, middle + 1, end + 4, middle + 1), fill=ink, width=3)
+        _chip(draw, end + 14, middle - 13, words("out"), MUTED)
+    elif player.seat in view.winners:
+        _star(draw, end + 20, middle, 12, GOLD)
+        _chip(draw, end + 40, middle - 13, words("winner"), INK)
+    elif player.seat in view.leaders and player.standing > 0:
+        _star(draw, end + 20, middle, 11, None)
+
+    if race:
+        x0, x1, y = 74, 360, top + 46
+        draw.rounded_rectangle((x0, y, x1, y + 8), 4, fill=(233, 226, 213))
+        if player.total:
+            filled = x0 + (x1 - x0) * min(player.total, view.options.target) / view.options.target
+            draw.rounded_rectangle((x0, y, max(filled, x0 + 8), y + 8), 4, fill=colour)
+        draw.line((x1, y - 4, x1, y + 12), fill=INK, width=2)  # the target line
+
+    for index, record in enumerate(player.turns[-CHIPS:]):
+        _turn_chip(draw, 400 + index * 56, top + 16, record)
+    standing = str(player.standing)
+    draw.text((width - 28, top + ROW // 2), standing, font=font(34, bold=True), fill=ink, anchor="rm")
+    if out:
+        left = width - 32 - font(34, bold=True).getlength(standing)
+        draw.line((left, top + ROW // 2, width - 24, top + ROW // 2), fill=ink, width=3)

@@ -91,16 +91,15 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
         """Return totals (best train in elimination) with one line per scoring turn, and the winners."""
         if not state.over:
             return None
-        elimination = state.options.mode is GameMode.ELIMINATION
         players = [
             PlayerResult(
                 seat=seat,
-                total=state.best(seat) if elimination else state.total(seat),
+                total=state.standing(seat),
                 breakdown=[_score_line(record) for record in state.history if record.seat == seat and record.points],
             )
             for seat in range(state.n_players)
         ]
-        if elimination:
+        if state.options.mode is GameMode.ELIMINATION:
             # The last one in first, then the others from the last knocked out to the first.
             rank = [*state.winners(), *reversed(state.eliminated)]
             players.sort(key=lambda player: rank.index(player.seat))
@@ -220,8 +219,7 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
             state = _judge_elimination(state, record, events)
             if sum(state.in_play(seat) for seat in range(state.n_players)) == 1:
                 return _game_over(state, events)
-        elif not state.last_round and state.total(turn.seat) >= state.options.target:
-            total = state.total(turn.seat)
+        elif not state.last_round and (total := state.total(turn.seat)) >= state.options.target:
             events.append(_event("last_round", seat=turn.seat, total=total, target=state.options.target))
             state = state.model_copy(update={"last_round": True})
         return self._next_turn(state, turn.seat, events)
@@ -280,9 +278,7 @@ def _judge_elimination(state: DiceState, record: TurnRecord, events: list[Event]
 def _game_over(state: DiceState, events: list[Event]) -> DiceState:
     """Announce the end and the winner(s); `state.turn` is already None."""
     events.append(_event("game_over"))
-    elimination = state.options.mode is GameMode.ELIMINATION
-    for seat in state.winners():
-        events.append(_event("won", seat=seat, total=state.best(seat) if elimination else state.total(seat)))
+    events.extend(_event("won", seat=seat, total=state.standing(seat)) for seat in state.winners())
     return state
 
 

@@ -97,10 +97,13 @@ class DiceState(BaseModel):
         """Whether `seat` still takes turns: not eliminated, and among the tied leaders during a tie-break."""
         return seat not in self.eliminated and (not self.tie_break or seat in self.tie_break)
 
+    def standing(self, seat: Seat) -> int:
+        """Return what ranks a player: their total in a race, their best train in elimination."""
+        return self.best(seat) if self.options.mode is GameMode.ELIMINATION else self.total(seat)
+
     def leaders(self) -> tuple[Seat, ...]:
-        """Return the seats with the highest total (the best train in elimination), in seat order."""
-        score = self.best if self.options.mode is GameMode.ELIMINATION else self.total
-        scores = [score(seat) for seat in range(self.n_players)]
+        """Return the seats with the highest standing, in seat order."""
+        scores = [self.standing(seat) for seat in range(self.n_players)]
         return tuple(seat for seat, points in enumerate(scores) if points == max(scores))
 
     def winners(self) -> tuple[Seat, ...]:

@@ -12,13 +12,14 @@ from rules.engine import Seat
 
 
 class PlayerLine(BaseModel):
-    """One player's standing: total, best train, every finished turn, and whether still in the game."""
+    """One player's line: total, best train, the one that ranks them, every finished turn, still in or not."""
 
     model_config = ConfigDict(frozen=True)
 
     seat: Seat
     total: int
     best: int
+    standing: int
     turns: tuple[TurnRecord, ...]
     eliminated: bool
     in_play: bool
@@ -70,6 +71,7 @@ def build_view(state: DiceState, legal: tuple[str, ...]) -> DiceView:
                 seat=seat,
                 total=state.total(seat),
                 best=state.best(seat),
+                standing=state.standing(seat),
                 turns=tuple(record for record in state.history if record.seat == seat),
                 eliminated=seat in state.eliminated,
                 in_play=state.in_play(seat),

@@ -193,6 +193,7 @@ def test_r_d_8_freight_worked_example(dice: Dice) -> None:
     assert names(events)[:3] == ["freight_banked", "freight_rolled", "crashed"]
     assert find(events, "crashed").params["banked"] == 19
     assert crashed.history[-1].points == 0 and crashed.history[-1].outcome is Outcome.CRASHED
+    assert crashed.history[-1].showing == faces("ECC") and crashed.history[-1].banked == 19
     assert crashed.turn is not None and crashed.turn.seat == 1
 
     _, events = play(rolled, "add:HBK")
