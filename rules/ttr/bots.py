@@ -18,7 +18,6 @@ from rules.ttr.graph import components
 from rules.ttr.moves import MoveSet, move_set
 from rules.ttr.state import Phase, TtrState
 
-BOT_KINDS = ("sensible", "random")
 BIG_HAND = 16
 """A hand this large means waiting is not paying off: claim something."""
 NEW_TICKETS_MIN_CARS = 15

@@ -43,21 +43,6 @@ def payments(color: int, length: int, min_locos: int, hand: tuple[int, ...]) -> 
     return tuple(out)
 
 
-def count_payments(color: int, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
-    """How many entries `payments` would return, without building them."""
-    locos = hand[LOCO]
-    total = 1 if locos >= length else 0
-    if min_locos < length:
-        high = length - 1 if locos >= length else locos
-        for c in range(8) if color < 0 else (color,):
-            have = hand[c]
-            if have:
-                low = max(length - have, min_locos)
-                if high >= low:
-                    total += high - low + 1
-    return total
-
-
 def is_affordable(
     color: int, length: int, min_locos: int, hand: tuple[int, ...], pay_color: int, pay_locos: int
 ) -> bool:

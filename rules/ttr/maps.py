@@ -132,13 +132,6 @@ class GameMap(BaseModel):
                 raise ValueError(f"ticket {ticket.id} names unknown or equal cities")
         return self
 
-    def city(self, city_id: str) -> City:
-        """Return the city with this id (KeyError if absent)."""
-        for c in self.cities:
-            if c.id == city_id:
-                return c
-        raise KeyError(city_id)
-
 
 def load_map_file(path: Path) -> GameMap:
     """Read and validate a map from a JSON file."""
