@@ -15,7 +15,7 @@ from rules.ttr.actions import DECK, Claim, DrawCard, DrawTickets, KeepTickets, P
 from rules.ttr.board import CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import Payment
 from rules.ttr.graph import components
-from rules.ttr.moves import MoveSet, move_set
+from rules.ttr.moves import MoveSet, doubles_closed, move_set
 from rules.ttr.state import Phase, TtrState
 
 BIG_HAND = 16
@@ -119,8 +119,7 @@ def _usable(state: TtrState, seat: int, board: Board, track: int) -> bool:
         return owner == seat
     partner = board.track_partner[track]
     if partner >= 0 and state.owners[partner] >= 0:
-        closed = state.n_players < board.game_map.rules.double_min_players and not state.options.open_doubles
-        return state.owners[partner] != seat and not closed
+        return state.owners[partner] != seat and not doubles_closed(state.n_players, state.options, board)
     return True
 
 

@@ -33,7 +33,7 @@ from rules.ttr.cards import (
     spend,
     take_face_up,
 )
-from rules.ttr.moves import can_draw, can_draw_second, draw_sources, move_set, station_cost
+from rules.ttr.moves import can_draw, can_draw_second, doubles_closed, draw_sources, move_set, station_cost
 from rules.ttr.options import FirstPlayer, ReturnedTickets, TtrOptions
 from rules.ttr.scoring import game_result
 from rules.ttr.state import Draft, PendingTunnel, Phase, TtrState, build_unchecked, replace_at, replace_row
@@ -141,7 +141,7 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
         elif phase is Phase.TURN and isinstance(action, BuildStation):
             _build_station(dr, board, seat, action, events)
         elif phase is Phase.TURN and isinstance(action, Pass):
-            if move_set(state, seat).count() != 1:
+            if not move_set(state, seat).pass_only:
                 raise IllegalAction(TtrReason.MUST_ACT)
             events.append(_event("ttr.event.passed", params={"seat": seat}))
             _end_turn(dr, events, passed=True)
@@ -322,7 +322,7 @@ def _check_claim(dr: Draft, board: Board, seat: int, track: int, action: Claim) 
     if partner >= 0 and dr.owners[partner] >= 0:
         if dr.owners[partner] == seat:
             raise IllegalAction(TtrReason.DOUBLE_OWN)
-        if dr.n_players < board.game_map.rules.double_min_players and not dr.options.open_doubles:
+        if doubles_closed(dr.n_players, dr.options, board):
             raise IllegalAction(TtrReason.DOUBLE_CLOSED)
     length = board.track_len[track]
     if dr.cars[seat] < length:

@@ -24,6 +24,7 @@ from rules.ttr.actions import (
 )
 from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import Payment, extra_payments, payments
+from rules.ttr.options import TtrOptions
 from rules.ttr.state import Phase, TtrState, build_unchecked
 
 _DRAWS = {source: DrawCard(source=source) for source in (DECK, *CARD_NAMES)}
@@ -154,12 +155,17 @@ def _payment_classes_for(map_id: str, hand: tuple[int, ...]) -> tuple[PaymentCla
     return tuple(out)
 
 
+def doubles_closed(n_players: int, options: TtrOptions, board: Board) -> bool:
+    """Whether a double route's second track closes once the first is claimed (2–3 players, R-T6)."""
+    return n_players < board.game_map.rules.double_min_players and not options.open_doubles
+
+
 def claimable(state: TtrState, seat: int, board: Board) -> tuple[list[tuple[int, tuple[Payment, ...]]], int]:
     """Every track the seat may claim now (R-T5, R-T6, R-EU-5) with its distinct payments, and their count."""
     hand = state.hands[seat]
     cars = state.cars[seat]
     owners = state.owners
-    closed = state.n_players < board.game_map.rules.double_min_players and not state.options.open_doubles
+    closed = doubles_closed(state.n_players, state.options, board)
     partners = board.track_partner
     out = []
     total = 0

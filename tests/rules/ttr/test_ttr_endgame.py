@@ -71,6 +71,10 @@ def test_r_e2_pass_refused_when_something_else_is_legal() -> None:
     with pytest.raises(IllegalAction) as err:
         act(started(), 0, "pass")
     assert err.value.reason.value == "ttr.reason.must_act"
+    only_deck = _stuck("usa").model_copy(update={"deck": (3,)})  # exactly one other move: draw from the deck
+    assert [a.encode() for a in ENGINE.legal_actions(only_deck, 0)] == ["draw:deck"]
+    with pytest.raises(IllegalAction):
+        act(only_deck, 0, "pass")
 
 
 def test_r_e2_a_whole_round_of_passes_ends_the_game() -> None:
