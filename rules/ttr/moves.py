@@ -143,13 +143,26 @@ def _affordable_classes(map_id: str, hand: tuple[int, ...]) -> tuple[PaymentClas
     return found
 
 
+_colored_cache: dict[tuple[int, int, int, int], tuple[Payment, ...]] = {}
+
+
 def _payment_classes_for(map_id: str, hand: tuple[int, ...]) -> tuple[PaymentClass, ...]:
     locos = hand[LOCO]
     out = []
     for color, length, ferry, tracks in board_for(map_id).payment_classes:
-        if (color >= 0 and hand[color] + locos < length) or locos < ferry:
+        if color >= 0:
+            # A coloured route's payments depend on two counts only (ferries are gray): memoise them, a small table.
+            have = hand[color]
+            if have + locos < length:
+                continue
+            key = (color, length, have, locos)
+            pays = _colored_cache.get(key)
+            if pays is None:
+                pays = _colored_cache[key] = payments(color, length, 0, hand)
+        elif locos < ferry:
             continue
-        pays = payments(color, length, ferry, hand)
+        else:
+            pays = payments(color, length, ferry, hand)
         if pays:
             out.append((length, tracks, pays))
     return tuple(out)
