@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rules.engine import CommonReason, IllegalAction
-from rules.ttr.actions import BuildStation, Claim, DrawCard, KeepTickets, Pass, PayTunnel, Withdraw
+from rules.ttr.actions import BuildStation, Claim, DrawCard, KeepTickets, Pass, PayTunnel, TtrAction, Withdraw
 from rules.ttr.options import TtrOptions
 from rules.ttr.state import Phase, TtrState
 
@@ -27,10 +27,10 @@ from .ttr_support import ENGINE, playout, started
         Pass(),
     ],
 )
-def test_action_text_round_trip(action: object) -> None:
-    text = action.encode()  # type: ignore[attr-defined]
+def test_action_text_round_trip(action: TtrAction) -> None:
+    text = action.encode()
     assert len(text) < 40 and ENGINE.parse_action(text) == action
-    assert action.describe().key.startswith("ttr.action.")  # type: ignore[attr-defined]
+    assert action.describe().key.startswith("ttr.action.")
 
 
 def test_action_texts_are_the_documented_ones() -> None:

@@ -26,7 +26,7 @@ def test_r_c1_deck_has_110_cards_12_per_colour_14_locomotives() -> None:
 
 @pytest.mark.parametrize(("map_id", "stations"), [("usa", 0), ("europe", 3)])
 def test_r_c2_cars_and_stations(map_id: str, stations: int) -> None:
-    state = ENGINE.new_game(TtrOptions(map=map_id), 3, 1)  # type: ignore[arg-type]
+    state = ENGINE.new_game(TtrOptions(map=map_id), 3, 1)
     assert state.cars == (45,) * 3 and state.stations_left == (stations,) * 3
 
 
@@ -61,7 +61,7 @@ def test_r_usa_2_opening_choice_is_simultaneous_keep_at_least_two_returned_to_bo
 
 
 def test_r_eu_1_r_eu_2_long_ticket_each_returns_removed() -> None:
-    state = ENGINE.new_game(TtrOptions(map="europe"), 2, 9)  # type: ignore[arg-type]
+    state = ENGINE.new_game(TtrOptions(map="europe"), 2, 9)
     board = board_for("europe")
     assert [sum(h) for h in state.hands] == [4, 4] and len(state.market) == 5
     for offer in state.offers:

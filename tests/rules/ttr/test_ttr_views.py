@@ -28,7 +28,7 @@ def test_r_v1_public_view_shows_the_board_and_counts() -> None:
 
 
 def test_r_v1_opening_tunnel_and_ticket_choice_are_public_only_as_counts() -> None:
-    state = ENGINE.new_game(TtrOptions(map="europe"), 3, 4)  # type: ignore[arg-type]
+    state = ENGINE.new_game(TtrOptions(map="europe"), 3, 4)
     state, _ = act(state, 1, "keep:" + ",".join(map(str, sorted(state.offers[1]))))
     view = ENGINE.view(state, None)
     assert [p.chosen for p in view.players] == [False, True, False] and view.to_act == [0, 2]
@@ -55,7 +55,7 @@ def test_r_v2_seat_view_adds_only_its_own_hand_tickets_offer_and_moves() -> None
     assert {c.action for c in view.legal} == {a.encode() for a in ENGINE.legal_actions(state, 0)}
     assert all(c.label.key.startswith("ttr.action.") for c in view.legal)
     other = ENGINE.view(state, 2)
-    assert other.offered == [] and other.legal == []  # type: ignore[union-attr]
+    assert isinstance(other, SeatView) and other.offered == [] and other.legal == []
     public = ENGINE.view(state, None).model_dump()
     assert other.model_dump(exclude={"seat", "hand", "tickets", "offered", "legal"}) == public
 
