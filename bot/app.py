@@ -26,6 +26,15 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice")
 
 
+class ConductorTree(app_commands.CommandTree[Any]):
+    """The slash command tree; a command that fails is logged once and the person told privately."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        """Log the failure with its traceback and answer privately; the bot carries on."""
+        log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
+        await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.internal_error"))
+
+
 class Conductor(commands.Bot):
     """The bot: discord.py's Bot plus the game service, the stores and each game's controller."""
 
@@ -40,6 +49,7 @@ class Conductor(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=ConductorTree,
             guild_ready_timeout=settings.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **client_options,
@@ -62,7 +72,6 @@ class Conductor(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent)
-        self.tree.on_error = self._on_app_command_error
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -79,7 +88,9 @@ class Conductor(commands.Bot):
             self.service.wake_bots(record.id)
 
     async def close(self) -> None:
-        """Close Discord, then the database."""
+        """Let bot players finish the move they are making, close Discord, then the database."""
+        if hasattr(self, "service"):
+            await self.service.close()
         await super().close()
         if hasattr(self, "db"):
             await self.db.close()
@@ -105,13 +116,6 @@ class Conductor(commands.Bot):
         if guild_id is None:
             return {}
         return dict((await self.guild_settings.get(guild_id)).get("options", {}).get(game, {}))
-
-    async def _on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        """Log a failed command once and tell the person privately; the bot carries on."""
-        log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
-        await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.internal_error"))
 
 
 def create_bot(settings: Settings, **client_options: Any) -> Conductor:

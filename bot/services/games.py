@@ -82,6 +82,8 @@ class GameService:
         self._new_seed = new_seed
         self._tables: dict[int, _Table] = {}
         self._publishers: dict[str, Publisher] = {}
+        self._closing = False
+        self._drivers: set[asyncio.Task[None]] = set()
 
     # ---- lookup -------------------------------------------------------------------------------------------
 
@@ -179,7 +181,7 @@ class GameService:
             if kind not in table.engine.bot_kinds:
                 raise ServiceError("bot.reason.unknown_bot_kind", kind=kind)
             taken = {s.name for s in record.seats}
-            name = next(f"🤖 {n}" for n in (*BOT_NAMES, *map(str, range(100))) if f"🤖 {n}" not in taken)
+            name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(2, 100))) if n not in taken)
             seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, bot_kind=kind)]
             table.record = await self.store.update_lobby(record, seats)
             return table.record
@@ -249,11 +251,13 @@ class GameService:
     def wake_bots(self, game_id: int) -> None:
         """Make sure the bot players of a game move if it is their turn (one driver task per game)."""
         table = self._tables.get(game_id)
-        if table is None or (table.bots is not None and not table.bots.done()):
+        if self._closing or table is None or (table.bots is not None and not table.bots.done()):
             return
         if table.state is None or table.record.status != "active" or not self._bot_seats_to_act(table):
             return
         table.bots = asyncio.create_task(self._drive_bots(table), name=f"bots-{game_id}")
+        self._drivers.add(table.bots)
+        table.bots.add_done_callback(self._drivers.discard)
 
     async def play_bot_move(self, game_id: int) -> Outcome | None:
         """Apply one bot player's move now if a bot is to act; the outcome is not published."""
@@ -268,9 +272,20 @@ class GameService:
             action = table.engine.bot_action(table.state, seat, rng, kind or table.engine.bot_kinds[0])
             return await self._apply(table, seat, action, by_bot=True)
 
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop bot players after the move each is making, so nothing is half published; then cancel."""
+        self._closing = True
+        if self._drivers:
+            _, pending = await asyncio.wait(set(self._drivers), timeout=timeout)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
     async def _drive_bots(self, table: _Table) -> None:
         while self._bot_seats_to_act(table) and table.record.status == "active":
             await asyncio.sleep(self.bot_move_delay)
+            if self._closing:
+                return
             try:
                 outcome = await self.play_bot_move(table.record.id)
             except Exception:

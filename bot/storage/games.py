@@ -34,6 +34,11 @@ class SeatRecord:
         """Whether a bot player plays this seat."""
         return self.bot_kind is not None
 
+    @property
+    def display_name(self) -> str:
+        """The name as text shows it: bot players are marked with a robot."""
+        return f"🤖 {self.name}" if self.is_bot else self.name
+
 
 @dataclass(frozen=True)
 class GameRecord:

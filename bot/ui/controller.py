@@ -157,14 +157,19 @@ class GameController:
 
     @staticmethod
     def names(record: GameRecord) -> Mapping[int, str]:
-        """Return seat -> display name for narrating a game."""
-        return {s.seat: s.name for s in record.seats}
+        """Return seat -> display name for narrating a game (bot players marked)."""
+        return {s.seat: s.display_name for s in record.seats}
+
+    @staticmethod
+    def picture_names(record: GameRecord) -> list[str]:
+        """Return the plain names by seat, for pictures (their font has no emoji)."""
+        return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
 
     @staticmethod
     def mention(record: GameRecord, seat: int) -> str:
         """Return a mention that pings the person in a seat (a bot player's name otherwise)."""
         found = next(s for s in record.seats if s.seat == seat)
-        return f"<@{found.user_id}>" if found.user_id is not None else found.name
+        return f"<@{found.user_id}>" if found.user_id is not None else found.display_name
 
 
 async def reply_private(

@@ -30,7 +30,7 @@ class DiceController(GameController):
         language = await self.public_language(record)
         view = self._view(record)
         lines = [self._opening_line(language, record, view)]
-        message = await asyncio.to_thread(turn_message, language, record, view, lines, self.names(record))
+        message = await asyncio.to_thread(turn_message, language, record, view, lines)
         message.ping = True
         await self.show_turn(record, message, interaction)
         self.service.wake_bots(record.id)
@@ -44,12 +44,11 @@ class DiceController(GameController):
         lines = narration(language, outcome.events, names)
         if outcome.finished:
             result = self.service.engine(GAME).result(outcome.state)
-            breakdown = [] if result is None else [f"{names[p.seat]}: **{p.total}**" for p in result.players]
-            message = await asyncio.to_thread(final_message, language, view, lines, names, breakdown)
+            message = await asyncio.to_thread(final_message, language, record, view, lines, result)
             await self.show_turn(record, message, interaction)
             return
         same_roll = all(event.key in _SAME_ROLL_EVENTS for event in outcome.events)
-        message = await asyncio.to_thread(turn_message, language, record, view, lines, names)
+        message = await asyncio.to_thread(turn_message, language, record, view, lines)
         message.ping = not same_roll and view.turn is not None and view.turn.seat != outcome.seat
         await self.show_turn(record, message, interaction, in_place=same_roll)
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import discord
-from render.dice import render_scores, render_turn
 
 from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button, view_of
-from bot.ui.controller import TurnMessage
+from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
+from render.dice import render_scores, render_turn
 from rules.dice import DiceEngine, DiceView
-from rules.engine import Event
+from rules.engine import Event, GameResult
 
 GAME = DiceEngine.game_id
 _COLOUR = discord.Colour.from_rgb(191, 54, 12)
@@ -39,21 +39,19 @@ def action_buttons(language: str, record: GameRecord, view: DiceView) -> list[Ga
         cid = ComponentId(GAME, record.id, record.version, "act", code)
         label = render(language, action.describe())
         if code == "stop" and view.turn is not None:
-            label = text(language, "dice.button.stop", points=view.turn.score.total)
+            label = text(language, "dice.button.stop", points=view.turn.score.points)
         style = _STYLES.get(code, discord.ButtonStyle.secondary)
         emoji = _FACE_EMOJI.get(code.removeprefix("add:")) if code.startswith("add:") else None
         items.append(button(cid, label, style=style, emoji=emoji, row=0 if code.startswith("add:") else 1))
     return items
 
 
-def turn_message(
-    language: str, record: GameRecord, view: DiceView, lines: Sequence[str], names: Mapping[int, str]
-) -> TurnMessage:
+def turn_message(language: str, record: GameRecord, view: DiceView, lines: Sequence[str]) -> TurnMessage:
     """The message of the turn in play: who is to roll (mentioned), what just happened, the picture."""
     assert view.turn is not None
     seat = view.turn.seat
-    player = next(s for s in record.seats if s.seat == seat)
-    who = f"<@{player.user_id}>" if player.user_id is not None else player.name
+    names = GameController.names(record)
+    who = GameController.mention(record, seat)
     embed = discord.Embed(
         title=text(language, "dice.message.turn_title", round=view.round, player=names[seat]),
         description="\n".join(lines[-12:]) or None,
@@ -67,16 +65,18 @@ def turn_message(
     return TurnMessage(
         content=text(language, "dice.message.your_turn", player=who),
         embed=embed,
-        pictures={"turn.png": render_turn(view, lambda key: text(language, key))},
+        pictures={"turn.png": render_turn(view, _labels(language), GameController.picture_names(record))},
         view=view_of(action_buttons(language, record, view)),
     )
 
 
 def final_message(
-    language: str, view: DiceView, lines: Sequence[str], names: Mapping[int, str], breakdown: Sequence[str]
+    language: str, record: GameRecord, view: DiceView, lines: Sequence[str], result: GameResult | None
 ) -> TurnMessage:
-    """The end: the last moves, the winner(s), and the final table as a picture."""
+    """The end: the last moves, the winner(s), the final scores, and the table as a picture."""
+    names = GameController.names(record)
     winners = ", ".join(names[s] for s in view.winners)
+    breakdown = [] if result is None else [f"{names[p.seat]}: **{p.total}**" for p in result.players]
     embed = discord.Embed(
         title=text(language, "dice.message.over_title"),
         description="\n".join([*lines[-8:], "", text(language, "dice.message.winners", winners=winners)]),
@@ -88,5 +88,12 @@ def final_message(
     return TurnMessage(
         content=text(language, "dice.message.over_content", winners=winners),
         embed=embed,
-        pictures={"scores.png": render_scores(view, lambda key: text(language, key), dict(names))},
+        pictures={
+            "scores.png": render_scores(view, lambda key: text(language, key), GameController.picture_names(record))
+        },
     )
+
+
+def _labels(language: str) -> Callable[[str], str]:
+    """The pictures' words in a language."""
+    return lambda key: text(language, key)

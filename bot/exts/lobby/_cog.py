@@ -68,9 +68,8 @@ class LobbyCog(commands.Cog):
         public = await self.bot.public_language(record.guild_id)
         info = GAMES[game]
         view = lobby_view(public, info, record)
-        response = await interaction.response.send_message(
-            embed=lobby_embed(public, info, record), **({"view": view} if view else {})
-        )
+        assert view is not None, "a new lobby always has its buttons"
+        response = await interaction.response.send_message(embed=lobby_embed(public, info, record), view=view)
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, message_id)

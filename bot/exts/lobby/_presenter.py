@@ -31,7 +31,8 @@ def lobby_embed(language: str, info: GameInfo, record: GameRecord) -> discord.Em
         colour=_COLOUR,
     )
     players = [
-        f"{s.seat + 1}. {s.name}" + (text(language, "bot.lobby.host_mark") if s.user_id == record.host_id else "")
+        f"{s.seat + 1}. {s.display_name}"
+        + (text(language, "bot.lobby.host_mark") if s.user_id == record.host_id else "")
         for s in record.seats
     ]
     embed.add_field(

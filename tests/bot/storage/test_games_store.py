@@ -42,7 +42,7 @@ async def test_a_game_lives_from_lobby_to_finish_and_survives_reopening(tmp_path
         seats=[SeatRecord(seat=0, name="Ann", user_id=10)],
     )
     assert (record.status, record.version, record.seat_of(10)) == ("lobby", 0, 0)
-    record = await store.update_lobby(record, [*record.seats, SeatRecord(seat=1, name="🤖 B", bot_kind="sensible")])
+    record = await store.update_lobby(record, [*record.seats, SeatRecord(seat=1, name="B", bot_kind="sensible")])
     record = await store.start(record, record.seats, state='{"s": 0}')
     record = await store.record_action(record, 0, "roll", '{"s": 1}', finished=False)
     record = await store.record_action(record, 1, "stop", '{"s": 2}', finished=True)

@@ -1,0 +1,55 @@
+"""End-to-end fixtures: the real bot (real discord.py, real SQLite file) on the local Discord stand-in."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.app import Conductor, create_bot
+from bot.sandbox import LocalDiscord, LocalUser
+from bot.sandbox.run import ScriptedTable, sandbox_settings
+
+PEOPLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
+
+
+@pytest.fixture
+async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
+    """A local Discord with seven people; afterwards nothing may be unhandled and nothing logged as an error."""
+    caplog.set_level(logging.INFO)
+    people = [LocalUser(name=name, locale="ru" if name == "Dan" else "en-US") for name in PEOPLE]
+    async with LocalDiscord(users=people) as discord:
+        yield discord
+    assert discord.unhandled == []
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], [f"{r.name}: {r.getMessage()}" for r in errors]
+    assert discord.logged_errors == []
+
+
+Running = Callable[[], AbstractAsyncContextManager[Conductor]]
+
+
+@pytest.fixture
+def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
+    """Start a bot on the stand-in with the test's database; enter it again for a restart (same database)."""
+
+    @asynccontextmanager
+    async def start() -> AsyncIterator[Conductor]:
+        bot = create_bot(sandbox_settings(tmp_path / "games.sqlite3", bot_move_delay=0))
+        async with stand_in.connected(bot):
+            yield bot
+
+    return start
+
+
+def people(stand_in: LocalDiscord, *names: str) -> list[LocalUser]:
+    """The stand-in's users with these names, in order."""
+    return [stand_in.user(name) for name in names]
+
+
+def table(stand_in: LocalDiscord, bot: Conductor, *names: str) -> ScriptedTable:
+    """A scripted table of these people for a running bot."""
+    return ScriptedTable(stand_in, bot, people(stand_in, *names))
