@@ -1,0 +1,69 @@
+"""Words in pictures: the caller's translations (a callable or a mapping), city names, and fitting text to room."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
+
+from PIL import ImageFont
+
+from render.fonts import font
+from rules.ttr.maps import GameMap
+
+Labels: TypeAlias = Callable[[str], str] | Mapping[str, str]
+"""The caller's translations: `label(key) -> text`, or a mapping from key to text."""
+
+PICTURE = "ttr_picture."
+"""Namespace of this package's own words (bot/i18n/<lang>/ttr_picture.toml)."""
+
+
+def text_for(labels: Labels, key: str) -> str:
+    """The caller's text for `key`; the key itself when the caller has none (never a crash in a picture)."""
+    if isinstance(labels, Mapping):
+        return labels.get(key, key)
+    try:
+        return labels(key)
+    except KeyError:
+        return key
+
+
+def picture_text(labels: Labels, name: str, **params: object) -> str:
+    """This package's own word `ttr_picture.<name>`, with `{placeholders}` filled from `params`."""
+    template = text_for(labels, PICTURE + name)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def city_names(labels: Labels, game_map: GameMap) -> dict[str, str]:
+    """Every city's name in the caller's language, the map's printed name where no translation is given."""
+    names = {}
+    for city in game_map.cities:
+        key = f"ttr.city.{city.id}"
+        text = text_for(labels, key)
+        names[city.id] = city.name if text == key or not text else text
+    return names
+
+
+def player_name(names: Mapping[int, str] | list[str] | tuple[str, ...], seat: int) -> str:
+    """A seat's display name, or its number when the caller gave none."""
+    if isinstance(names, Mapping):
+        return names.get(seat, str(seat + 1))
+    return names[seat] if seat < len(names) else str(seat + 1)
+
+
+def fitted(
+    text: str, size: int, width: float, *, bold: bool = False, minimum: int = 11
+) -> tuple[str, ImageFont.FreeTypeFont]:
+    """Shrink the font (down to `minimum`, condensed) and then cut with an ellipsis until `text` fits `width`."""
+    for s in range(size, minimum - 1, -1):
+        for condensed in (False, True):
+            f = font(s, bold=bold, condensed=condensed)
+            if f.getlength(text) <= width:
+                return text, f
+    f = font(minimum, bold=bold, condensed=True)
+    cut = text
+    while cut and f.getlength(cut + "…") > width:
+        cut = cut[:-1]
+    return cut.rstrip() + "…", f
