@@ -59,7 +59,7 @@ class CommonReason(StrEnum):
     NOT_LEGAL_NOW = "common.reason.not_legal_now"
 
 
-class IllegalAction(Exception):  # noqa: N818 (the contract's name)
+class IllegalAction(Exception):
     """Raised by `apply` (and action parsing) for a move the rules forbid; the state is left untouched."""
 
     def __init__(self, reason: StrEnum, **params: Param) -> None:
@@ -185,9 +185,7 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
             return self.options_model.model_validate_json(data)  # type: ignore[return-value]
         return self.options_model.model_validate(data)  # type: ignore[return-value]
 
-    def replay(
-        self, options: OptionsT, n_players: int, seed: int, actions: Sequence[tuple[Seat, str]]
-    ) -> StateT:
+    def replay(self, options: OptionsT, n_players: int, seed: int, actions: Sequence[tuple[Seat, str]]) -> StateT:
         """Rebuild a game from its log of (seat, encoded action); must equal the stored snapshot."""
         state = self.new_game(options, n_players, seed)
         for seat, text in actions:
