@@ -1,0 +1,1 @@
+"""Ticket to Ride: The Card Game."""

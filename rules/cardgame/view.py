@@ -1,0 +1,275 @@
+"""What leaves the engine: the public view, a seat's view, and the revealed end (R-V: nothing hidden leaks).
+
+Public: yards, stack sizes, hand sizes, ticket counts, face-up cards, deck size, every play and robbery, the
+first scoring (stacks and completed tickets are shown there). A seat adds its hand, tickets, offered tickets,
+legal actions (with whom each play would rob) and, in the beginners' variant only, its own stack. Once over,
+everything is revealed: every stack assigned to tickets, every hand, the big-city winners and the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.cardgame.actions import CardGameAction, PlayGroup
+from rules.cardgame.cards import KIND_NAMES, N_COLORS, named_counts
+from rules.cardgame.plays import holder
+from rules.cardgame.scoring import big_cities, game_result
+from rules.cardgame.state import CardGameState, Phase, ScoringRecord
+from rules.cardgame.tickets import load_data
+from rules.engine import GameResult, Message
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class TicketView(_View):
+    """A ticket's face: its cities (ids, names via `cardgame.city.<id>`), points, cards needed, big cities."""
+
+    id: int
+    a: str
+    b: str
+    points: int
+    cards: dict[str, int]
+    big_cities: list[str]
+
+
+class YardGroupView(_View):
+    """One colour group in a Rail Yard: its size, of which `locomotives` joined it."""
+
+    color: str
+    cards: int
+    locomotives: int
+
+
+class PlayView(_View):
+    """A play to a yard (one colour group, or three colours) and the robbery it made, if any."""
+
+    turn: int
+    seat: int
+    colors: list[str]
+    cards: int
+    locomotives: int
+    robbed_seat: int | None
+    robbed_cards: int
+
+
+class PlayerView(_View):
+    """A player as everyone sees them."""
+
+    seat: int
+    yard: list[YardGroupView]
+    stack_size: int
+    hand_size: int
+    ticket_count: int
+    offered_count: int
+    chose_opening: bool
+
+
+class ScoredTicketView(_View):
+    """A ticket at a scoring: completed with the stack cards that served it, or unfinished."""
+
+    ticket: TicketView
+    completed: bool
+    cards: list[str]
+    points: int
+
+
+class ScoringView(_View):
+    """One player's side of a scoring: the revealed stack, tickets with their cards, cards left over."""
+
+    seat: int
+    stack: dict[str, int]
+    tickets: list[ScoredTicketView]
+    unused: dict[str, int]
+    points: int
+
+
+class BigCityView(_View):
+    """A big-city bonus card: its value, completed tickets naming it per seat, and who takes it."""
+
+    city: str
+    bonus: int
+    counts: list[int]
+    winners: list[int]
+
+
+class ActionOption(_View):
+    """A legal move as a UI shows it: its code, its words, and whom it would rob (seat and cards)."""
+
+    code: str
+    description: Message
+    robs_seat: int | None = None
+    robs_cards: int = 0
+
+
+class FinalView(_View):
+    """Everything revealed at the end: final scoring per seat, hands left, big cities, the result."""
+
+    scoring: list[ScoringView]
+    hands: list[dict[str, int]]
+    big_cities: list[BigCityView]
+    result: GameResult
+
+
+class CardGameView(_View):
+    """The view of one game for one seat (`seat` None: the public view; its private fields are all None)."""
+
+    seat: int | None
+    n_players: int
+    phase: Phase
+    to_act: list[int]
+    current: int
+    first_player: int
+    turn: int
+    deck_size: int
+    deck_number: int
+    face_up: list[str]
+    discard_size: int
+    ticket_deck_size: int
+    last_round: bool
+    last_turns_left: int | None
+    big_city_bonus: dict[str, int]
+    players: list[PlayerView]
+    plays: list[PlayView]
+    first_scoring: list[ScoringView] | None
+    hand: dict[str, int] | None = None
+    tickets: list[TicketView] | None = None
+    offered: list[TicketView] | None = None
+    stack: dict[str, int] | None = None
+    legal: list[ActionOption] | None = None
+    final: FinalView | None = None
+
+
+def ticket_view(ticket_id: int) -> TicketView:
+    """Return a ticket's face by id."""
+    ticket = load_data().ticket(ticket_id)
+    return TicketView(
+        id=ticket.id,
+        a=ticket.a,
+        b=ticket.b,
+        points=ticket.points,
+        cards=dict(ticket.cards),
+        big_cities=list(ticket.big_cities),
+    )
+
+
+def build_view(state: CardGameState, seat: int | None, legal: Sequence[CardGameAction]) -> CardGameView:
+    """Assemble the view of `state` for `seat` (None: public) with that seat's legal moves."""
+    data = load_data()
+    over = state.phase is Phase.OVER
+    player = state.players[seat] if seat is not None else None
+    return CardGameView(
+        seat=seat,
+        n_players=state.n_players,
+        phase=state.phase,
+        to_act=sorted(_to_act(state)),
+        current=state.current,
+        first_player=state.first_player,
+        turn=state.turn,
+        deck_size=len(state.deck),
+        deck_number=state.deck_number,
+        face_up=[KIND_NAMES[kind] for kind in state.face_up],
+        discard_size=sum(state.discard),
+        ticket_deck_size=len(state.ticket_deck),
+        last_round=state.last_turns_left is not None,
+        last_turns_left=state.last_turns_left,
+        big_city_bonus=dict(data.big_city_bonus),
+        players=[_player_view(state, s) for s in range(state.n_players)],
+        plays=[
+            PlayView(
+                turn=p.turn,
+                seat=p.seat,
+                colors=[KIND_NAMES[c] for c in p.colors],
+                cards=p.cards,
+                locomotives=p.locomotives,
+                robbed_seat=p.robbed_seat,
+                robbed_cards=p.robbed_cards,
+            )
+            for p in state.plays
+        ],
+        first_scoring=([_scoring_view(r, final=False) for r in state.first_scoring] if state.first_scoring else None),
+        final=_final_view(state) if over else None,
+        hand=named_counts(player.hand) if player else None,
+        tickets=[ticket_view(t) for t in player.tickets] if player else None,
+        offered=[ticket_view(t) for t in player.offered] if player else None,
+        stack=named_counts(player.stack) if player and (state.options.stack_visible_to_owner or over) else None,
+        legal=[_option(state, seat, action) for action in legal] if seat is not None else None,
+    )
+
+
+def _to_act(state: CardGameState) -> set[int]:
+    """Seats that must act now (as `CardGameEngine.to_act`)."""
+    if state.phase is Phase.OPENING:
+        return {s for s, p in enumerate(state.players) if not p.chose_opening}
+    return set() if state.phase is Phase.OVER else {state.current}
+
+
+def _player_view(state: CardGameState, seat: int) -> PlayerView:
+    """A player's public side: yard groups, and only the sizes of hand, stack and tickets."""
+    player = state.players[seat]
+    return PlayerView(
+        seat=seat,
+        yard=[
+            YardGroupView(color=KIND_NAMES[c], cards=player.yard[c], locomotives=player.yard_locomotives[c])
+            for c in range(N_COLORS)
+            if player.yard[c]
+        ],
+        stack_size=sum(player.stack),
+        hand_size=sum(player.hand),
+        ticket_count=len(player.tickets),
+        offered_count=len(player.offered),
+        chose_opening=player.chose_opening,
+    )
+
+
+def _option(state: CardGameState, seat: int, action: CardGameAction) -> ActionOption:
+    """A legal move with its robbery target, if it makes one."""
+    robs_seat, robs_cards = None, 0
+    if isinstance(action, PlayGroup):
+        yards = [p.yard for p in state.players]
+        robs_seat = holder(yards, action.color, seat)
+        robs_cards = yards[robs_seat][action.color] if robs_seat is not None else 0
+    return ActionOption(code=action.encode(), description=action.describe(), robs_seat=robs_seat, robs_cards=robs_cards)
+
+
+def _scoring_view(record: ScoringRecord, final: bool) -> ScoringView:
+    """A scoring as shown: the first scoring shows completed tickets only; the final one all of them."""
+    data = load_data()
+    tickets = [
+        ScoredTicketView(
+            ticket=ticket_view(s.ticket),
+            completed=True,
+            cards=[KIND_NAMES[k] for k in s.cards],
+            points=data.ticket(s.ticket).points,
+        )
+        for s in record.completed
+    ]
+    if final:
+        tickets += [
+            ScoredTicketView(ticket=ticket_view(t), completed=False, cards=[], points=-data.ticket(t).points)
+            for t in record.unfinished
+        ]
+    return ScoringView(
+        seat=record.seat,
+        stack=named_counts(record.stack),
+        tickets=tickets,
+        unused=named_counts(record.unused),
+        points=sum(t.points for t in tickets),
+    )
+
+
+def _final_view(state: CardGameState) -> FinalView:
+    """The end of the game, every secret revealed."""
+    assert state.final_scoring is not None
+    return FinalView(
+        scoring=[_scoring_view(r, final=True) for r in state.final_scoring],
+        hands=[named_counts(p.hand) for p in state.players],
+        big_cities=[
+            BigCityView(city=c.city, bonus=c.bonus, counts=list(c.counts), winners=list(c.winners))
+            for c in big_cities(state)
+        ],
+        result=game_result(state),
+    )
