@@ -1,0 +1,122 @@
+"""The game service on a real SQLite file with the real dice engine: lobbies, moves, versions, resuming."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import aiosqlite
+import pytest
+
+from bot.services.games import GameService, Outcome, ServiceError
+from bot.storage.games import GameStore
+from rules.dice import DiceEngine
+from rules.engine import IllegalAction
+
+ANN, BEN, CAT = 1, 2, 3
+
+
+def service(db: aiosqlite.Connection) -> GameService:
+    return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0, new_seed=lambda: 1234)
+
+
+async def started(svc: GameService) -> int:
+    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann")
+    await svc.join(record.id, BEN, "Ben")
+    await svc.start(record.id, ANN)
+    return record.id
+
+
+def to_act(svc: GameService, game_id: int) -> int:
+    return min(DiceEngine().to_act(svc.state(game_id)))  # type: ignore[arg-type]
+
+
+async def test_bad_options_are_refused_with_the_reason(db: aiosqlite.Connection) -> None:
+    with pytest.raises(ServiceError) as refused:
+        await service(db).open_lobby(
+            game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann", options={"target": 5}
+        )
+    assert refused.value.message.key == "bot.reason.bad_options"
+    assert "target" in str(refused.value.message.params["detail"])
+
+
+async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refused(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    version = (await svc.get(game_id)).version
+    seat = to_act(svc, game_id)
+    user = (ANN, BEN)[seat]
+    outcome = await svc.act(game_id, user, "stop", version)
+    assert outcome.record.version == version + 1
+    assert await svc.store.actions(game_id) == [(seat, "stop")]
+    with pytest.raises(ServiceError, match="stale"):
+        await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "stop", version)
+    assert await svc.store.actions(game_id) == [(seat, "stop")]
+
+
+async def test_illegal_moves_and_strangers_change_nothing(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    before = svc.state(game_id)
+    waiting = (ANN, BEN)[1 - to_act(svc, game_id)]
+    with pytest.raises(IllegalAction):
+        await svc.act(game_id, waiting, "roll")
+    with pytest.raises(IllegalAction):
+        await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "add:Z")
+    with pytest.raises(ServiceError, match="not_a_player"):
+        await svc.act(game_id, CAT, "roll")
+    assert svc.state(game_id) == before
+    assert await svc.store.actions(game_id) == []
+
+
+async def test_a_restarted_service_resumes_from_the_log(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    rng = random.Random(2)
+    for _ in range(5):
+        seat = to_act(svc, game_id)
+        action = DiceEngine().bot_action(svc.state(game_id), seat, rng)  # type: ignore[arg-type]
+        await svc.act(game_id, (ANN, BEN)[seat], action.encode())
+    resumed = service(db)
+    assert [r.id for r in await resumed.resume_all()] == [game_id]
+    assert resumed.state(game_id) == svc.state(game_id)
+
+
+async def test_a_snapshot_that_differs_from_its_log_is_reported_and_the_log_wins(
+    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    seat = to_act(svc, game_id)
+    await svc.act(game_id, (ANN, BEN)[seat], "stop")
+    truth = svc.state(game_id)
+    opening = DiceEngine().new_game(DiceEngine().load_options({}), 2, 1234)
+    await db.execute("UPDATE games SET state = ? WHERE id = ?", (opening.model_dump_json(), game_id))
+    with caplog.at_level(logging.ERROR):
+        resumed = service(db)
+        await resumed.resume_all()
+    assert "differs from the snapshot" in caplog.text
+    assert resumed.state(game_id) == truth
+
+
+async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann")
+    await svc.add_bot(record.id, ANN)
+    await svc.start(record.id, ANN)
+    published: list[Outcome] = []
+
+    async def publish(outcome: Outcome) -> None:
+        published.append(outcome)
+
+    svc.register_publisher("dice", publish)
+    if to_act(svc, record.id) == 0:  # Ann opens: end her turn so the bot player has one
+        await svc.act(record.id, ANN, "stop")
+    svc.wake_bots(record.id)
+    async with asyncio.timeout(5):
+        while to_act(svc, record.id) != 0:
+            await asyncio.sleep(0.001)
+    await svc.close()
+    assert published and all(o.by_bot and o.seat == 1 for o in published)
+    assert [seat for seat, _ in await svc.store.actions(record.id)].count(1) == len(published)
