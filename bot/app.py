@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.games import GAMES
 from bot.i18n import language_of, text
+from bot.i18n.commands import CommandTranslator
 from bot.services.games import GameService
 from bot.settings import Settings
 from bot.storage.database import open_database
@@ -72,6 +73,7 @@ class Conductor(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent)
+        await self.tree.set_translator(CommandTranslator())
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

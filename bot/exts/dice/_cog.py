@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.dice._controller import DiceController
-from bot.i18n import language_of, render
+from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.ui.controller import reply_private
 
@@ -34,7 +34,7 @@ class DiceCog(commands.Cog):
         self.bot.controllers.pop(DiceController.game, None)
         self.bot.service.unregister_publisher(DiceController.game)
 
-    @app_commands.command(name="roll", description="Roll the dice that are not in your train (the dice game)")
+    @app_commands.command(name="roll", description=text("en", "commands.roll.description"))
     @app_commands.guild_only()
     async def roll(self, interaction: discord.Interaction[Any]) -> None:
         """Roll again in this channel's dice game, as the Roll button does."""

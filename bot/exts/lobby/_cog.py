@@ -38,8 +38,8 @@ class LobbyCog(commands.Cog):
         """Unregister the lobby's controller."""
         self.bot.controllers.pop("lobby", None)
 
-    @app_commands.command(name="newgame", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(game="Which game to play")
+    @app_commands.command(name="newgame", description=text("en", "commands.newgame.description"))
+    @app_commands.describe(game=text("en", "commands.newgame.game.description"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def newgame(self, interaction: discord.Interaction[Any], game: str) -> None:

@@ -1,0 +1,20 @@
+"""Slash commands as Discord receives them: synced once, with Russian names and descriptions."""
+
+from __future__ import annotations
+
+from bot.sandbox import LocalDiscord
+from tests.bot.e2e.conftest import Running
+
+
+async def test_commands_are_synced_with_russian_names_and_descriptions(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running():
+        newgame = stand_in.command("newgame").payload
+    assert newgame["name_localizations"]["ru"] == "новаяигра"
+    assert newgame["description_localizations"]["ru"].startswith("Открыть")
+    game = stand_in.command("newgame").option("game")
+    assert game["name_localizations"]["ru"] == "игра"
+    dice = next(c for c in game["choices"] if c["value"] == "dice")
+    assert dice["name_localizations"]["ru"] == "«Поезд», игра в кубики"
+    assert "en-US" not in newgame.get("name_localizations", {})
