@@ -26,9 +26,11 @@ from render.ttr import (  # noqa: E402
     render_score_sheet,
     render_ticket_choice,
 )
+from rules.ttr.actions import BuildStation  # noqa: E402
 from rules.ttr.engine import TicketToRideEngine  # noqa: E402
 from rules.ttr.options import TtrOptions  # noqa: E402
 from rules.ttr.state import Phase, TtrState  # noqa: E402
+from rules.ttr.view import SeatView  # noqa: E402
 
 ENGINE = TicketToRideEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov", "Eve"]
@@ -54,8 +56,13 @@ def _flatten(prefix: str, table: dict[str, object], out: dict[str, str]) -> None
             out[f"{prefix}.{key}"] = value
 
 
-def play(map_id: str, n: int, seed: int, until: Callable[[TtrState, int], bool] | None = None) -> TtrState:
-    """A seeded game of sensible bots, stopped where `until(state, moves)` first holds (or at the end)."""
+def play(
+    map_id: str, n: int, seed: int, until: Callable[[TtrState, int], bool] | None = None, stations: float = 0.0
+) -> TtrState:
+    """A seeded game of sensible bots, stopped where `until(state, moves)` first holds (or at the end).
+
+    With `stations`, a bot builds a station with that chance whenever it may (the bots rarely do by themselves).
+    """
     state = ENGINE.new_game(TtrOptions.model_validate({"map": map_id}), n, seed)
     rng = random.Random(seed)
     moves = 0
@@ -63,9 +70,20 @@ def play(map_id: str, n: int, seed: int, until: Callable[[TtrState, int], bool] 
         if until is not None and until(state, moves):
             return state
         for seat in sorted(ENGINE.to_act(state)):
-            state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng, "sensible"))
+            action = ENGINE.bot_action(state, seat, rng, "sensible")
+            if stations and rng.random() < stations:
+                builds = [a for a in ENGINE.legal_actions(state, seat) if isinstance(a, BuildStation)]
+                action = rng.choice(builds) if builds else action
+            state, _ = ENGINE.apply(state, seat, action)
             moves += 1
     return state
+
+
+def seat_view(state: TtrState, seat: int) -> SeatView:
+    """A seat's own view of a state."""
+    view = ENGINE.view(state, seat)
+    assert isinstance(view, SeatView)
+    return view
 
 
 def save(out: Path, name: str, data: bytes) -> None:
@@ -83,28 +101,32 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     en, ru = labels_for("en"), labels_for("ru")
     for map_id in ("usa", "europe"):
-        opening = play(map_id, 5, 3)
+        opening = play(map_id, 5, 3, until=lambda s, k: True)
         save(out, f"{map_id}_empty", render_board(ENGINE.view(opening, None), en, NAMES))
-        save(out, f"{map_id}_opening_tickets", render_ticket_choice(ENGINE.view(opening, 0), en))
-        middle = play(map_id, 4, 11, until=lambda s, k: k >= 90)
+        save(out, f"{map_id}_opening_tickets", render_ticket_choice(seat_view(opening, 0), en))
+        middle = play(map_id, 4, 11, until=lambda s, k: k >= 90, stations=0.08)
         save(out, f"{map_id}_mid_game", render_board(ENGINE.view(middle, None), en, NAMES))
-        save(out, f"{map_id}_hand", render_hand(ENGINE.view(middle, middle.current), en, NAMES))
+        save(out, f"{map_id}_hand", render_hand(seat_view(middle, middle.current), en, NAMES))
         drawing = play(map_id, 3, 5, until=lambda s, k: s.phase is Phase.TICKETS and k > 40)
         if drawing.phase is Phase.TICKETS:
-            save(out, f"{map_id}_drawn_tickets", render_ticket_choice(ENGINE.view(drawing, drawing.current), en))
-        end = play(map_id, 5, 7)
+            save(out, f"{map_id}_drawn_tickets", render_ticket_choice(seat_view(drawing, drawing.current), en))
+        end = play(map_id, 5, 7, stations=0.08)
         save(out, f"{map_id}_end_game", render_board(ENGINE.view(end, None), en, NAMES))
-        save(out, f"{map_id}_end_hand", render_hand(ENGINE.view(end, 0), en, NAMES))
+        save(out, f"{map_id}_end_hand", render_hand(seat_view(end, 0), en, NAMES))
         save(out, f"{map_id}_score_sheet", render_score_sheet(ENGINE.view(end, None), en, NAMES))
     tunnel = play("europe", 3, 2, until=lambda s, k: s.phase is Phase.TUNNEL)
     if tunnel.phase is Phase.TUNNEL:
         save(out, "europe_tunnel", render_board(ENGINE.view(tunnel, None), en, NAMES))
     middle = play("europe", 4, 11, until=lambda s, k: k >= 90)
     save(out, "europe_mid_game_ru", render_board(ENGINE.view(middle, None), ru, NAMES))
-    save(out, "europe_hand_ru", render_hand(ENGINE.view(middle, middle.current), ru, NAMES))
+    save(out, "europe_hand_ru", render_hand(seat_view(middle, middle.current), ru, NAMES))
     end = play("usa", 5, 7)
     save(out, "usa_score_sheet_ru", render_score_sheet(ENGINE.view(end, None), ru, NAMES))
-    save(out, "usa_opening_tickets_ru", render_ticket_choice(ENGINE.view(play("usa", 2, 9), 1), ru))
+    save(
+        out,
+        "usa_opening_tickets_ru",
+        render_ticket_choice(seat_view(play("usa", 2, 9, until=lambda s, k: True), 1), ru),
+    )
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ from render.ttr.encode import encode
 from render.ttr.layout import map_layout
 from render.ttr.mapart import map_art
 from render.ttr.palette import HIGHLIGHT
-from render.ttr.panel import PANEL_WIDTH, Names, draw_panel
+from render.ttr.panel import PANEL_WIDTH, draw_panel
 from render.ttr.sprites import ring_sprite, station_sprite, train_sprite
-from render.ttr.text import Labels, city_names
+from render.ttr.text import Labels, Names, city_names
 from rules.ttr.maps import load_map
 from rules.ttr.view import PublicView
 
@@ -34,6 +34,9 @@ def board_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
         sprite = station_sprite(view.players[seat].color)
         x, y = art.spots[city].station
         image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
+    if view.owners or view.stations:
+        for name in art.names:
+            name.paste_on(image)
     draw_panel(image, layout.width, view, labels, names)
     return image
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ def bend_curve(a: Point, b: Point, bend: float, samples: int = 32) -> list[Point
 def cumulative(points: Sequence[Point]) -> list[float]:
     """Arc length from the start to each point of a polyline."""
     total = [0.0]
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         total.append(total[-1] + math.hypot(x1 - x0, y1 - y0))
     return total
 
@@ -109,7 +110,7 @@ def distance_to_polyline(p: Point, points: Sequence[Point]) -> float:
     """Shortest distance from a point to a polyline."""
     px, py = p
     best = math.inf
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         dx, dy = x1 - x0, y1 - y0
         seg = dx * dx + dy * dy
         t = 0.0 if seg == 0 else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / seg))

@@ -21,9 +21,9 @@ from render.ttr.palette import (
     PAPER_TEXT,
     RGB,
 )
-from render.ttr.panel import Names, badge
+from render.ttr.panel import badge
 from render.ttr.symbols import draw_station_icon, draw_train_icon
-from render.ttr.text import Labels, city_names, fitted, picture_text, player_name
+from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
 from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import load_map
 from rules.ttr.view import SeatView, TicketView
@@ -44,19 +44,20 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     mini = MiniMap(view.map, MAP_W)
     mini.trains(sorted(t for t, s in view.owners.items() if s == view.seat), me.color)
     for ticket in view.tickets:
-        mini.ticket(ticket.a, ticket.b, GOOD if ticket.completed else OPEN)
+        mini.ticket(ticket.a, ticket.b, GOOD if ticket.completed else OPEN, (cities[ticket.a], cities[ticket.b]))
+    picture = mini.finish()
     list_h = 44 + max(1, len(view.tickets)) * ROW_H
     body_top = 86 + CARD_H + 56
-    height = body_top + max(list_h, mini.image.height) + PAD
+    height = body_top + max(list_h, picture.height) + PAD
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     _header(image, draw, view, labels, names, game_map.rules.stations_per_player > 0)
     _cards(draw, view, labels, 86)
     list_w = WIDTH - MAP_W - 3 * PAD
     _tickets(draw, view.tickets, cities, labels, (PAD, body_top, PAD + list_w))
-    image.paste(mini.image, (WIDTH - MAP_W - PAD, body_top))
+    image.paste(picture, (WIDTH - MAP_W - PAD, body_top))
     draw.rectangle(
-        (WIDTH - MAP_W - PAD - 1, body_top - 1, WIDTH - PAD, body_top + mini.image.height), outline=PAPER_LINE, width=2
+        (WIDTH - MAP_W - PAD - 1, body_top - 1, WIDTH - PAD, body_top + picture.height), outline=PAPER_LINE, width=2
     )
     return image
 
@@ -91,7 +92,7 @@ def _header(
             draw_station_icon(
                 draw, (icon_box[0] + 4, icon_box[1] - 2, icon_box[2] - 4, icon_box[3]), PAPER_LINE, PAPER_TEXT
             )
-        x -= max(w, 80) + 40
+        x -= round(max(w, 80) + 40)
 
 
 def _cards(draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, top: int) -> None:

@@ -2,16 +2,17 @@
 
 Computed once per map and cached: the projection, the nudging of crowded cities, each route's bend and the car
 rectangles. Hand-tuned corrections, when the computed layout needs them, live in `data/<map>_layout.json`
-(`{"cities": {"id": [dx, dy]}, "bends": {"a|b": pixels}}`).
+(a `LayoutOverrides`: city shifts and fixed bends).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
 
 from render.ttr.geometry import Car, Point, bend_curve, cars_overlap, cumulative, offset_polyline, place_cars
 from render.ttr.placement import nudge
@@ -93,15 +94,23 @@ def map_layout(map_id: str) -> MapLayout:
     return build_layout(load_map(map_id), _overrides(map_id))
 
 
-def _overrides(map_id: str) -> dict[str, dict[str, object]]:
+class LayoutOverrides(BaseModel):
+    """Hand-tuned corrections of a computed layout: city shifts (pixels) and fixed bends by route key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cities: dict[str, tuple[float, float]] = {}
+    bends: dict[str, float] = {}
+
+
+def _overrides(map_id: str) -> LayoutOverrides:
     path = _DATA / f"{map_id}_layout.json"
     if not path.exists():
-        return {"cities": {}, "bends": {}}
-    data: dict[str, dict[str, object]] = json.loads(path.read_text(encoding="utf-8"))
-    return {"cities": data.get("cities", {}), "bends": data.get("bends", {})}
+        return LayoutOverrides()
+    return LayoutOverrides.model_validate_json(path.read_text(encoding="utf-8"))
 
 
-def build_layout(game_map: GameMap, overrides: dict[str, dict[str, object]]) -> MapLayout:
+def build_layout(game_map: GameMap, overrides: LayoutOverrides) -> MapLayout:
     """Project, nudge and bend a map into a layout; `overrides` shifts cities and fixes bends by hand."""
     lats = [c.lat for c in game_map.cities]
     lons = [c.lon for c in game_map.cities]
@@ -116,11 +125,10 @@ def build_layout(game_map: GameMap, overrides: dict[str, dict[str, object]]) -> 
     routes = _routes(game_map.tracks)
     links = [(r.a, r.b, r.need + 2 * TRIM + 18) for r in routes]
     cities = nudge(anchors, links, MIN_CITY_GAP, CITY_RADIUS + CAR_WIDTH + 4, box)
-    for city_id, shift in overrides["cities"].items():
-        dx, dy = shift  # type: ignore[misc]
+    for city_id, (dx, dy) in overrides.cities.items():
         x, y = cities[city_id]
-        cities[city_id] = (x + float(dx), y + float(dy))
-    fixed = {str(k): float(v) for k, v in overrides["bends"].items()}  # type: ignore[arg-type]
+        cities[city_id] = (x + dx, y + dy)
+    fixed = dict(overrides.bends)
     clear = Clearances(trim=TRIM, city=CITY_RADIUS + 5, between=1.5)
     bends = choose_bends(cities, routes, clear, fixed)
     curves = {r.key: bend_curve(cities[r.a], cities[r.b], bends[r.key]) for r in routes}

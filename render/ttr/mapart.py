@@ -34,6 +34,7 @@ from render.ttr.palette import (
     ink_on,
 )
 from render.ttr.spots import CitySpots, place_spots
+from render.ttr.sprites import Sprite
 from render.ttr.symbols import draw_symbol
 from rules.ttr.maps import load_map
 
@@ -51,6 +52,8 @@ class MapArt:
 
     image: Image.Image
     spots: dict[str, CitySpots]
+    names: tuple[Sprite, ...]
+    """Each city's name alone, to paste again over trains that reach it."""
 
 
 @cache
@@ -80,7 +83,8 @@ def map_art(map_id: str, names: tuple[tuple[str, str], ...]) -> MapArt:
     _draw_tracks(draw, layout)
     _draw_cities(draw, layout)
     _draw_names(draw, layout, name_of, spots)
-    return MapArt(image=big.resize((layout.width, layout.height), Image.Resampling.LANCZOS), spots=spots)
+    image = big.resize((layout.width, layout.height), Image.Resampling.LANCZOS)
+    return MapArt(image=image, spots=spots, names=tuple(_name_sprite(name_of[c], spots[c]) for c in layout.cities))
 
 
 def _draw_land(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
@@ -163,6 +167,21 @@ def _draw_cities(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
         draw.ellipse((x - r, y - r, x + r, y + r), fill=CITY_RING)
         inner = r - 2.5 * SS
         draw.ellipse((x - inner, y - inner, x + inner, y + inner), fill=CITY_FILL)
+
+
+def _name_sprite(name: str, spot: CitySpots) -> Sprite:
+    """A city's name with its halo on a transparent piece, placed exactly where the static layer has it."""
+    x0, y0, x1, y1 = spot.label
+    left, top = int(x0) - 3, int(y0) - 3
+    w, h = int(x1) + 5 - left, int(y1) + 5 - top
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    face = font(LABEL_SIZE * SS, bold=True, condensed=True)
+    bx, by, _, _ = face.getbbox(name)
+    origin = ((x0 + 1 - left) * SS - bx, (y0 + 1 - top) * SS - by)
+    draw.text(origin, name, font=face, fill=LABEL_INK, stroke_width=3 * SS // 2 + 1, stroke_fill=LABEL_HALO)
+    small = big.convert("RGBa").resize((w, h), Image.Resampling.LANCZOS).convert("RGBA")
+    return Sprite(image=small, x=left, y=top)
 
 
 def _draw_names(

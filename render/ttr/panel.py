@@ -6,7 +6,6 @@ cards with the sizes of the piles.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -32,13 +31,12 @@ from render.ttr.symbols import (
     draw_ticket_icon,
     draw_train_icon,
 )
-from render.ttr.text import Labels, city_names, fitted, picture_text, player_name
+from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
 from rules.ttr.maps import load_map
 from rules.ttr.view import PublicView
 
 PANEL_WIDTH = 360
 PAD = 16
-Names = Sequence[str] | Mapping[int, str]
 
 
 @lru_cache(maxsize=16)

@@ -65,7 +65,7 @@ def _near_links(
     pos: Mapping[str, list[float]], links: Sequence[tuple[str, str, float]], reach: float
 ) -> list[tuple[str, str, str]]:
     """(link end a, link end b, city) for cities within `reach` of a link's bounding box."""
-    found = []
+    found: list[tuple[str, str, str]] = []
     for a, b, _ in links:
         (ax, ay), (bx, by) = pos[a], pos[b]
         lo_x, hi_x, lo_y, hi_y = min(ax, bx) - reach, max(ax, bx) + reach, min(ay, by) - reach, max(ay, by) + reach

@@ -21,9 +21,9 @@ from render.ttr.palette import (
     PAPER_TEXT,
     player_color,
 )
-from render.ttr.panel import Names, badge
+from render.ttr.panel import badge
 from render.ttr.symbols import draw_star_icon
-from render.ttr.text import Labels, city_names, fitted, picture_text, player_name
+from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
 from rules.ttr.maps import load_map
 from rules.ttr.view import FinalPlayer, PublicView
 
@@ -42,13 +42,14 @@ def score_sheet_image(view: PublicView, labels: Labels, names: Names) -> Image.I
     order = [p.seat for p in view.result.players]
     blocks = [_player_block(view, finals[seat], cities, labels, names, seat in view.result.winners) for seat in order]
     mini = MiniMap(view.map, WIDTH - 2 * PAD)
+    trails = {t for f in view.final for t in f.longest_trail}
     for player in view.players:
-        mini.trains(sorted(t for t, s in view.owners.items() if s == player.seat), player.color)
+        owned = sorted(t for t, s in view.owners.items() if s == player.seat)
+        mini.trains([t for t in owned if t not in trails], player.color, width=2.5)
     for seat in order:
-        trail = finals[seat].longest_trail
-        if trail:
-            mini.trail(trail, view.players[seat].color)
-    height = 92 + sum(b.height + 14 for b in blocks) + mini.image.height + 2 * PAD
+        mini.trains(finals[seat].longest_trail, view.players[seat].color, width=7)
+    picture = mini.finish()
+    height = 92 + sum(b.height + 14 for b in blocks) + picture.height + 2 * PAD
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     draw.text((PAD, 20), picture_text(labels, "score.title"), font=font(32, bold=True), fill=PAPER_TEXT)
@@ -62,8 +63,8 @@ def score_sheet_image(view: PublicView, labels: Labels, names: Names) -> Image.I
     for block in blocks:
         image.paste(block, (PAD, y))
         y += block.height + 14
-    image.paste(mini.image, (PAD, y))
-    draw.rectangle((PAD - 1, y - 1, PAD + mini.image.width, y + mini.image.height), outline=PAPER_LINE, width=2)
+    image.paste(picture, (PAD, y))
+    draw.rectangle((PAD - 1, y - 1, PAD + picture.width, y + picture.height), outline=PAPER_LINE, width=2)
     return image
 
 

@@ -67,7 +67,9 @@ def _car_points(layout: MapLayout) -> list[Point]:
         for car in shape.cars:
             corners = car.corners()
             pts.extend(corners)
-            pts.extend(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(corners, corners[1:] + corners[:1]))
+            pts.extend(
+                ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(corners, corners[1:] + corners[:1], strict=True)
+            )
             pts.append(car.center)
     return pts
 
@@ -88,7 +90,7 @@ def _label_box(center: Point, size: tuple[float, float], place: str) -> Box:
 
 def _preference(box: Box, center: Point) -> float:
     """Prefer names beside their dot, then above or below: small costs that break ties."""
-    (x0, y0, x1, y1), (cx, cy) = box, center
+    (_, y0, x1, y1), (cx, cy) = box, center
     beside = 0.0 if y0 < cy < y1 else 1.0
     left = 0.4 if x1 <= cx else 0.0
     return beside + left

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeAlias
 
 from PIL import ImageFont
@@ -46,7 +46,11 @@ def city_names(labels: Labels, game_map: GameMap) -> dict[str, str]:
     return names
 
 
-def player_name(names: Mapping[int, str] | list[str] | tuple[str, ...], seat: int) -> str:
+Names: TypeAlias = Sequence[str] | Mapping[int, str]
+"""Players' display names by seat: a list in seat order, or a mapping from seat."""
+
+
+def player_name(names: Names, seat: int) -> str:
     """A seat's display name, or its number when the caller gave none."""
     if isinstance(names, Mapping):
         return names.get(seat, str(seat + 1))

@@ -16,7 +16,7 @@ from render.ttr.text import Labels, city_names, fitted, picture_text
 from rules.ttr.maps import load_map
 from rules.ttr.view import SeatView, TicketView
 
-CARD_MAP_W = 380
+CARD_MAP_W = 440
 GAP = 20
 LONG_BAND: RGB = (40, 70, 140)
 BAND: RGB = (150, 62, 40)
@@ -60,10 +60,11 @@ def _ticket_card(
 ) -> Image.Image:
     """One ticket: a coloured band with the route and points over a small map marking both cities."""
     mini = MiniMap(view.map, CARD_MAP_W)
-    mini.trains(own, view.players[view.seat].color)
+    mini.trains(own, view.players[view.seat].color, width=2.5)
     mini.ticket(ticket.a, ticket.b, ACCENT, (cities[ticket.a], cities[ticket.b]))
+    picture = mini.finish()
     width, band = CARD_MAP_W + 16, 58
-    card = Image.new("RGB", (width, band + mini.image.height + 8), (255, 255, 255))
+    card = Image.new("RGB", (width, band + picture.height + 8), (255, 255, 255))
     draw = ImageDraw.Draw(card)
     color = LONG_BAND if ticket.long else BAND
     draw.rectangle((0, 0, width, band), fill=color)
@@ -73,6 +74,6 @@ def _ticket_card(
     draw.text((12, 8 if ticket.long else 16), route, font=face, fill=(255, 255, 255))
     if ticket.long:
         draw.text((12, 34), picture_text(labels, "choice.long"), font=font(14), fill=(220, 228, 245))
-    card.paste(mini.image, (8, band + 4))
+    card.paste(picture, (8, band + 4))
     draw.rectangle((0, 0, width - 1, card.height - 1), outline=PAPER_LINE, width=2)
     return card

@@ -1,0 +1,73 @@
+"""Views of seeded Ticket to Ride games for the render tests, played once per test session."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rules.ttr.engine import TicketToRideEngine
+from rules.ttr.options import TtrOptions
+from rules.ttr.state import TtrState
+from rules.ttr.view import SeatView
+
+ENGINE = TicketToRideEngine()
+ROOT = Path(__file__).resolve().parents[3]
+NAMES = ["Alice", "Борис", "Chen", "Dmitri", "Eve"]
+
+
+def play(map_id: str, n: int, seed: int, moves: int | None = None) -> TtrState:
+    """A seeded game of sensible bots, stopped after `moves` moves or at its end."""
+    state = ENGINE.new_game(TtrOptions.model_validate({"map": map_id}), n, seed)
+    rng = random.Random(seed)
+    done = 0
+    while not ENGINE.is_over(state) and (moves is None or done < moves):
+        for seat in sorted(ENGINE.to_act(state)):
+            state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng, "sensible"))
+            done += 1
+    return state
+
+
+def seat_view(state: TtrState, seat: int) -> SeatView:
+    """A seat's own view of a state."""
+    view = ENGINE.view(state, seat)
+    assert isinstance(view, SeatView)
+    return view
+
+
+def picture_words(lang: str) -> dict[str, str]:
+    """The flattened `ttr_picture.*` table of one language."""
+    data = tomllib.loads((ROOT / "bot" / "i18n" / lang / "ttr_picture.toml").read_text(encoding="utf-8"))
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, table: dict[str, object]) -> None:
+        for key, value in table.items():
+            if isinstance(value, dict):
+                walk(f"{prefix}.{key}", value)
+            else:
+                flat[f"{prefix}.{key}"] = str(value)
+
+    walk("ttr_picture", data)
+    return flat
+
+
+@pytest.fixture(scope="session")
+def usa_end() -> TtrState:
+    return play("usa", 5, 7)
+
+
+@pytest.fixture(scope="session")
+def europe_end() -> TtrState:
+    return play("europe", 5, 7)
+
+
+@pytest.fixture(scope="session")
+def usa_opening() -> TtrState:
+    return play("usa", 3, 2, moves=0)
+
+
+@pytest.fixture(scope="session")
+def europe_middle() -> TtrState:
+    return play("europe", 4, 11, moves=90)
