@@ -105,8 +105,8 @@ def parse_action(text: str) -> CardGameAction:
             if color == LOCOMOTIVE:
                 raise ValueError("a group is named by its colour")
             return PlayGroup(color=color, cards=_count(parts[1]), locomotives=_count(parts[2]))
-        if verb == "play3" and len(parts) == 1:
-            return PlayThree(colors=tuple(sorted(_kind(name) for name in parts[0].split(","))))
+        if verb == "play3" and len(parts) == 1 and len(names := parts[0].split(",")) == 3:
+            return PlayThree(colors=tuple(sorted(_kind(name) for name in names)))
         if verb == "keep" and len(parts) == 1:
             ids = [] if parts[0] == "none" else [_count(x) for x in parts[0].split(",")]
             if len(set(ids)) != len(ids):

@@ -82,7 +82,7 @@ def test_r_cg_13_equals_brute_force_on_random_hands(seed: int) -> None:
     for _ in range(40):
         held = rng.sample(list(TICKETS), rng.randint(1, 11))
         top = rng.randint(0, 4)
-        stack = tuple(rng.randint(0, top) for _ in range(8)) + (rng.randint(0, 4),)
+        stack = (*(rng.randint(0, top) for _ in range(8)), rng.randint(0, 4))
         result = best_assignment(stack, held)
         assert result.completed == brute_force(stack, held)
         spent = [0] * 9
@@ -99,7 +99,7 @@ def test_r_cg_13_large_hands_give_a_fitting_maximal_set() -> None:
     rng = random.Random(99)
     for _ in range(3):
         held = rng.sample(list(TICKETS), 40)
-        stack = tuple(rng.randint(0, 6) for _ in range(8)) + (rng.randint(0, 10),)
+        stack = (*(rng.randint(0, 6) for _ in range(8)), rng.randint(0, 10))
         result = best_assignment(stack, held)
         chosen = tickets(*result.completed)
         assert fits(stack, [t.need for t in chosen])

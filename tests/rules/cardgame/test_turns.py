@@ -8,7 +8,7 @@ from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE
 from rules.cardgame.options import CardGameOptions
 from rules.cardgame.reasons import CardGameReason
 from rules.cardgame.state import Phase
-from rules.engine import CommonReason, IllegalAction
+from rules.engine import CommonReason, IllegalAction, Message
 
 from .support import ENGINE, act, colors, edit, keys, kind, kinds, started, with_player
 
@@ -24,7 +24,7 @@ def test_r_cg_5_step_one_moves_one_card_of_each_colour_locomotive_first() -> Non
     assert player.stack == kinds(green=2, blue=1, locomotive=1)
     moved = next(e for e in events if e.key == "cardgame.event.yard_to_stack")
     assert moved.public and moved.params["seat"] == other
-    assert [m.key for m in moved.params["cards"]] == ["cardgame.color.locomotive", "cardgame.color.blue"]
+    assert moved.params["cards"] == [Message(key="cardgame.color.locomotive"), Message(key="cardgame.color.blue")]
     assert state.phase is Phase.TURN and state.current == other
 
 
@@ -66,7 +66,7 @@ def test_r_cg_7_two_cards_blind_draw_private_colour_public_draw() -> None:
     state, events = act(state, me, "draw:deck")
     assert keys(events) == ["drew_from_deck", "drew_card"]
     assert events[0].public and "color" not in events[0].params
-    assert events[1].to == me and events[1].params["color"].key.endswith(KIND_NAMES[top])
+    assert events[1].to == me and events[1].params["color"] == Message(key=f"cardgame.color.{KIND_NAMES[top]}")
     state, events = act(state, me, "draw:deck")
     assert sum(state.players[me].hand) == sum(hand) + 2 and state.current != me
 
