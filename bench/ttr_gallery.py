@@ -114,7 +114,7 @@ def main(out: Path) -> None:
         save(out, f"{map_id}_end_game", render_board(ENGINE.view(end, None), en, NAMES))
         save(out, f"{map_id}_end_hand", render_hand(seat_view(end, 0), en, NAMES))
         save(out, f"{map_id}_score_sheet", render_score_sheet(ENGINE.view(end, None), en, NAMES))
-    tunnel = play("europe", 3, 2, until=lambda s, k: s.phase is Phase.TUNNEL)
+    tunnel = play("europe", 3, 1, until=lambda s, k: s.phase is Phase.TUNNEL)
     if tunnel.phase is Phase.TUNNEL:
         save(out, "europe_tunnel", render_board(ENGINE.view(tunnel, None), en, NAMES))
     middle = play("europe", 4, 11, until=lambda s, k: k >= 90)

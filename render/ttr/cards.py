@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
 
 from render.ttr.palette import CARD_FILL, CARD_SYMBOL, DARK_INK, LOCOMOTIVE_STRIPES, ink_on
 from render.ttr.symbols import draw_symbol
@@ -31,3 +33,17 @@ def draw_card(draw: ImageDraw.ImageDraw, box: Box, color: str, *, outline: tuple
         draw.rounded_rectangle(box, radius=radius, fill=fill)
         draw_symbol(draw, CARD_SYMBOL[color], ((x0 + x1) / 2, (y0 + y1) / 2), min(w, h) * 0.5, ink_on(fill))
     draw.rounded_rectangle(box, radius=radius, outline=outline, width=line)
+
+
+@lru_cache(maxsize=64)
+def card_image(color: str, width: int, height: int) -> Image.Image:
+    """A smooth train card of this size (drawn twice as large and shrunk), to paste with its alpha."""
+    big = Image.new("RGBA", (width * 2, height * 2), (0, 0, 0, 0))
+    draw_card(ImageDraw.Draw(big), (0, 0, width * 2 - 1, height * 2 - 1), color)
+    return big.convert("RGBa").resize((width, height), Image.Resampling.LANCZOS).convert("RGBA")
+
+
+def paste_card(image: Image.Image, x: float, y: float, color: str, width: int, height: int) -> None:
+    """Paste a smooth card with its top-left corner at (x, y)."""
+    card = card_image(color, width, height)
+    image.paste(card, (round(x), round(y)), card)

@@ -14,7 +14,7 @@ from PIL import Image
 
 Format = Literal["png-palette", "png-rgb", "webp-lossless", "webp-90", "jpeg-90"]
 FORMATS: tuple[Format, ...] = ("png-palette", "png-rgb", "webp-lossless", "webp-90", "jpeg-90")
-COMPRESS_LEVEL = 6
+COMPRESS_LEVEL = 3
 
 
 def encode(image: Image.Image, fmt: Format = "png-palette") -> bytes:

@@ -9,11 +9,10 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.ttr.cards import draw_card
+from render.ttr.cards import paste_card
 from render.ttr.encode import encode
 from render.ttr.minimap import MiniMap
 from render.ttr.palette import (
-    BAD,
     GOOD,
     PAPER,
     PAPER_LINE,
@@ -52,7 +51,7 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     _header(image, draw, view, labels, names, game_map.rules.stations_per_player > 0)
-    _cards(draw, view, labels, 86)
+    _cards(image, draw, view, labels, 86)
     list_w = WIDTH - MAP_W - 3 * PAD
     _tickets(draw, view.tickets, cities, labels, (PAD, body_top, PAD + list_w))
     image.paste(picture, (WIDTH - MAP_W - PAD, body_top))
@@ -95,7 +94,7 @@ def _header(
         x -= round(max(w, 80) + 40)
 
 
-def _cards(draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, top: int) -> None:
+def _cards(image: Image.Image, draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, top: int) -> None:
     held = [(name, view.hand.get(name, 0)) for name in CARD_NAMES if view.hand.get(name, 0) > 0]
     heading = picture_text(labels, "hand.cards")
     draw.text((PAD, top), f"{heading} · {sum(n for _, n in held)}", font=font(18, bold=True), fill=PAPER_MUTED)
@@ -106,7 +105,7 @@ def _cards(draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, top: int) 
     count_face = font(26, bold=True)
     for k, (name, count) in enumerate(held):
         x = PAD + k * step
-        draw_card(draw, (x, top + 30, x + CARD_W, top + 30 + CARD_H), name)
+        paste_card(image, x, top + 30, name, CARD_W, CARD_H)
         draw.text((x + CARD_W + 8, top + 30 + CARD_H), f"×{count}", font=count_face, fill=PAPER_TEXT, anchor="ld")
 
 
@@ -138,6 +137,6 @@ def _tickets(
             (x1, y + 7),
             mark,
             font=font(14, bold=ticket.completed),
-            fill=color if ticket.completed else BAD,
+            fill=color,
             anchor="ra",
         )

@@ -11,7 +11,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.ttr.cards import draw_card
+from render.ttr.cards import paste_card
 from render.ttr.palette import (
     ACCENT,
     DARK_INK,
@@ -75,9 +75,9 @@ def draw_panel(image: Image.Image, x0: int, view: PublicView, labels: Labels, na
         _player_row(
             image, draw, (x0 + 8, y, image.width - 8, y + row_h - 8), view, player.seat, labels, names, stations
         )
-    _market(draw, x, right, market_top, view, labels)
+    _market(image, draw, x, right, market_top, view, labels)
     if view.tunnel is not None:
-        _tunnel(draw, x, right, market_top - 4, view, labels)
+        _tunnel(image, draw, x, right, market_top - 4, view, labels)
 
 
 def _status(view: PublicView, labels: Labels, names: Names) -> str:
@@ -119,7 +119,7 @@ def _player_row(
     draw.text((x1 - 12, y0 + 12), str(score), font=score_face, fill=PANEL_TEXT, anchor="ra")
     draw_star_icon(draw, (x1 - 24 - score_w, y0 + 27), 18, ACCENT)
     name_room = x1 - 40 - score_w - (x0 + 62)
-    name, face = fitted(player_name(names, seat), 20, name_room, bold=True)
+    name, face = fitted(player_name(names, seat), 20, name_room, bold=True, minimum=16)
     draw.text((x0 + 62, y0 + 12), name, font=face, fill=PANEL_TEXT)
     note = ""
     if view.phase == "opening":
@@ -167,7 +167,9 @@ def _icon(draw: ImageDraw.ImageDraw, name: str, box: tuple[float, float, float, 
         draw_station_icon(draw, (box[0] + 3, box[1] - 2, box[2] - 3, box[3]), PANEL_MUTED, PANEL_CARD)
 
 
-def _market(draw: ImageDraw.ImageDraw, x: int, right: int, top: int, view: PublicView, labels: Labels) -> None:
+def _market(
+    image: Image.Image, draw: ImageDraw.ImageDraw, x: int, right: int, top: int, view: PublicView, labels: Labels
+) -> None:
     """The face-up cards and the piles."""
     draw.line((x, top, right, top), fill=PANEL_CARD, width=2)
     heading, face = fitted(picture_text(labels, "panel.market"), 16, right - x, bold=True)
@@ -175,7 +177,7 @@ def _market(draw: ImageDraw.ImageDraw, x: int, right: int, top: int, view: Publi
     card_w, gap = 54, (right - x - 5 * 54) / 4
     for k, color in enumerate(view.market[:5]):
         cx = x + k * (card_w + gap)
-        draw_card(draw, (cx, top + 38, cx + card_w, top + 38 + 78), color)
+        paste_card(image, cx, top + 38, color, card_w, 78)
     piles = [
         ("cards", picture_text(labels, "panel.deck"), view.deck_size),
         ("discard", picture_text(labels, "panel.discards"), view.discard_size),
@@ -191,7 +193,9 @@ def _market(draw: ImageDraw.ImageDraw, x: int, right: int, top: int, view: Publi
         draw.text((px, top + 156), text, font=f if f.size <= small.size else small, fill=PANEL_MUTED)
 
 
-def _tunnel(draw: ImageDraw.ImageDraw, x: int, right: int, bottom: int, view: PublicView, labels: Labels) -> None:
+def _tunnel(
+    image: Image.Image, draw: ImageDraw.ImageDraw, x: int, right: int, bottom: int, view: PublicView, labels: Labels
+) -> None:
     """A tunnel being paid: the three revealed cards and how many more are due."""
     tunnel = view.tunnel
     if tunnel is None:
@@ -205,4 +209,4 @@ def _tunnel(draw: ImageDraw.ImageDraw, x: int, right: int, bottom: int, view: Pu
     draw.text((x, top + 12), line, font=face, fill=ACCENT)
     for k, color in enumerate(tunnel.revealed):
         cx = right - (3 - k) * 30
-        draw_card(draw, (cx, top, cx + 26, top + 40), color)
+        paste_card(image, cx, top, color, 26, 40)
