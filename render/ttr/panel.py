@@ -107,7 +107,8 @@ def _player_row(
     """One player: badge, name, score, then cars, cards, tickets and stations with their icons."""
     x0, y0, x1, y1 = box
     player = view.players[seat]
-    active = seat in view.to_act
+    winner = view.result is not None and seat in view.result.winners
+    active = seat in view.to_act or winner
     color = player_color(player.color)
     draw.rounded_rectangle(box, radius=10, fill=PANEL_ACTIVE if active else PANEL_CARD)
     draw.rounded_rectangle((x0, y0, x0 + 7, y1), radius=3, fill=color)
@@ -124,7 +125,9 @@ def _player_row(
     note = ""
     if view.phase == "opening":
         note = picture_text(labels, "panel.choosing" if not player.chosen else "panel.chosen")
-    elif active and view.result is None:
+    elif winner:
+        note = "★ " + picture_text(labels, "score.winner")
+    elif active:
         note = "▶ " + picture_text(labels, "panel.to_play")
     if note:
         text, small = fitted(note, 14, name_room)
@@ -196,17 +199,19 @@ def _market(
 def _tunnel(
     image: Image.Image, draw: ImageDraw.ImageDraw, x: int, right: int, bottom: int, view: PublicView, labels: Labels
 ) -> None:
-    """A tunnel being paid: the three revealed cards and how many more are due."""
+    """A tunnel being paid: the revealed cards and how many more are due (the track is ringed on the map)."""
     tunnel = view.tunnel
     if tunnel is None:
         return
     game_map = load_map(view.map)
     track = next(t for t in game_map.tracks if t.id == tunnel.track)
     names = city_names(labels, game_map)
-    text = picture_text(labels, "panel.tunnel", a=names[track.a], b=names[track.b], extra=tunnel.extra)
-    line, face = fitted(text, 15, right - x - 3 * 30)
-    top = bottom - 44
-    draw.text((x, top + 12), line, font=face, fill=ACCENT)
+    cards_w = len(tunnel.revealed) * 40
+    room = right - x - cards_w - 8
+    top = bottom - 54
+    route, face = fitted(picture_text(labels, "panel.tunnel", a=names[track.a], b=names[track.b]), 16, room, bold=True)
+    draw.text((x, top + 4), route, font=face, fill=ACCENT)
+    extra, face = fitted(picture_text(labels, "panel.tunnel_extra", extra=tunnel.extra), 16, room)
+    draw.text((x, top + 28), extra, font=face, fill=PANEL_TEXT)
     for k, color in enumerate(tunnel.revealed):
-        cx = right - (3 - k) * 30
-        paste_card(image, cx, top, color, 26, 40)
+        paste_card(image, right - cards_w + k * 40 + 4, top, color, 34, 50)

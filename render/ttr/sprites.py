@@ -83,6 +83,8 @@ def ring_sprite(map_id: str, track_id: int, ring: RGB) -> Sprite:
         draw.polygon(_local(car, x0, y0, 5.5), fill=DARK_INK)
     for car in cars:
         draw.polygon(_local(car, x0, y0, 4.0), fill=ring)
+    for car in cars:
+        draw.polygon(_local(car, x0, y0, 1.0), fill=(0, 0, 0, 0))  # a hole: the car space stays visible
     return _shrink(big, x0, y0)
 
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from render.fonts import font
 from render.ttr.encode import encode
 from render.ttr.minimap import MiniMap
-from render.ttr.palette import ACCENT, DARK_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, RGB
+from render.ttr.palette import DARK_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, RGB
 from render.ttr.text import Labels, city_names, fitted, picture_text
 from rules.ttr.maps import load_map
 from rules.ttr.view import SeatView, TicketView
@@ -61,7 +61,7 @@ def _ticket_card(
     """One ticket: a coloured band with the route and points over a small map marking both cities."""
     mini = MiniMap(view.map, CARD_MAP_W)
     mini.trains(own, view.players[view.seat].color, width=2.5)
-    mini.ticket(ticket.a, ticket.b, ACCENT, (cities[ticket.a], cities[ticket.b]))
+    mini.ticket(ticket.a, ticket.b, (255, 255, 255), (cities[ticket.a], cities[ticket.b]))
     picture = mini.finish()
     width, band = CARD_MAP_W + 16, 58
     card = Image.new("RGB", (width, band + picture.height + 8), (255, 255, 255))
