@@ -26,7 +26,7 @@ from rules.cardgame.cards import LOCOMOTIVE, N_COLORS
 from rules.cardgame.tickets import Ticket
 
 _DUAL_ITERATIONS = 200
-_SMALL = 10
+_SMALL = 20
 """Up to this many candidate tickets, plain branch and bound (no prices) is faster than computing prices."""
 
 _EPSILON = 1e-6

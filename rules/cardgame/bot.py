@@ -16,12 +16,14 @@ from rules.cardgame.plays import holder
 from rules.cardgame.state import CardGameState, Phase
 from rules.cardgame.tickets import load_data, ticket_needs
 
-PLAY_THRESHOLD = 2.0
-"""A play must be worth about two useful cards in the yard before the bot prefers it to drawing."""
+PLAY_THRESHOLD = 1.5
+"""A play must be worth one or two useful cards in the yard before the bot prefers it to drawing."""
 ROB_WEIGHT = 0.6
 """Value of each card taken from an opponent's yard (they lose it from their future stack)."""
 LOCOMOTIVE_COST = 0.7
 """A locomotive spent on a group is worth keeping for later robberies, so spending one costs this much."""
+SURPLUS_WEIGHT = 0.5
+"""Value of a yard card beyond what the tickets need now (it may serve a ticket drawn later)."""
 
 
 def choose_action(
@@ -79,7 +81,7 @@ def _best_play(
             surplus = play.cards + play.locomotives - useful
             victim = holder(yards, play.color, seat)
             robbed = yards[victim][play.color] if victim is not None else 0
-            value = useful + 0.2 * surplus + ROB_WEIGHT * robbed - LOCOMOTIVE_COST * play.locomotives
+            value = useful + SURPLUS_WEIGHT * surplus + ROB_WEIGHT * robbed - LOCOMOTIVE_COST * play.locomotives
         else:
             # Single cards are easy prey for robbers: count them a little below their face value.
             value = sum(0.8 if deficit[c] else 0.1 for c in play.colors)

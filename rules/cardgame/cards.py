@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from rules.engine import Message
 
@@ -23,8 +24,9 @@ def kind_of(name: str) -> int | None:
     return _KIND_BY_NAME.get(name)
 
 
+@cache
 def color_message(kind: int) -> Message:
-    """Return the translatable name of a card kind (`cardgame.color.<name>`)."""
+    """Return the translatable name of a card kind (`cardgame.color.<name>`); shared, as messages are frozen."""
     return Message(key=f"cardgame.color.{KIND_NAMES[kind]}")
 
 

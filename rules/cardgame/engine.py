@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import combinations
 from typing import ClassVar
 
@@ -28,8 +29,21 @@ from rules.cardgame.view import CardGameView, build_view
 from rules.engine import CommonReason, Event, GameEngine, GameResult, IllegalAction, Param, Seat
 from rules.rng import Rng
 
+DRAW_TICKETS = DrawTickets()
 HAND_SIZE = 7
 OPENING_TICKETS = 6
+
+
+@cache
+def draw_action(kind: int | None) -> DrawCard:
+    """Return the (shared, frozen) action drawing `kind` face up, or from the deck for None."""
+    return DrawCard(kind=kind)
+
+
+@cache
+def keep_action(tickets: tuple[int, ...]) -> KeepTickets:
+    """Return the (shared, frozen) action keeping these tickets."""
+    return KeepTickets(tickets=tickets)
 
 
 class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions]):
@@ -96,22 +110,22 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
         if state.phase in (Phase.OPENING, Phase.TICKETS):
             smallest = 1 if state.phase is Phase.OPENING else 0
             return [
-                KeepTickets.model_construct(tickets=tuple(sorted(kept)))
+                keep_action(tuple(sorted(kept)))
                 for size in range(len(player.offered), smallest - 1, -1)
                 for kept in combinations(player.offered, size)
             ]
         actions: list[CardGameAction] = []
         if state.deck:
-            actions.append(DrawCard.model_construct(kind=None))
+            actions.append(draw_action(None))
             second = state.phase is Phase.SECOND_PICK
             for kind in sorted(set(state.face_up)):
                 if not (second and kind == LOCOMOTIVE):
-                    actions.append(DrawCard.model_construct(kind=kind))
+                    actions.append(draw_action(kind))
         if state.phase is Phase.SECOND_PICK:
             return actions
         actions.extend(legal_plays(player.hand, [p.yard for p in state.players], seat))
         if state.ticket_deck:
-            actions.append(DrawTickets())
+            actions.append(DRAW_TICKETS)
         return actions
 
     def apply(self, state: CardGameState, seat: Seat, action: CardGameAction) -> tuple[CardGameState, list[Event]]:

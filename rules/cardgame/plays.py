@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import combinations
 
 from rules.cardgame.actions import PlayGroup, PlayThree
@@ -79,9 +80,21 @@ def legal_plays(hand: Sequence[int], yards: Yards, seat: int) -> list[PlayGroup 
             free.append(color)
         for cards in range(1, hand[color] + 1):
             for extra in range(max(0, smallest - cards), locomotives + 1):
-                plays.append(PlayGroup.model_construct(color=color, cards=cards, locomotives=extra))
-    plays.extend(PlayThree.model_construct(colors=trio) for trio in combinations(free, 3))
+                plays.append(group_play(color, cards, extra))
+    plays.extend(three_play(trio) for trio in combinations(free, 3))
     return plays
+
+
+@cache
+def group_play(color: int, cards: int, locomotives: int) -> PlayGroup:
+    """Return the (shared, frozen) action for a one-colour play: enumerating plays stays cheap."""
+    return PlayGroup(color=color, cards=cards, locomotives=locomotives)
+
+
+@cache
+def three_play(colors: tuple[int, ...]) -> PlayThree:
+    """Return the (shared, frozen) action for a three-colour play."""
+    return PlayThree(colors=colors)
 
 
 def has_legal_play(hand: Sequence[int], yards: Yards, seat: int) -> bool:

@@ -93,6 +93,12 @@ def load_data() -> CardGameData:
 
 
 @cache
+def ticket_message(ticket_id: int) -> Message:
+    """Return a ticket's translatable name by id, made once (messages are frozen)."""
+    return load_data().ticket(ticket_id).message()
+
+
+@cache
 def ticket_needs() -> tuple[tuple[int, ...], ...]:
     """Return each ticket's per-colour need, indexed by ticket id (index 0 unused), for hot loops."""
     data = load_data()
