@@ -62,6 +62,31 @@ def assignment_times(hand_size: int, trials: int, seed: int) -> tuple[float, flo
     return statistics.median(times), worst[0], worst[1]
 
 
+def hardest_stack(start: list[int], steps: int, seed: int) -> tuple[float, list[int]]:
+    """Hill-climb from `start` towards the slowest stack for a hand of all 46 tickets: (worst s, its stack)."""
+    rng = random.Random(seed)
+    tickets = list(load_data().tickets)
+    caps = [10] * 8 + [16]
+
+    def cost(stack: list[int]) -> float:
+        best = float("inf")
+        for _ in range(2):  # the quicker of two runs: timer noise must not steer the climb
+            begin = time.process_time()
+            best_assignment(stack, tickets)
+            best = min(best, time.process_time() - begin)
+        return best
+
+    worst, stack = cost(start), start
+    for _ in range(steps):
+        trial = list(stack)
+        kind = rng.randrange(9)
+        trial[kind] = min(caps[kind], max(0, trial[kind] + rng.choice((-2, -1, 1, 2))))
+        spent = cost(trial)
+        if spent > worst:
+            worst, stack = spent, trial
+    return worst, stack
+
+
 def win_rate(n_players: int, games: int) -> float:
     """Share of games a single sensible bot wins (shared wins count) against random players."""
     wins = 0
@@ -79,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer games and trials")
     quick = parser.parse_args().quick
-    games, rounds, trials, matches = (20, 2, 60, 40) if quick else (100, 5, 400, 200)
+    games, rounds, trials, matches, climb = (20, 2, 60, 40, 30) if quick else (100, 5, 400, 200, 300)
     print("Complete games per CPU second (one core):")
     for n, kind in ((4, "random"), (4, "sensible"), (3, "random"), (2, "random")):
         best, median = games_per_second(n, kind, games, rounds)
@@ -88,6 +113,8 @@ def main() -> None:
     for size in (6, 12, 20, 30, 46):
         median, worst, stack = assignment_times(size, trials, seed=size)
         print(f"  {size:2} tickets: median {median * 1e3:7.2f} ms, worst {worst * 1e3:7.1f} ms  (stack {stack})")
+    worst, stack = hardest_stack(stack, climb, seed=1)
+    print(f"  46 tickets, hardest stack found by hill-climbing ({climb} steps): {worst * 1e3:.1f} ms  (stack {stack})")
     print("Sensible bot against random players (share of games won):")
     for n in (2, 4):
         print(f"  1 sensible vs {n - 1} random: {win_rate(n, matches):.0%} of {matches} games")
