@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE, color_message, kind_of
 from rules.cardgame.tickets import load_data
 from rules.engine import Action, CommonReason, IllegalAction, Message
@@ -89,6 +91,33 @@ class KeepTickets(Action):
 
 
 CardGameAction = DrawCard | PlayGroup | PlayThree | DrawTickets | KeepTickets
+DRAW_TICKETS = DrawTickets()
+
+# Legal moves are listed on every step; actions are frozen, so the common ones are made once and shared.
+
+
+@cache
+def draw_action(kind: int | None) -> DrawCard:
+    """Return the shared action drawing `kind` face up, or from the deck for None."""
+    return DrawCard(kind=kind)
+
+
+@cache
+def group_play(color: int, cards: int, locomotives: int) -> PlayGroup:
+    """Return the shared action for a one-colour play."""
+    return PlayGroup(color=color, cards=cards, locomotives=locomotives)
+
+
+@cache
+def three_play(colors: tuple[int, ...]) -> PlayThree:
+    """Return the shared action for a three-colour play."""
+    return PlayThree(colors=colors)
+
+
+@lru_cache(maxsize=4096)
+def keep_action(tickets: tuple[int, ...]) -> KeepTickets:
+    """Return a shared action keeping these tickets (bounded: the possible choices are many)."""
+    return KeepTickets(tickets=tickets)
 
 
 def parse_action(text: str) -> CardGameAction:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 from itertools import combinations
 from typing import ClassVar
 
 from rules.cardgame.actions import (
+    DRAW_TICKETS,
     CardGameAction,
     DrawCard,
     DrawTickets,
     KeepTickets,
     PlayGroup,
     PlayThree,
+    draw_action,
+    keep_action,
     parse_action,
 )
 from rules.cardgame.bot import choose_action
@@ -29,21 +31,8 @@ from rules.cardgame.view import CardGameView, build_view
 from rules.engine import CommonReason, Event, GameEngine, GameResult, IllegalAction, Param, Seat
 from rules.rng import Rng
 
-DRAW_TICKETS = DrawTickets()
 HAND_SIZE = 7
 OPENING_TICKETS = 6
-
-
-@cache
-def draw_action(kind: int | None) -> DrawCard:
-    """Return the (shared, frozen) action drawing `kind` face up, or from the deck for None."""
-    return DrawCard(kind=kind)
-
-
-@cache
-def keep_action(tickets: tuple[int, ...]) -> KeepTickets:
-    """Return the (shared, frozen) action keeping these tickets."""
-    return KeepTickets(tickets=tickets)
 
 
 class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions]):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from itertools import combinations
 
-from rules.cardgame.actions import PlayGroup, PlayThree
+from rules.cardgame.actions import PlayGroup, PlayThree, group_play, three_play
 from rules.cardgame.cards import LOCOMOTIVE, N_COLORS, color_message
 from rules.cardgame.reasons import CardGameReason
 from rules.engine import Param
@@ -83,18 +82,6 @@ def legal_plays(hand: Sequence[int], yards: Yards, seat: int) -> list[PlayGroup 
                 plays.append(group_play(color, cards, extra))
     plays.extend(three_play(trio) for trio in combinations(free, 3))
     return plays
-
-
-@cache
-def group_play(color: int, cards: int, locomotives: int) -> PlayGroup:
-    """Return the (shared, frozen) action for a one-colour play: enumerating plays stays cheap."""
-    return PlayGroup(color=color, cards=cards, locomotives=locomotives)
-
-
-@cache
-def three_play(colors: tuple[int, ...]) -> PlayThree:
-    """Return the (shared, frozen) action for a three-colour play."""
-    return PlayThree(colors=colors)
 
 
 def has_legal_play(hand: Sequence[int], yards: Yards, seat: int) -> bool:
