@@ -7,7 +7,6 @@ striped, city dots and names. Drawn at twice the size and shrunk, so edges and t
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -15,12 +14,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.ttr.geometry import Car
 from render.ttr.layout import CITY_RADIUS, MapLayout, map_layout
 from render.ttr.palette import (
-    CAR_OUTLINE,
-    CARD_FILL,
-    CARD_SYMBOL,
     CITY_FILL,
     CITY_RING,
     COAST,
@@ -28,20 +23,17 @@ from render.ttr.palette import (
     LABEL_HALO,
     LABEL_INK,
     LAND,
-    LOCOMOTIVE_STRIPES,
     RAIL,
     SEA,
-    ink_on,
 )
+from render.ttr.spaces import draw_car_space
 from render.ttr.spots import CitySpots, place_spots
 from render.ttr.sprites import Sprite
-from render.ttr.symbols import draw_symbol
 from rules.ttr.maps import load_map
 
 SS = 2
 """Supersampling factor of the static layer."""
 LABEL_SIZE = 15
-TUNNEL_INK = (24, 22, 26)
 
 _LAND = Path(__file__).parent / "data" / "land.json"
 
@@ -112,51 +104,11 @@ def _draw_tracks(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
         track = tracks[track_id]
         for i, car in enumerate(shape.cars):
             locomotive = i < track.ferry_locomotives
-            draw_car_space(draw, car, track.color, tunnel=track.tunnel, locomotive=locomotive)
+            draw_car_space(draw, car, track.color, tunnel=track.tunnel, locomotive=locomotive, scale=SS)
 
 
 def _shade(color: tuple[int, int, int]) -> tuple[int, int, int]:
     return (color[0] * 3 // 4, color[1] * 3 // 4, color[2] * 3 // 4)
-
-
-def draw_car_space(
-    draw: ImageDraw.ImageDraw, car: Car, color: str, *, tunnel: bool, locomotive: bool, scale: float = SS
-) -> None:
-    """Draw one unclaimed car space at `scale`: fill, outline, tunnel frame, ferry locomotive stripes, symbol."""
-    if tunnel:
-        draw.polygon(car.corners(grow=2.2, scale=scale), fill=TUNNEL_INK)
-        draw.polygon(car.corners(grow=0.9, scale=scale), fill=(255, 255, 255))
-    fill = CARD_FILL[color]
-    corners = car.corners(scale=scale)
-    draw.polygon(corners, fill=fill, outline=CAR_OUTLINE if not tunnel else None, width=max(1, round(scale)))
-    if locomotive:
-        _stripes(draw, car, scale)
-        draw_symbol(draw, "wheel", _mul(car.center, scale), 8.5 * scale, DARK_INK)
-        draw.polygon(corners, outline=CAR_OUTLINE, width=max(1, round(scale)))
-        return
-    symbol = CARD_SYMBOL[color]
-    if symbol:
-        draw_symbol(draw, symbol, _mul(car.center, scale), 7.0 * scale, ink_on(fill))
-
-
-def _mul(p: tuple[float, float], k: float) -> tuple[float, float]:
-    return p[0] * k, p[1] * k
-
-
-def _stripes(draw: ImageDraw.ImageDraw, car: Car, scale: float) -> None:
-    """Fill a car space with the locomotive's rainbow, in bands across the car."""
-    n = len(LOCOMOTIVE_STRIPES)
-    for k, color in enumerate(LOCOMOTIVE_STRIPES):
-        band = Car(
-            center=(
-                car.center[0] + (k + 0.5 - n / 2) * car.length / n * math.cos(car.angle),
-                car.center[1] + (k + 0.5 - n / 2) * car.length / n * math.sin(car.angle),
-            ),
-            angle=car.angle,
-            length=car.length / n + 0.3,
-            width=car.width,
-        )
-        draw.polygon(band.corners(scale=scale), fill=color)
 
 
 def _draw_cities(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:

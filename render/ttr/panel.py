@@ -11,7 +11,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.ttr.cards import paste_card
+from render.ttr.cards import card_image, paste_card
 from render.ttr.palette import (
     ACCENT,
     DARK_INK,
@@ -24,6 +24,7 @@ from render.ttr.palette import (
     ink_on,
     player_color,
 )
+from render.ttr.sprites import space_sample
 from render.ttr.symbols import (
     draw_cards_icon,
     draw_star_icon,
@@ -31,12 +32,14 @@ from render.ttr.symbols import (
     draw_ticket_icon,
     draw_train_icon,
 )
-from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
+from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name, text_for
+from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import load_map
 from rules.ttr.view import PublicView
 
 PANEL_WIDTH = 360
 PAD = 16
+LEGEND_ROW = 24
 
 
 @lru_cache(maxsize=16)
@@ -67,14 +70,20 @@ def draw_panel(image: Image.Image, x0: int, view: PublicView, labels: Labels, na
     market_top = height - 190
     top = 88
     rows = max(1, view.n_players)
-    rows_bottom = market_top - (60 if view.tunnel is not None else 8)
-    row_h = min(118, (rows_bottom - top) // rows)
     stations = game_map.rules.stations_per_player > 0
+    legend_h = LEGEND_ROW * (4 if stations else 3) + 8
+    rows_bottom = market_top - (60 if view.tunnel is not None else 8)
+    row_h = min(118, (rows_bottom - top - legend_h) // rows)
+    legend = row_h >= 100
+    if not legend:
+        row_h = min(118, (rows_bottom - top) // rows)
     for player in view.players:
         y = top + player.seat * row_h
         _player_row(
             image, draw, (x0 + 8, y, image.width - 8, y + row_h - 8), view, player.seat, labels, names, stations
         )
+    if legend:
+        _legend(image, draw, x, right, rows_bottom - legend_h + 4, stations, labels)
     _market(image, draw, x, right, market_top, view, labels)
     if view.tunnel is not None:
         _tunnel(image, draw, x, right, market_top - 4, view, labels)
@@ -168,6 +177,37 @@ def _icon(draw: ImageDraw.ImageDraw, name: str, box: tuple[float, float, float, 
         draw_ticket_icon(draw, box, PANEL_MUTED, PANEL_CARD)
     else:
         draw_station_icon(draw, (box[0] + 3, box[1] - 2, box[2] - 3, box[3]), PANEL_MUTED, PANEL_CARD)
+
+
+def _legend(
+    image: Image.Image, draw: ImageDraw.ImageDraw, x: int, right: int, top: int, stations: bool, labels: Labels
+) -> None:
+    """Which symbol is which colour (for colour-blind players), and on Europe what tunnels and ferries look like."""
+    entries: list[tuple[Image.Image, str]] = [
+        (card_image(name, 18, 24), _colour_word(labels, name)) for name in CARD_NAMES
+    ]
+    if stations:
+        entries += [(space_sample("tunnel"), picture_text(labels, "legend.tunnel"))]
+        entries += [(space_sample("ferry"), picture_text(labels, "legend.ferry"))]
+    step = (right - x) / 3
+    for k, (sample, word) in enumerate(entries):
+        cx, cy = x + (k % 3) * step, top + (k // 3) * LEGEND_ROW
+        image.paste(sample, (round(cx), round(cy + (22 - sample.height) / 2)), sample)
+        text, f = fitted(word, 13, step - sample.width - 10)
+        draw.text(
+            (cx + sample.width + 6, cy + 11),
+            text,
+            font=f,
+            fill=PANEL_MUTED,
+            anchor="lm",
+        )
+
+
+def _colour_word(labels: Labels, name: str) -> str:
+    """A card colour's name from the game's own words (`ttr.color.<name>`)."""
+    key = f"ttr.color.{name}"
+    word = text_for(labels, key)
+    return name if word == key else word
 
 
 def _market(

@@ -16,6 +16,7 @@ from render.fonts import font
 from render.ttr.geometry import Car
 from render.ttr.layout import map_layout
 from render.ttr.palette import DARK_INK, RGB, ink_on, player_color
+from render.ttr.spaces import draw_car_space
 from render.ttr.symbols import draw_station_icon
 
 SS = 2
@@ -102,3 +103,12 @@ def station_sprite(color_index: int) -> Image.Image:
     cx, cy = (box[0] + box[2]) / 2, box[1] + (box[3] - box[1]) * 0.58
     draw.text((cx, cy), str(color_index + 1), font=font(8 * SS, bold=True), fill=ink_on(color), anchor="mm")
     return big.convert("RGBa").resize((big.width // SS, big.height // SS), Image.Resampling.LANCZOS).convert("RGBA")
+
+
+@lru_cache(maxsize=4)
+def space_sample(kind: str) -> Image.Image:
+    """One unclaimed car space as the board draws it, for the legend: a `tunnel` or a `ferry` locomotive space."""
+    car = Car(center=(17.0, 9.0), angle=0.0, length=24.0, width=11.0)
+    big = Image.new("RGBA", (34 * SS, 18 * SS), (0, 0, 0, 0))
+    draw_car_space(ImageDraw.Draw(big), car, "gray", tunnel=kind == "tunnel", locomotive=kind == "ferry", scale=SS)
+    return big.convert("RGBa").resize((34, 18), Image.Resampling.LANCZOS).convert("RGBA")
