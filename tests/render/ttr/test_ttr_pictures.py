@@ -23,6 +23,7 @@ from render.ttr.layout import map_layout
 from render.ttr.mapart import map_art
 from render.ttr.palette import CARD_FILL, CITY_FILL, LOCOMOTIVE_STRIPES, PLAYER_COLORS, RGB
 from render.ttr.text import city_names, picture_text, text_for
+from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import MAP_IDS, load_map
 from rules.ttr.state import TtrState
 from rules.ttr.view import PublicView, SeatView
@@ -175,9 +176,9 @@ def test_every_word_the_pictures_ask_for_exists_in_english_and_russian(
     assert len(ours) > 20
     assert sorted(ours - set(EN)) == []
     assert sorted(ours - set(picture_words("ru"))) == []
-    assert {k for k in asked if not k.startswith("ttr_picture.")} <= {
-        f"ttr.city.{c.id}" for m in MAP_IDS for c in load_map(m).cities
-    }
+    cities = {f"ttr.city.{c.id}" for m in MAP_IDS for c in load_map(m).cities}
+    colours = {f"ttr.color.{name}" for name in CARD_NAMES}
+    assert {k for k in asked if not k.startswith("ttr_picture.")} <= cities | colours
 
 
 def test_words_fall_back_to_keys_and_city_names_to_the_printed_map() -> None:
