@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from rules.engine import Message
@@ -14,7 +14,6 @@ N_COLORS = len(COLORS)
 N_KINDS = len(KIND_NAMES)
 PER_COLOR = 10
 LOCOMOTIVES = 16
-TOTAL_CARDS = N_COLORS * PER_COLOR + LOCOMOTIVES
 
 _KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 
@@ -28,14 +27,6 @@ def kind_of(name: str) -> int | None:
 def color_message(kind: int) -> Message:
     """Return the translatable name of a card kind (`cardgame.color.<name>`); shared, as messages are frozen."""
     return Message(key=f"cardgame.color.{KIND_NAMES[kind]}")
-
-
-def counts_of(cards: Iterable[int]) -> tuple[int, ...]:
-    """Count cards per kind: a 9-tuple indexed by kind."""
-    counts = [0] * N_KINDS
-    for kind in cards:
-        counts[kind] += 1
-    return tuple(counts)
 
 
 def cards_of(counts: Sequence[int]) -> list[int]:

@@ -12,7 +12,7 @@ import random
 from rules.cardgame.cards import LOCOMOTIVE, N_COLORS, N_KINDS, cards_of, color_message
 from rules.cardgame.plays import has_legal_play, holder
 from rules.cardgame.scoring import score_stack
-from rules.cardgame.state import CardGameState, Phase, PlayerState, PlayRecord, ScoringRecord
+from rules.cardgame.state import CardGameState, Phase, PlayerState, PlayRecord
 from rules.cardgame.tickets import load_data, ticket_message
 from rules.engine import Event, Message, Param
 
@@ -359,9 +359,3 @@ class Table:
         self.final_scoring = tuple(score_stack(s, self.seat(s).stack, self.seat(s).tickets) for s in range(self.n))
         self.phase = Phase.OVER
         self.events.append(event("game_over"))
-
-
-def scoring_points(record: ScoringRecord) -> int:
-    """Points the completed tickets of one scoring record are worth."""
-    data = load_data()
-    return sum(data.ticket(score.ticket).points for score in record.completed)
