@@ -7,7 +7,7 @@ from PIL import Image
 from render.ttr.encode import encode
 from render.ttr.layout import map_layout
 from render.ttr.mapart import map_art
-from render.ttr.palette import ACCENT, HIGHLIGHT
+from render.ttr.palette import ACCENT, HIGHLIGHT, TUNNEL_RING
 from render.ttr.panel import PANEL_WIDTH, draw_panel
 from render.ttr.sprites import ring_sprite, station_sprite, train_sprite
 from render.ttr.text import Labels, Names, city_names
@@ -27,9 +27,9 @@ def board_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
             for track_id in final.longest_trail:
                 ring_sprite(view.map, track_id, HIGHLIGHT).paste_on(image)
     elif view.last_claim is not None:
-        ring_sprite(view.map, view.last_claim, HIGHLIGHT).paste_on(image)
+        ring_sprite(view.map, view.last_claim, ACCENT).paste_on(image)
     if view.tunnel is not None:
-        ring_sprite(view.map, view.tunnel.track, ACCENT).paste_on(image)
+        ring_sprite(view.map, view.tunnel.track, TUNNEL_RING).paste_on(image)
     for track_id, seat in sorted(view.owners.items()):
         train_sprite(view.map, track_id, view.players[seat].color).paste_on(image)
     for city, seat in sorted(view.stations.items()):

@@ -71,6 +71,9 @@ CITY_RING: RGB = (255, 250, 240)
 LABEL_INK: RGB = (24, 24, 28)
 LABEL_HALO: RGB = (255, 252, 244)
 HIGHLIGHT: RGB = (255, 255, 255)
+"""Ring around each player's longest trail at the end."""
+TUNNEL_RING: RGB = (0, 200, 230)
+"""Ring around a tunnel being paid (the last claim is ringed in ACCENT gold)."""
 
 PANEL_BG: RGB = (35, 41, 54)
 PANEL_CARD: RGB = (49, 57, 74)

@@ -21,6 +21,7 @@ from render.ttr.palette import (
     PANEL_MUTED,
     PANEL_TEXT,
     RGB,
+    TUNNEL_RING,
     ink_on,
     player_color,
 )
@@ -250,7 +251,7 @@ def _tunnel(
     room = right - x - cards_w - 8
     top = bottom - 54
     route, face = fitted(picture_text(labels, "panel.tunnel", a=names[track.a], b=names[track.b]), 16, room, bold=True)
-    draw.text((x, top + 4), route, font=face, fill=ACCENT)
+    draw.text((x, top + 4), route, font=face, fill=TUNNEL_RING)
     extra, face = fitted(picture_text(labels, "panel.tunnel_extra", extra=tunnel.extra), 16, room)
     draw.text((x, top + 28), extra, font=face, fill=PANEL_TEXT)
     for k, color in enumerate(tunnel.revealed):

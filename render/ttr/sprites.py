@@ -78,12 +78,12 @@ def train_sprite(map_id: str, track_id: int, color_index: int) -> Sprite:
 def ring_sprite(map_id: str, track_id: int, ring: RGB) -> Sprite:
     """A bright ring around a track's cars: the track claimed last turn, or a player's longest trail."""
     cars = map_layout(map_id).tracks[track_id].cars
-    big, x0, y0 = _canvas(cars, 6.0)
+    big, x0, y0 = _canvas(cars, 7.5)
     draw = ImageDraw.Draw(big)
     for car in cars:
-        draw.polygon(_local(car, x0, y0, 5.5), fill=DARK_INK)
+        draw.polygon(_local(car, x0, y0, 6.5), fill=DARK_INK)
     for car in cars:
-        draw.polygon(_local(car, x0, y0, 4.0), fill=ring)
+        draw.polygon(_local(car, x0, y0, 5.0), fill=ring)
     for car in cars:
         draw.polygon(_local(car, x0, y0, 1.0), fill=(0, 0, 0, 0))  # a hole: the car space stays visible
     return _shrink(big, x0, y0)

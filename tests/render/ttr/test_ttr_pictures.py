@@ -21,7 +21,7 @@ from render.ttr import (
 from render.ttr.geometry import Car
 from render.ttr.layout import map_layout
 from render.ttr.mapart import map_art
-from render.ttr.palette import CARD_FILL, CITY_FILL, LOCOMOTIVE_STRIPES, PLAYER_COLORS, RGB
+from render.ttr.palette import ACCENT, CARD_FILL, CITY_FILL, LOCOMOTIVE_STRIPES, PLAYER_COLORS, RGB
 from render.ttr.text import city_names, picture_text, text_for
 from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import MAP_IDS, load_map
@@ -97,8 +97,8 @@ def test_the_last_claim_is_ringed_and_stations_stand_at_their_spot() -> None:
         round(car.center[0] - math.sin(car.angle) * (car.width / 2 + 3.5)),
         round(car.center[1] + math.cos(car.angle) * (car.width / 2 + 3.5)),
     )
-    assert near(image.getpixel(just_outside), (255, 255, 255), 30)
-    assert not near(plain.getpixel(just_outside), (255, 255, 255), 30)
+    assert near(image.getpixel(just_outside), ACCENT, 30)
+    assert not near(plain.getpixel(just_outside), ACCENT, 30)
     spot = map_art("europe", tuple(sorted(city_names(EN, load_map("europe")).items()))).spots["wien"].station
     x, y = round(spot[0]), round(spot[1] + 4)
     assert near(image.getpixel((x - 4, y)), PLAYER_COLORS[3]) or near(image.getpixel((x + 4, y)), PLAYER_COLORS[3])
