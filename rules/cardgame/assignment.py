@@ -26,6 +26,9 @@ from rules.cardgame.cards import LOCOMOTIVE, N_COLORS
 from rules.cardgame.tickets import Ticket
 
 _DUAL_ITERATIONS = 200
+_LAYER_ITERATIONS = 40
+_REPRICE_STATES = 200
+"""A tie-settling layer with more states than this gets prices of its own (see `_Search._settle_ties`)."""
 _SMALL = 20
 """Up to this many candidate tickets, plain branch and bound (no prices) is faster than computing prices."""
 
@@ -129,13 +132,15 @@ def _take_all(items: Sequence[_Item], capacity: Capacity) -> Capacity | None:
     return current
 
 
-def _prices(items: Sequence[_Item], naturals: tuple[int, ...], locomotives: int) -> list[float]:
+def _prices(
+    items: Sequence[_Item], naturals: tuple[int, ...], locomotives: int, iterations: int = _DUAL_ITERATIONS
+) -> list[float]:
     """Approximate the LP's dual prices of natural cards by subgradient descent (any prices give a valid bound)."""
     prices = [0.0] * N_COLORS
     best_prices = prices
     best_value = float("inf")
     step = 2.0
-    for _ in range(_DUAL_ITERATIONS):
+    for _ in range(iterations):
         top = max(range(N_COLORS), key=prices.__getitem__)
         value = sum(p * c for p, c in zip(prices, naturals, strict=True)) + prices[top] * locomotives
         gradient = [float(c) for c in naturals]
@@ -255,15 +260,20 @@ class _Search:
     def _settle_ties(self) -> list[_Item]:
         """Among sets reaching the best points, keep per state the best (points, tie-break); return the winner.
 
-        A state is dropped when it cannot reach the best points, or cannot beat the incumbent's tie-break.
+        A state is dropped when it cannot reach the best points, or cannot beat the incumbent's tie-break. Root
+        prices bound deep states loosely, so a crowded layer gets fresh prices for its own open items, priced
+        at its median capacity; a state must pass both bounds.
         """
         target = self.best[0]
         layer: dict[Capacity, tuple[int, int, int]] = {self._clip(0, self.capacity): (0, 0, 0)}
         for i, item in enumerate(self.items):
+            local = self._layer_prices(i, layer) if len(layer) > _REPRICE_STATES else None
             following: dict[Capacity, tuple[int, int, int]] = {}
             for capacity, value in layer.items():
                 points, tiebreak, chosen = value
                 if self._points_bound(i, capacity, points) < target:
+                    continue
+                if local is not None and _lagrangian(local, capacity, points) < target:
                     continue
                 if tiebreak + self._tiebreak_bound(i, capacity) <= self.best[1]:
                     continue
@@ -275,6 +285,29 @@ class _Search:
             layer = following
         _, _, chosen = max([self.best, *layer.values()])
         return [item for i, item in enumerate(self.items) if chosen >> i & 1]
+
+    def _layer_prices(self, i: int, layer: dict[Capacity, tuple[int, int, int]]) -> _Priced:
+        """Prices for the items open from `i`, tuned to the layer's median capacity, with their reduced sum."""
+        capacities = sorted(layer, key=lambda c: (sum(c[0]) + c[1], c))
+        naturals, locomotives = capacities[len(capacities) // 2]
+        open_items = self.items[i:]
+        prices = _prices(open_items, naturals, locomotives, _LAYER_ITERATIONS)
+        reduced = sum(
+            max(0.0, item.points - sum(p * w for p, w in zip(prices, item.need, strict=True))) for item in open_items
+        )
+        return prices, max(prices), reduced
+
+
+_Priced = tuple[list[float], float, float]
+"""Prices of natural cards, the locomotive's price, and the open items' positive reduced points."""
+
+
+def _lagrangian(priced: _Priced, capacity: Capacity, points: int) -> int:
+    """Bound the points reachable from a state with these prices (LP weak duality)."""
+    prices, locomotive_price, reduced = priced
+    naturals, locomotives = capacity
+    value = sum(p * h for p, h in zip(prices, naturals, strict=True)) + locomotive_price * locomotives
+    return int(points + value + reduced + _EPSILON)
 
 
 def _keep_better(layer: dict[Capacity, tuple[int, int, int]], key: Capacity, value: tuple[int, int, int]) -> None:
