@@ -52,6 +52,21 @@ class Outcome:
 
 
 Publisher = Callable[[Outcome], Awaitable[None]]
+Locator = Callable[[int, int | None, str | None], Awaitable[Message | None]]
+"""(channel id, user id, game) -> where that game is played instead, as a pointer for the person; or None."""
+
+
+class GameListener:
+    """Told about games once what happened is shown: the turn timers and the game threads listen."""
+
+    async def on_started(self, record: GameRecord) -> None:
+        """A lobby became a running game."""
+
+    async def on_moved(self, outcome: Outcome) -> None:
+        """A move was applied and shown (the game may have finished with it)."""
+
+    async def on_closed(self, record: GameRecord) -> None:
+        """A game was cancelled or ended early, and that was shown."""
 
 
 @dataclass
@@ -84,6 +99,8 @@ class GameService:
         self._publishers: dict[str, Publisher] = {}
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
+        self._listeners: list[GameListener] = []
+        self.locate_elsewhere: Locator | None = None
 
     # ---- lookup -------------------------------------------------------------------------------------------
 
@@ -102,11 +119,16 @@ class GameService:
             raise ServiceError("bot.reason.not_started")
         return state
 
-    async def game_in_channel(self, channel_id: int, game: str | None = None) -> GameRecord:
-        """Return the newest open game of a channel (of one kind, if given), or refuse."""
+    async def game_in_channel(
+        self, channel_id: int, game: str | None = None, *, user_id: int | None = None
+    ) -> GameRecord:
+        """Return the newest open game of a channel (of one kind, if given), or refuse, pointing to where it is."""
         for record in await self.store.in_channel(channel_id):
             if game is None or record.game == game:
                 return (await self._table(record.id)).record
+        pointer = None if self.locate_elsewhere is None else await self.locate_elsewhere(channel_id, user_id, game)
+        if pointer is not None:
+            raise ServiceError(pointer.key, **pointer.params)
         raise ServiceError("bot.reason.no_game_here")
 
     def view(self, game_id: int, seat: Seat | None) -> BaseModel:
@@ -210,7 +232,9 @@ class GameService:
             state = table.engine.new_game(options, len(record.seats), record.seed)
             table.record = await self.store.start(record, record.seats, state.model_dump_json())
             table.state = state
-            return table.record
+        started = table.record
+        await self._tell(lambda listener: listener.on_started(started))
+        return started
 
     async def cancel(self, game_id: int, user_id: int) -> GameRecord:
         """Cancel a lobby: only the host."""
@@ -239,6 +263,75 @@ class GameService:
             outcome = await self._apply(table, seat, action, by_bot=False)
         self.wake_bots(game_id)
         return outcome
+
+    async def play_for(self, game_id: int, seat: Seat) -> Outcome | None:
+        """Play one move for an absent person with the game's sensible bot (not published; bots not woken);
+        None when that seat is not to act."""
+        table = await self._table(game_id)
+        async with table.lock:
+            if table.state is None or table.record.status != "active" or seat not in table.engine.to_act(table.state):
+                return None
+            rng = random.Random(f"{table.record.seed}/absent/{table.record.version}")
+            action = table.engine.bot_action(table.state, seat, rng, "sensible")
+            return await self._apply(table, seat, action, by_bot=True)
+
+    async def hand_to_bot(self, game_id: int, seat: Seat) -> GameRecord:
+        """Give a running game's seat to a sensible bot player for the rest of the game (bots not woken)."""
+        table = await self._table(game_id)
+        async with table.lock:
+            if table.record.status != "active":
+                raise ServiceError("bot.reason.not_running")
+            current = next(s for s in table.record.seats if s.seat == seat)
+            if not current.is_bot:
+                replacement = SeatRecord(seat=seat, name=current.name, bot_kind="sensible")
+                table.record = await self.store.replace_seat(table.record, replacement)
+            return table.record
+
+    async def end(self, game_id: int) -> GameRecord:
+        """End an open game early: a lobby is cancelled, a running game is recorded as abandoned."""
+        table = await self._table(game_id)
+        async with table.lock:
+            status = "cancelled" if table.record.status == "lobby" else "abandoned"
+            table.record = await self.store.set_status(table.record, status)
+            if table.bots is not None and not table.bots.done():  # its driver looks the game up once more
+                table.bots.add_done_callback(lambda _: self._tables.pop(game_id, None))
+            else:
+                self._tables.pop(game_id, None)
+            return table.record
+
+    def add_listener(self, listener: GameListener) -> None:
+        """Have a listener told about started, moved and closed games."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: GameListener) -> None:
+        """Undo `add_listener` (cog unload)."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    async def after_move(self, outcome: Outcome) -> None:
+        """Tell listeners about a move once it is shown (whoever showed it calls this)."""
+        await self._tell(lambda listener: listener.on_moved(outcome))
+
+    async def after_close(self, record: GameRecord) -> None:
+        """Tell listeners that a game was cancelled or ended early, once that is shown."""
+        await self._tell(lambda listener: listener.on_closed(record))
+
+    async def publish(self, outcome: Outcome) -> None:
+        """Show a move nobody clicked for through the game's publisher, then tell listeners."""
+        publisher = self._publishers.get(outcome.record.game)
+        if publisher is not None:
+            try:
+                await publisher(outcome)
+            except Exception:
+                log.exception("publishing a bot move failed in game %s", outcome.record.id)
+        await self.after_move(outcome)
+
+    async def _tell(self, call: Callable[[GameListener], Awaitable[None]]) -> None:
+        for listener in self._listeners:
+            try:
+                await call(listener)
+            except Exception:
+                log.exception("a game listener failed: %r", listener)
 
     def register_publisher(self, game: str, publisher: Publisher) -> None:
         """Let a game's cog publish the moves nobody clicked for (bot players)."""
@@ -293,12 +386,7 @@ class GameService:
                 return
             if outcome is None:
                 return
-            publisher = self._publishers.get(table.record.game)
-            if publisher is not None:
-                try:
-                    await publisher(outcome)
-                except Exception:
-                    log.exception("publishing a bot move failed in game %s", table.record.id)
+            await self.publish(outcome)
 
     def _bot_seats_to_act(self, table: _Table) -> set[Seat]:
         if table.state is None:
@@ -392,4 +480,4 @@ def _first_error(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', '')}".strip(": ")
 
 
-__all__ = ["GameService", "IllegalAction", "Outcome", "ServiceError"]
+__all__ = ["GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError"]

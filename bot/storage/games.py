@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -79,6 +79,10 @@ class GameStore:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+
+    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """One transaction for another store on this connection: it shares the lock, so writes never interleave."""
+        return self._transaction()
 
     async def create_game(
         self,

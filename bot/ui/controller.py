@@ -87,6 +87,7 @@ class GameController:
             await self.refuse(interaction, error.message)
             return None
         await self.publish(outcome, interaction)
+        await self.service.after_move(outcome)
         return outcome
 
     async def refuse(
