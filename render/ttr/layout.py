@@ -129,7 +129,7 @@ def build_layout(game_map: GameMap, overrides: LayoutOverrides) -> MapLayout:
         x, y = cities[city_id]
         cities[city_id] = (x + dx, y + dy)
     fixed = dict(overrides.bends)
-    clear = Clearances(trim=TRIM, city=CITY_RADIUS + 5, between=1.5)
+    clear = Clearances(trim=TRIM, city=CITY_RADIUS + 5, between=1.5, frame=(0.0, 0.0, float(MAP_WIDTH), float(height)))
     bends = choose_bends(cities, routes, clear, fixed)
     curves = {r.key: bend_curve(cities[r.a], cities[r.b], bends[r.key]) for r in routes}
     members = {

@@ -40,6 +40,8 @@ class Clearances:
     trim: float
     city: float
     between: float
+    frame: tuple[float, float, float, float]
+    """The map area (x0, y0, x1, y1): cars must stay inside it."""
 
 
 def choose_bends(
@@ -112,6 +114,10 @@ def _cost(
     if not pts:
         return cost + 1e6
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    fx0, fy0, fx1, fy1 = clear.frame
+    edge = r.half_width + 4
+    outside = max(fx0 + edge - min(xs), fy0 + edge - min(ys), max(xs) - fx1 + edge, max(ys) - fy1 + edge, 0.0)
+    cost += 400.0 * outside + 40.0 * outside**2
     reach = clear.city + r.half_width
     for c, (cx, cy) in cities.items():
         if c in (r.a, r.b) or not (min(xs) - reach < cx < max(xs) + reach and min(ys) - reach < cy < max(ys) + reach):

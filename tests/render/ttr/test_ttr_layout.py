@@ -21,6 +21,10 @@ def test_every_city_and_track_has_a_layout_entry(map_id: str) -> None:
     assert layout.width >= 1600 == MAP_WIDTH
     for x, y in layout.cities.values():
         assert 0 < x < layout.width and 0 < y < layout.height
+    for shape in layout.tracks.values():
+        for car in shape.cars:
+            for x, y in car.corners():
+                assert 2 < x < layout.width - 2 and 2 < y < layout.height - 2, shape.id
 
 
 @pytest.mark.parametrize("map_id", MAP_IDS)
