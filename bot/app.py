@@ -24,7 +24,7 @@ from bot.ui.custom_ids import ComponentId
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice")
+EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr")
 
 
 class ConductorTree(app_commands.CommandTree[Any]):

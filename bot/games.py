@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.dice import DiceEngine
 from rules.engine import GameEngine
+from rules.ttr import TicketToRideEngine
 
 
 @dataclass(frozen=True)
@@ -22,4 +23,6 @@ class GameInfo:
         return self.engine.game_id
 
 
-GAMES: dict[str, GameInfo] = {info.game_id: info for info in (GameInfo(DiceEngine(), "dice"),)}
+GAMES: dict[str, GameInfo] = {
+    info.game_id: info for info in (GameInfo(DiceEngine(), "dice"), GameInfo(TicketToRideEngine(), "ttr"))
+}

@@ -11,19 +11,33 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
 
 from bot.app import Conductor, create_bot
 from bot.sandbox.local_discord import LocalDiscord
 from bot.sandbox.models import LocalUser, RecordedMessage
+from bot.sandbox.outcome import InteractionOutcome
 from bot.settings import Settings
 from bot.storage.games import GameRecord
+from rules.engine import GameEngine
+from rules.ttr.maps import load_map
 
 log = logging.getLogger(__name__)
 
 SANDBOX_PEOPLE = ("Anna", "Boris", "Chen", "Dasha", "Emil", "Fatima")
+
+Policy = Callable[[GameEngine[Any, Any, Any], BaseModel, int, random.Random], str]
+"""How a scripted person picks a move: (engine, state, seat, rng) -> action text, from what that seat may see."""
+
+
+def bot_policy(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: int, rng: random.Random) -> str:
+    """The default: the move the game's own bot player would make."""
+    return engine.bot_action(state, seat, rng).encode()
 
 
 def sandbox_settings(database: Path, *, bot_move_delay: float = 0.05) -> Settings:
@@ -39,17 +53,22 @@ def sandbox_settings(database: Path, *, bot_move_delay: float = 0.05) -> Setting
 
 @dataclass
 class ScriptedTable:
-    """Plays a game through the stand-in as its people would: clicking the buttons the bot drew.
+    """Plays a game through the stand-in as its people would: clicking the buttons and menus the bot drew.
 
-    People choose their moves with the game's own bot player (from what their seat may see); `bot` is the
-    running Conductor, used only to know whose turn it is and to pick moves, never to make them.
+    People choose their moves with `policy` (by default the game's own bot player, from what their seat may
+    see); `bot` is the running Conductor, used only to know whose turn it is and to pick moves, never to make
+    them. How a move is made through the UI is the game's move driver (see MOVE_DRIVERS).
     """
 
     discord: LocalDiscord
     bot: Conductor
     people: Sequence[LocalUser]
+    policy: Policy = bot_policy
     latencies: list[float] = field(default_factory=list)
     """Seconds from each click being dispatched to the bot's first answer (for the benchmarks)."""
+    timings: list[tuple[str, float]] = field(default_factory=list)
+    """(what, seconds) for each interaction: the move's verb for the one that makes it, `menu` for the others."""
+    last_answer: InteractionOutcome | None = None
 
     async def open(self, game: str, *, bots: int = 0, options: dict[str, object] | None = None) -> GameRecord:
         """Open a lobby by /newgame as the first person, seat the others and `bots` bot players, and start."""
@@ -62,7 +81,7 @@ class ScriptedTable:
             await self.click_labelled(host, lobby.id, "bot")
         await self.click_labelled(host, lobby.id, "start")
         record = await self.bot.service.game_in_channel(lobby.channel_id)
-        await self.turn_message(record.id)
+        await self.settle(record.id)
         return record
 
     async def click_labelled(self, person: LocalUser, message_id: int, verb: str) -> None:
@@ -71,41 +90,67 @@ class ScriptedTable:
         custom_id = next(c["custom_id"] for c in message.buttons() if c["custom_id"].split(":")[3] == verb)
         await self.discord.click(person, message, custom_id)
 
+    async def timed(self, what: str, interaction: Awaitable[InteractionOutcome]) -> InteractionOutcome:
+        """Await an interaction, noting how long the bot took to answer it."""
+        started = time.perf_counter()
+        outcome = await interaction
+        elapsed = time.perf_counter() - started
+        self.latencies.append(elapsed)
+        self.timings.append((what, elapsed))
+        self.last_answer = outcome
+        return outcome
+
     async def turn_message(self, game_id: int, timeout: float = 10.0) -> RecordedMessage:
         """Wait until the message with the controls of the game's current version is shown, and return it."""
         record = await self.bot.service.store.get(game_id)
         assert record is not None
-        prefix = f"{record.game}:{game_id}:{record.version}:"
+        return await self.discord.wait_for(
+            lambda: self.public_controls(record), timeout=timeout, what=f"the controls of version {record.version}"
+        )
 
-        def current() -> RecordedMessage | None:
-            for message in reversed(self.discord.channel_messages()):
-                if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
-                    return message
-            return None
+    def public_controls(self, record: GameRecord) -> RecordedMessage | None:
+        """The newest public message with controls of this record's version, if shown yet."""
+        prefix = f"{record.game}:{record.id}:{record.version}:"
+        for message in reversed(self.discord.channel_messages()):
+            if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
+                return message
+        return None
 
-        return await self.discord.wait_for(current, timeout=timeout, what=f"the controls of version {prefix}")
+    def person_to_act(self, record: GameRecord) -> tuple[int, LocalUser] | None:
+        """The first seat a person plays among those to act now, with that person."""
+        engine = self.bot.service.engine(record.game)
+        people = {s.seat: s.user_id for s in record.seats if s.user_id is not None}
+        for seat in sorted(engine.to_act(self.bot.service.state(record.id))):
+            if seat in people:
+                return seat, next(p for p in self.people if p.id == people[seat])
+        return None
+
+    async def settle(self, game_id: int, timeout: float = 10.0) -> GameRecord:
+        """Wait until the game is over, or a person is to act and the controls of that moment are shown."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            record = await self.bot.service.store.get(game_id)
+            assert record is not None
+            if record.status != "active":
+                return record
+            if self.person_to_act(record) is not None and self.public_controls(record) is not None:
+                return record
+            if loop.time() > deadline:
+                raise TimeoutError(f"game {game_id} did not settle at version {record.version}")
+            await asyncio.sleep(0.005)
 
     async def play_move(self, game_id: int, rng: random.Random) -> bool:
-        """Make the next person's move by clicking its button; False once the game is over or bots are to act."""
-        record = await self.bot.service.store.get(game_id)
-        assert record is not None
+        """Make the next person's move through the UI (bot players move by themselves); False once over."""
+        record = await self.settle(game_id)
         if record.status != "active":
             return False
+        found = self.person_to_act(record)
+        assert found is not None
+        seat, person = found
         engine = self.bot.service.engine(record.game)
-        state = self.bot.service.state(game_id)
-        seats = sorted(engine.to_act(state))
-        people = {s.seat: s.user_id for s in record.seats if s.user_id is not None}
-        seat = next((s for s in seats if s in people), None)
-        if seat is None:
-            await self.wait_for_version_after(game_id, record.version)
-            return True
-        code = engine.bot_action(state, seat, rng).encode()
-        message = await self.turn_message(game_id)
-        custom_id = _button_for(message, code)
-        person = next(p for p in self.people if p.id == people[seat])
-        started = time.perf_counter()
-        await self.discord.click(person, message, custom_id)
-        self.latencies.append(time.perf_counter() - started)
+        code = self.policy(engine, self.bot.service.state(game_id), seat, rng)
+        await MOVE_DRIVERS.get(record.game, click_turn_button)(self, record, person, code)
         await self.wait_for_version_after(game_id, record.version)
         return True
 
@@ -122,22 +167,35 @@ class ScriptedTable:
         return record
 
     async def wait_for_version_after(self, game_id: int, version: int, timeout: float = 10.0) -> None:
-        """Wait until the game has moved past `version` and its new controls (or final message) are shown."""
-
-        async def moved() -> bool:
+        """Wait until the game has moved past `version`, then until it settles (see `settle`)."""
+        for _ in range(int(timeout / 0.005)):
             record = await self.bot.service.store.get(game_id)
-            return record is not None and record.version > version
-
-        for _ in range(int(timeout / 0.01)):
-            if await moved():
+            if record is not None and record.version > version:
                 break
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.005)
         else:
-            raise TimeoutError(f"game {game_id} stayed at version {version}")
-        record = await self.bot.service.store.get(game_id)
-        assert record is not None
-        if record.status == "active":
-            await self.turn_message(game_id, timeout)
+            answer = self.last_answer.content if self.last_answer is not None else ""
+            raise TimeoutError(f"game {game_id} stayed at version {version}; the last answer was {answer!r}")
+        await self.settle(game_id, timeout)
+
+    def own_controls(self, record: GameRecord, person: LocalUser, verbs: set[str]) -> RecordedMessage | None:
+        """The person's newest private message with a control of one of these verbs at the current version."""
+        prefix = f"{record.game}:{record.id}:{record.version}:"
+        for message in reversed(self.discord.ephemerals(person)):
+            for component in message.walk_components():
+                custom_id = str(component.get("custom_id", ""))
+                if custom_id.startswith(prefix) and custom_id.split(":")[3] in verbs:
+                    return message
+        return None
+
+
+MoveDriver = Callable[[ScriptedTable, GameRecord, LocalUser, str], Awaitable[None]]
+
+
+async def click_turn_button(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
+    """Make a move by clicking its button on the turn message (the dice game's way)."""
+    message = await table.turn_message(record.id)
+    await table.timed(code.partition(":")[0], table.discord.click(person, message, _button_for(message, code)))
 
 
 def _button_for(message: RecordedMessage, code: str) -> str:
@@ -152,6 +210,92 @@ def _button_for(message: RecordedMessage, code: str) -> str:
 
 def _is_final(message: RecordedMessage, game_id: int) -> bool:
     return any(a.filename == "scores.png" for a in message.attachments) and not message.components
+
+
+def _controls(message: RecordedMessage) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(verb, component) for each control of our custom id grammar on a message."""
+    for component in message.walk_components():
+        parts = str(component.get("custom_id", "")).split(":")
+        if len(parts) >= 4:
+            yield parts[3], component
+
+
+def _select_with(message: RecordedMessage | None, verb: str, value: str) -> str | None:
+    """The custom id of a select of this verb offering `value`."""
+    if message is None:
+        return None
+    for found, component in _controls(message):
+        if found == verb and any(o.get("value") == value for o in component.get("options") or []):
+            return str(component["custom_id"])
+    return None
+
+
+async def play_ttr_move(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
+    """Make a Ticket to Ride move as a person would: cards and tickets on the turn message; claims, stations,
+    ticket choices and tunnels in their private messages (opening My hand when they have none at hand)."""
+    verb, _, rest = code.partition(":")
+    discord = table.discord
+    if verb in ("draw", "tickets", "pass"):
+        message = await table.turn_message(record.id)
+        custom_id = next(
+            str(c["custom_id"])
+            for found, c in _controls(message)
+            if not c.get("disabled")
+            and (
+                (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
+                or (found == "take" and f"draw:{str(c['custom_id']).rsplit(':', 1)[1]}" == code)
+            )
+        )
+        await table.timed(verb, discord.click(person, message, custom_id))
+        return
+    wanted = {"keep": {"keep"}, "pay": {"act"}, "withdraw": {"act"}}.get(verb, {"route", "city", "station"})
+    private = table.own_controls(record, person, wanted)
+    if private is None:
+        public = await table.turn_message(record.id)
+        hand = next(str(c["custom_id"]) for found, c in _controls(public) if found == "hand")
+        private = (await table.timed("menu", discord.click(person, public, hand))).message
+    assert private is not None, "My hand answered with nothing"
+    if verb == "keep":
+        custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if found == "keep")
+        await table.timed(verb, discord.select(person, private, custom_id, rest.split(",")))
+        return
+    if verb in ("pay", "withdraw"):
+        custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if c["custom_id"].endswith(code))
+        await table.timed(verb, discord.click(person, private, custom_id))
+        return
+    target, menu = rest.split(":")[0], "route" if verb == "claim" else "station"
+    if verb == "claim" and _select_with(private, "route", target) is None:
+        board = table.bot.service.view(record.id, None)
+        ends = _track_ends(board.map, int(target))  # type: ignore[attr-defined]
+        city = next(c for c in ends if _select_with(private, "city", c) is not None)
+        custom_id = _select_with(private, "city", city)
+        assert custom_id is not None
+        private = (await table.timed("menu", discord.select(person, private, custom_id, [city]))).message
+    custom_id = _select_with(private, menu, target)
+    assert custom_id is not None, f"no {menu} menu offers {target} to {person.name}"
+    answer = await table.timed(verb, discord.select(person, private, custom_id, [target]))
+    for _ in range(2):  # how to pay, when there is a choice: maybe the colour first, then the cards
+        paying = _select_with(answer.message, "act", code)
+        colour = _select_with(answer.message, "paycolor", code.split(":")[2])
+        if paying is None and colour is None:
+            return
+        table.timings[-1] = ("menu", table.timings[-1][1])
+        assert answer.message is not None
+        if paying is not None:
+            await table.timed(verb, discord.select(person, answer.message, paying, [code]))
+            return
+        assert colour is not None
+        answer = await table.timed(verb, discord.select(person, answer.message, colour, [code.split(":")[2]]))
+
+
+def _track_ends(map_id: str, track_id: int) -> tuple[str, str]:
+    """The two cities of a Ticket to Ride track."""
+    found = next(t for t in load_map(map_id).tracks if t.id == track_id)
+    return found.a, found.b
+
+
+MOVE_DRIVERS: dict[str, MoveDriver] = {"ticket-to-ride": play_ttr_move}
+"""How each game's moves are made through its UI; games not named here click a turn-message button."""
 
 
 async def run_sandbox(game: str, players: int, out: Path, *, seed: int | None = None) -> int:
@@ -169,6 +313,8 @@ async def run_sandbox(game: str, players: int, out: Path, *, seed: int | None = 
                 await table.play_to_the_end(record.id, seed=seed if seed is not None else random.randrange(1 << 30))
             print(discord.transcript())
             written = _write_pictures(discord.channel_messages(), out)
+            for person in people:
+                written += _write_pictures(discord.ephemerals(person), out, prefix=f"private-{person.name}-")
             print(f"\n{written} pictures written to {out.resolve()}")
             problems = [*discord.unhandled, *discord.logged_errors]
     for problem in problems:
@@ -176,8 +322,8 @@ async def run_sandbox(game: str, players: int, out: Path, *, seed: int | None = 
     return 1 if problems else 0
 
 
-def _write_pictures(messages: Sequence[RecordedMessage], out: Path) -> int:
-    """Write every picture of every version of the channel's messages, named by message and revision."""
+def _write_pictures(messages: Sequence[RecordedMessage], out: Path, *, prefix: str = "") -> int:
+    """Write every picture of every version of these messages, named by message and revision."""
     count = 0
     for message in messages:
         revisions = [*message.history, message.revision()]
@@ -188,6 +334,6 @@ def _write_pictures(messages: Sequence[RecordedMessage], out: Path) -> int:
                     continue
                 seen.add(attachment.data)
                 name = re.sub(r"[^\w.-]", "_", attachment.filename)
-                (out / f"{message.id}-{number:02d}-{name}").write_bytes(attachment.data)
+                (out / f"{prefix}{message.id}-{number:02d}-{name}").write_bytes(attachment.data)
                 count += 1
     return count

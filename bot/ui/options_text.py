@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from bot.i18n import text
+from bot.i18n import FALLBACK, table, text
 from rules.engine import Options
 
 
@@ -16,9 +16,11 @@ def option_value(language: str, namespace: str, field: str, value: Any) -> str:
     if isinstance(value, Enum):
         value = value.value
     if isinstance(value, str):
-        key = f"{namespace}.option.{field}.value.{value}"
-        worded = text(language, key)
-        return value if worded == key else worded
+        # Both layouts occur in the tables: `[option.<field>.value] <v> = …` and `[option.<field>] <v> = …`.
+        for key in (f"{namespace}.option.{field}.value.{value}", f"{namespace}.option.{field}.{value}"):
+            if key in table(FALLBACK):
+                return text(language, key)
+        return value
     return str(value)
 
 

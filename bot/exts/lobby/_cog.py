@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -9,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.lobby._controller import LobbyController
+from bot.exts.lobby._options import option_parameters, options_for
 from bot.exts.lobby._presenter import lobby_embed, lobby_view
 from bot.games import GAMES
 from bot.i18n import language_of, text
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 GAME_CHOICES = [
     app_commands.Choice(name=text("en", f"bot.game.{info.namespace}"), value=g) for g, info in GAMES.items()
 ]
+OPTION_PARAMETERS = option_parameters(GAMES)
 
 
 class LobbyCog(commands.Cog):
@@ -31,22 +34,25 @@ class LobbyCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """Register the lobby's controller for its components."""
+        """Register the lobby's controller for its components, and /newgame (built from the options models)."""
         self.bot.controllers["lobby"] = LobbyController(self.bot)
+        self.bot.tree.add_command(newgame_command(self))
 
     async def cog_unload(self) -> None:
-        """Unregister the lobby's controller."""
+        """Undo cog_load."""
         self.bot.controllers.pop("lobby", None)
+        self.bot.tree.remove_command("newgame")
 
-    @app_commands.command(name="newgame", description=text("en", "commands.newgame.description"))
-    @app_commands.describe(game=text("en", "commands.newgame.game.description"))
-    @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
-    async def newgame(self, interaction: discord.Interaction[Any], game: str) -> None:
-        """Open a lobby here with the invoker as host; one open game per channel."""
+    async def newgame(self, interaction: discord.Interaction[Any], game: str, **given: Any) -> None:
+        """Open a lobby here with the invoker as host; one open game per channel; options override the server's."""
         language = language_of(interaction.locale)
         if game not in GAMES or interaction.channel_id is None:
             await reply_private(interaction, text(language, "bot.reason.unknown_game"))
+            return
+        chosen, foreign = options_for(game, OPTION_PARAMETERS, given)
+        if foreign:
+            names = ", ".join(foreign)
+            await reply_private(interaction, text(language, "bot.reason.option_not_for_game", options=names))
             return
         open_here = await self.bot.service.store.in_channel(interaction.channel_id)
         if open_here:
@@ -60,7 +66,7 @@ class LobbyCog(commands.Cog):
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
-                options=await self.bot.default_options(interaction.guild_id, game),
+                options={**await self.bot.default_options(interaction.guild_id, game), **chosen},
             )
         except ServiceError as error:
             await reply_private(interaction, text(language, error.message.key, **error.message.params))
@@ -73,3 +79,30 @@ class LobbyCog(commands.Cog):
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, message_id)
+
+
+def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, Any, None]:
+    """Build /newgame: the game, then every game's variant options (each optional, with its description)."""
+
+    async def newgame(interaction: discord.Interaction[Any], game: str, **given: Any) -> None:
+        await cog.newgame(interaction, game, **given)
+
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+        inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+        *(
+            inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=p.annotation, default=None)
+            for p in OPTION_PARAMETERS
+        ),
+    ]
+    newgame.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback: Any = app_commands.describe(
+        game="Which game to play", **{p.name: p.description for p in OPTION_PARAMETERS}
+    )(newgame)
+    callback = app_commands.choices(
+        game=GAME_CHOICES, **{p.name: list(p.choices) for p in OPTION_PARAMETERS if p.choices}
+    )(callback)
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
+        name="newgame", description="Open a lobby for a new game in this channel", callback=callback
+    )
+    return app_commands.guild_only(command)

@@ -1,0 +1,15 @@
+"""Ticket to Ride (USA and Europe) in Discord: the turn messages, private hands, menus and slash commands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.ttr._cog import TtrCog
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+async def setup(bot: Conductor) -> None:
+    """Load the Ticket to Ride cog (discord.py extension entry point)."""
+    await bot.add_cog(TtrCog(bot))

@@ -1,0 +1,235 @@
+"""Ticket to Ride's slash commands (/draw, /claim, /tickets, /station, /hand, /board, /score) and autocomplete.
+
+Each command finds the channel's game, then does what the matching button does; the moves go through the
+controller's `act`, so a typed move and a clicked one are refused or accepted alike.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.ttr._controller import TtrController
+from bot.exts.ttr._map import (
+    MENU_SIZE,
+    by_name,
+    city_name,
+    claims_in,
+    find_city,
+    find_route,
+    fold,
+    route_details,
+    route_matches,
+    route_name,
+    stations_in,
+    track,
+)
+from bot.exts.ttr._presenter import GAME
+from bot.exts.ttr._private import legal_texts
+from bot.i18n import language_of, render, text
+from bot.services.games import ServiceError
+from bot.storage.games import GameRecord
+from bot.ui.controller import reply_private
+from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO
+from rules.ttr.view import PublicView
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+CARD_CHOICES = [
+    app_commands.Choice(name=text("en", "ttr_bot.command.deck"), value="deck"),
+    *(app_commands.Choice(name=text("en", f"ttr.color.{c}"), value=c) for c in CARD_NAMES),
+]
+
+
+class TtrCog(commands.Cog):
+    """Typed moves and looks at a Ticket to Ride game in this channel."""
+
+    def __init__(self, bot: Conductor) -> None:
+        self.bot = bot
+        self.controller = TtrController(bot)
+
+    async def cog_load(self) -> None:
+        """Register the controller for `ticket-to-ride:` components and for publishing bot players' moves."""
+        self.bot.controllers[GAME] = self.controller
+        self.bot.service.register_publisher(GAME, self.controller.publish_bot_move)
+
+    async def cog_unload(self) -> None:
+        """Undo cog_load."""
+        self.bot.controllers.pop(GAME, None)
+        self.bot.service.unregister_publisher(GAME)
+
+    async def _game(self, interaction: discord.Interaction[Any]) -> GameRecord | None:
+        """This channel's Ticket to Ride game, or a private answer that there is none."""
+        try:
+            return await self.bot.service.game_in_channel(interaction.channel_id or 0, GAME)
+        except ServiceError as error:
+            await reply_private(interaction, render(language_of(interaction.locale), error.message))
+            return None
+
+    @app_commands.command(name="draw", description="Ticket to Ride: take a train card from the deck or face up")
+    @app_commands.describe(card="The deck, or the colour of a face-up card")
+    @app_commands.choices(card=CARD_CHOICES)
+    @app_commands.guild_only()
+    async def draw(self, interaction: discord.Interaction[Any], card: str) -> None:
+        """Take a card, as the turn message's buttons do (also the second card of a turn)."""
+        record = await self._game(interaction)
+        if record is not None:
+            await self.controller.act(interaction, record.id, f"draw:{card}", version=None)
+
+    @app_commands.command(name="claim", description="Ticket to Ride: claim a route between two cities")
+    @app_commands.describe(route="Start typing a city: the routes you can claim now are suggested")
+    @app_commands.guild_only()
+    async def claim(self, interaction: discord.Interaction[Any], route: str) -> None:
+        """Claim a route (asking how to pay when there is a choice); a route you cannot claim is explained."""
+        record = await self._game(interaction)
+        if record is None:
+            return
+        language = language_of(interaction.locale)
+        public = self._public(record)
+        track_id = find_route(language, public.map, route) if public is not None else None
+        if public is None or track_id is None:
+            await reply_private(interaction, text(language, "ttr_bot.reason.not_a_route", typed=route[:80]))
+            return
+        mine = await self.controller.seat_view(record.id, interaction.user.id)
+        if mine is not None and any(c.track == track_id for c in claims_in(legal_texts(mine))):
+            await self.controller.offer_payment(interaction, record.id, f"claim:{track_id}")
+            return
+        # Not claimable now: let the engine say exactly why (taken, double, cars, cards, turn) with a plain claim.
+        found = track(public.map, track_id)
+        colour = found.color if found is not None and found.color in CARD_CODES else _most_held(mine)
+        await self.controller.act(interaction, record.id, f"claim:{track_id}:{colour}:0", version=None)
+
+    @claim.autocomplete("route")
+    async def claim_routes(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        """The routes this player can claim now that match what is typed (city names, either order)."""
+        mine = await self._mine(interaction)
+        if mine is None:
+            return []
+        language = language_of(interaction.locale)
+        tracks = {c.track for c in claims_in(legal_texts(mine))}
+        matching = [t for t in tracks if not current.strip() or route_matches(language, mine.map, t, current)]
+        matching.sort(key=lambda t: fold(route_name(language, mine.map, t)))
+        return [
+            app_commands.Choice(
+                name=f"{route_name(language, mine.map, t)} · {route_details(language, mine.map, t)}"[:100], value=str(t)
+            )
+            for t in matching[:MENU_SIZE]
+        ]
+
+    @app_commands.command(name="tickets", description="Ticket to Ride: draw destination tickets")
+    @app_commands.guild_only()
+    async def tickets(self, interaction: discord.Interaction[Any]) -> None:
+        """Draw destination tickets; the choice comes privately."""
+        record = await self._game(interaction)
+        if record is not None:
+            await self.controller.act(interaction, record.id, "tickets", version=None)
+
+    @app_commands.command(name="station", description="Ticket to Ride Europe: build a station in a city")
+    @app_commands.describe(city="Start typing: the cities where you can build now are suggested")
+    @app_commands.guild_only()
+    async def station(self, interaction: discord.Interaction[Any], city: str) -> None:
+        """Build a station (asking how to pay when there is a choice); a city you cannot build in is explained."""
+        record = await self._game(interaction)
+        if record is None:
+            return
+        language = language_of(interaction.locale)
+        public = self._public(record)
+        city_id = find_city(language, public.map, city) if public is not None else None
+        if public is None or city_id is None:
+            await reply_private(interaction, text(language, "ttr_bot.reason.not_a_city", typed=city[:80]))
+            return
+        mine = await self.controller.seat_view(record.id, interaction.user.id)
+        if mine is not None and any(s.city == city_id for s in stations_in(legal_texts(mine))):
+            await self.controller.offer_payment(interaction, record.id, f"station:{city_id}")
+            return
+        await self.controller.act(interaction, record.id, f"station:{city_id}:{_most_held(mine)}:0", version=None)
+
+    @station.autocomplete("city")
+    async def station_cities(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The cities where this player can build a station now that match what is typed."""
+        mine = await self._mine(interaction)
+        if mine is None:
+            return []
+        language = language_of(interaction.locale)
+        wanted = fold(current)
+        cities = [
+            c
+            for c in by_name(language, [s.city for s in stations_in(legal_texts(mine))])
+            if wanted in fold(city_name(language, c)) or wanted in fold(city_name("en", c))
+        ]
+        return [app_commands.Choice(name=city_name(language, c), value=c) for c in cities[:MENU_SIZE]]
+
+    @app_commands.command(name="hand", description="Ticket to Ride: see your cards and tickets (only you)")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the player's hand privately, with what they can do now."""
+        record = await self._game(interaction)
+        if record is not None:
+            await self.controller.show_hand(interaction, record.id)
+
+    @app_commands.command(name="board", description="Ticket to Ride: see the board now (only you)")
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the current board privately."""
+        record = await self._game(interaction)
+        if record is None:
+            return
+        if self._public(record) is None:
+            await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.not_started"))
+            return
+        await self.controller.board(interaction, record.id)
+
+    @app_commands.command(name="score", description="Ticket to Ride: the scores so far (only you)")
+    @app_commands.guild_only()
+    async def score(self, interaction: discord.Interaction[Any]) -> None:
+        """Show everyone's public standing: route points, cars, cards and tickets held."""
+        record = await self._game(interaction)
+        if record is None:
+            return
+        language = language_of(interaction.locale)
+        public = self._public(record)
+        if public is None:
+            await reply_private(interaction, text(language, "bot.reason.not_started"))
+            return
+        names = self.controller.names(record)
+        lines = [
+            text(
+                language,
+                "ttr_bot.score.line",
+                player=names[p.seat],
+                points=p.route_points,
+                cars=p.cars,
+                cards=p.hand_size,
+                tickets=p.ticket_count,
+                stations=p.stations_left,
+            )
+            for p in sorted(public.players, key=lambda p: -p.route_points)
+        ]
+        await reply_private(interaction, "\n".join([text(language, "ttr_bot.score.title"), *lines]))
+
+    def _public(self, record: GameRecord) -> PublicView | None:
+        """The public view of a running game, None for a lobby."""
+        if record.status != "active":
+            return None
+        return self.bot.service.view(record.id, None)  # type: ignore[return-value]
+
+    async def _mine(self, interaction: discord.Interaction[Any]) -> Any:
+        """The typing person's seat view of this channel's game, or None."""
+        try:
+            record = await self.bot.service.game_in_channel(interaction.channel_id or 0, GAME)
+        except ServiceError:
+            return None
+        return await self.controller.seat_view(record.id, interaction.user.id)
+
+
+def _most_held(view: Any) -> str:
+    """The colour a player holds most of (for a claim or station the engine is asked to judge)."""
+    hand: dict[str, int] = dict(view.hand) if view is not None else {}
+    colours = [c for c in CARD_NAMES if CARD_CODES[c] != LOCO]
+    return max(colours, key=lambda c: (hand.get(c, 0), -CARD_CODES[c]))

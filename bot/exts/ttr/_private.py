@@ -1,0 +1,290 @@
+"""Ticket to Ride's private messages: a player's hand with the moves they can make now, the ticket choice, the
+tunnel's pay-or-withdraw choice, and the menus that narrow a claim or a station down to one legal action.
+
+Every option here is a legal action text of the player's own seat view; a select menu holds 25 options, so a
+long list is split by city, and the colour and locomotives are asked only when there is a real choice.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.exts.ttr import _pictures
+from bot.exts.ttr._map import (
+    COLOR_EMOJI,
+    MENU_SIZE,
+    by_name,
+    chunks,
+    city_name,
+    claim_payment,
+    claims_in,
+    fold,
+    payment_words,
+    route_details,
+    route_name,
+    stations_in,
+    ticket_words,
+    track,
+)
+from bot.exts.ttr._presenter import cid, colour_word
+from bot.i18n import render, text
+from bot.storage.games import GameRecord
+from bot.ui.components import GameComponent, button, select, view_of
+from bot.ui.controller import GameController
+from rules.ttr.view import SeatView
+
+
+@dataclass
+class PrivateMessage:
+    """An ephemeral reply: text, pictures and controls, for one player's eyes only."""
+
+    content: str
+    pictures: dict[str, bytes] = field(default_factory=dict)
+    items: list[GameComponent] = field(default_factory=list)
+
+    def files(self) -> list[discord.File]:
+        """Fresh discord.File objects for the pictures."""
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.pictures.items()]
+
+    def view(self) -> discord.ui.View | None:
+        """The controls as a View, or None when there are none."""
+        return view_of(self.items) if self.items else None
+
+
+def legal_texts(view: SeatView) -> list[str]:
+    """The seat's legal action texts."""
+    return [choice.action for choice in view.legal]
+
+
+def needs_choice(view: SeatView) -> bool:
+    """Whether the seat owes a private decision now: tickets to keep, or a tunnel to pay for."""
+    if view.seat not in view.to_act:
+        return False
+    return bool(view.offered) or view.phase == "tunnel"
+
+
+async def hand_message(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
+    """What "My hand" shows: the pending ticket or tunnel choice, else the hand picture and the moves possible."""
+    if view.seat in view.to_act and view.offered:
+        return await ticket_choice(language, record, view, lines)
+    if view.seat in view.to_act and view.phase == "tunnel":
+        return await tunnel_choice(language, record, view, lines)
+    names = GameController.picture_names(record)
+    picture = await _pictures.hand(language, view, names)
+    items: list[GameComponent] = []
+    status = _status(language, record, view)
+    if view.phase == "turn" and view.current == view.seat:
+        items = claim_menus(language, record, view) + station_menus(language, record, view)
+        if not items:
+            status.append(text(language, "ttr_bot.hand.nothing_to_build"))
+    return PrivateMessage("\n".join([*lines, *status]), {_pictures.HAND: picture}, items)
+
+
+def _status(language: str, record: GameRecord, view: SeatView) -> list[str]:
+    """One line on where the player stands in the turn."""
+    names = GameController.names(record)
+    if view.result is not None:
+        return [text(language, "ttr_bot.hand.over")]
+    if view.current is None:
+        return [text(language, "ttr_bot.hand.opening_wait")]
+    if view.current != view.seat:
+        return [text(language, "ttr_bot.hand.waiting", player=names[view.current])]
+    if view.phase == "second_pick":
+        return [text(language, "ttr_bot.hand.second_pick")]
+    return [text(language, "ttr_bot.hand.your_turn")]
+
+
+async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
+    """The offered tickets as a picture and a multi-select that enforces the minimum to keep."""
+    keeps = [a.removeprefix("keep:").split(",") for a in legal_texts(view) if a.startswith("keep:")]
+    least = min((len(k) for k in keeps), default=1)
+    picture = await _pictures.ticket_choice(language, view)
+    options = [
+        discord.SelectOption(
+            label=ticket_words(language, view.map, t.id)[:100],
+            value=str(t.id),
+            description=text(language, "ttr_bot.tickets.long") if t.long else None,
+            emoji="🎫",
+        )
+        for t in view.offered
+    ]
+    menu = select(
+        cid(record, "keep"),
+        text(language, "ttr_bot.tickets.placeholder", minimum=least),
+        options,
+        min_values=least,
+        max_values=len(options),
+    )
+    content = [*lines, text(language, "ttr_bot.tickets.choose", minimum=least, offered=len(options))]
+    return PrivateMessage("\n".join(content), {_pictures.TICKETS: picture}, [menu])
+
+
+async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
+    """Pay the tunnel's extra cards (each way the hand allows, with the exact cards) or withdraw."""
+    tunnel = view.tunnel
+    assert tunnel is not None
+    revealed = ", ".join(text(language, f"ttr.color.{c}") for c in tunnel.revealed)
+    items = []
+    for action in legal_texts(view):
+        if action.startswith("pay:"):
+            locomotives = int(action.removeprefix("pay:"))
+            cards = payment_words(language, tunnel.color, tunnel.extra - locomotives, locomotives)
+            items.append(
+                button(
+                    cid(record, "act", action),
+                    text(language, "ttr_bot.tunnel.pay", cards=cards),
+                    style=discord.ButtonStyle.success,
+                )
+            )
+    items.append(
+        button(
+            cid(record, "act", "withdraw"), text(language, "ttr_bot.tunnel.withdraw"), style=discord.ButtonStyle.danger
+        )
+    )
+    content = text(
+        language,
+        "ttr_bot.tunnel.question",
+        route=route_name(language, view.map, tunnel.track),
+        cards=revealed,
+        extra=tunnel.extra,
+    )
+    picture = await _pictures.hand(language, view, GameController.picture_names(record))
+    return PrivateMessage("\n".join([*lines, content]), {_pictures.HAND: picture}, items)
+
+
+def claim_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
+    """The routes this player can claim now: one menu of routes, or, when more than fit, menus of cities."""
+    tracks = sorted(
+        {c.track for c in claims_in(legal_texts(view))}, key=lambda t: fold(route_name(language, view.map, t))
+    )
+    if not tracks:
+        return []
+    if len(tracks) <= MENU_SIZE:
+        return [route_menu(language, record, view, tracks)]
+    cities = by_name(language, [end for t in tracks for end in _ends(view.map, t)])
+    counts = {c: sum(c in _ends(view.map, t) for t in tracks) for c in cities}
+    menus = []
+    for number, part in enumerate(chunks(cities)):
+        options = [
+            discord.SelectOption(
+                label=city_name(language, c),
+                value=c,
+                description=text(language, "ttr_bot.claim.routes_here", count=counts[c]),
+            )
+            for c in part
+        ]
+        placeholder = text(
+            language,
+            "ttr_bot.claim.by_city",
+            first=city_name(language, part[0]),
+            last=city_name(language, part[-1]),
+        )
+        menus.append(select(cid(record, "city", str(number)), placeholder, options))
+    return menus
+
+
+def route_menu(language: str, record: GameRecord, view: SeatView, tracks: Sequence[int]) -> GameComponent:
+    """A select of claimable routes (at most 25), each with its colour and kind."""
+    options = []
+    for track_id in tracks[:MENU_SIZE]:
+        found = track(view.map, track_id)
+        options.append(
+            discord.SelectOption(
+                label=route_name(language, view.map, track_id)[:100],
+                value=str(track_id),
+                description=route_details(language, view.map, track_id)[:100] or None,
+                emoji=COLOR_EMOJI.get(found.color if found else "", None),
+            )
+        )
+    return select(cid(record, "route"), text(language, "ttr_bot.claim.placeholder"), options)
+
+
+def routes_from(language: str, record: GameRecord, view: SeatView, city: str) -> PrivateMessage:
+    """After a city was picked: the claimable routes from it, and a way back to the whole hand."""
+    tracks = sorted(
+        {c.track for c in claims_in(legal_texts(view)) if city in _ends(view.map, c.track)},
+        key=lambda t: fold(route_name(language, view.map, t)),
+    )
+    if not tracks:
+        return PrivateMessage(
+            text(language, "ttr_bot.claim.none_from", city=city_name(language, city)), {}, [_back(language, record)]
+        )
+    content = text(language, "ttr_bot.claim.from_city", city=city_name(language, city))
+    return PrivateMessage(content, {}, [route_menu(language, record, view, tracks), _back(language, record)])
+
+
+def station_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
+    """The cities where this player can build a station now, split in menus of at most 25."""
+    cities = by_name(language, [s.city for s in stations_in(legal_texts(view))])
+    menus = []
+    for number, part in enumerate(chunks(cities)):
+        options = [discord.SelectOption(label=city_name(language, c), value=c, emoji="🏠") for c in part]
+        placeholder = text(
+            language,
+            "ttr_bot.station.placeholder",
+            first=city_name(language, part[0]),
+            last=city_name(language, part[-1]),
+        )
+        menus.append(select(cid(record, "station", str(number)), placeholder, options))
+    return menus
+
+
+def payment_choice(
+    language: str, record: GameRecord, view: SeatView, target: str, colour: str | None = None
+) -> PrivateMessage | str | None:
+    """How to pay for a claim (`claim:<track>`) or a station (`station:<city>`): the single legal action when
+    there is no real choice, else a menu of payments (by colour first when more than 25), None when none."""
+    kind, _, key = target.partition(":")
+    choices = [c for c in view.legal if _targets(c.action, kind, key)]
+    if colour is not None:
+        choices = [c for c in choices if c.action.split(":")[2] == colour]
+    if not choices:
+        return None
+    if len(choices) == 1:
+        return choices[0].action
+    subject = _subject(language, view, kind, key)
+    if len(choices) > MENU_SIZE:
+        colours = sorted({c.action.split(":")[2] for c in choices})
+        options = [discord.SelectOption(label=colour_word(language, c), value=c, emoji=COLOR_EMOJI[c]) for c in colours]
+        menu = select(cid(record, "paycolor", target), text(language, "ttr_bot.pay.colour"), options)
+        return PrivateMessage(
+            text(language, "ttr_bot.pay.which_colour", subject=subject), {}, [menu, _back(language, record)]
+        )
+    ordered = sorted(choices, key=lambda c: (int(c.action.split(":")[3]), c.action))
+    options = []
+    for choice in ordered:
+        colour_name = choice.action.split(":")[2]
+        if kind == "claim":
+            found = claims_in([choice.action])[0]
+            label = claim_payment(language, view.map, found)
+        else:
+            label = render(language, choice.label)
+        options.append(discord.SelectOption(label=label[:100], value=choice.action, emoji=COLOR_EMOJI.get(colour_name)))
+    menu = select(cid(record, "act"), text(language, "ttr_bot.pay.placeholder"), options)
+    return PrivateMessage(
+        text(language, "ttr_bot.pay.which_cards", subject=subject), {}, [menu, _back(language, record)]
+    )
+
+
+def _targets(action: str, kind: str, key: str) -> bool:
+    parts = action.split(":")
+    return len(parts) == 4 and parts[0] == kind and parts[1] == key
+
+
+def _subject(language: str, view: SeatView, kind: str, key: str) -> str:
+    if kind == "claim" and key.isdigit():
+        return route_name(language, view.map, int(key))
+    return text(language, "ttr_bot.station.subject", city=city_name(language, key))
+
+
+def _ends(map_id: str, track_id: int) -> tuple[str, ...]:
+    found = track(map_id, track_id)
+    return (found.a, found.b) if found is not None else ()
+
+
+def _back(language: str, record: GameRecord) -> GameComponent:
+    return button(cid(record, "hand"), text(language, "ttr_bot.button.back"), emoji="↩️", row=4)
