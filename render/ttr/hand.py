@@ -13,6 +13,7 @@ from render.ttr.cards import paste_card
 from render.ttr.encode import encode
 from render.ttr.minimap import MiniMap
 from render.ttr.palette import (
+    BAD,
     GOOD,
     PAPER,
     PAPER_LINE,
@@ -43,7 +44,8 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     mini = MiniMap(view.map, MAP_W)
     mini.trains(sorted(t for t, s in view.owners.items() if s == view.seat), me.color)
     for ticket in view.tickets:
-        mini.ticket(ticket.a, ticket.b, GOOD if ticket.completed else OPEN, (cities[ticket.a], cities[ticket.b]))
+        missed = BAD if view.result is not None else OPEN
+        mini.ticket(ticket.a, ticket.b, GOOD if ticket.completed else missed, (cities[ticket.a], cities[ticket.b]))
     picture = mini.finish()
     list_h = 44 + max(1, len(view.tickets)) * ROW_H
     body_top = 86 + CARD_H + 56
@@ -53,7 +55,7 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     _header(image, draw, view, labels, names, game_map.rules.stations_per_player > 0)
     _cards(image, draw, view, labels, 86)
     list_w = WIDTH - MAP_W - 3 * PAD
-    _tickets(draw, view.tickets, cities, labels, (PAD, body_top, PAD + list_w))
+    _tickets(draw, view.tickets, cities, labels, (PAD, body_top, PAD + list_w), view.result is not None)
     image.paste(picture, (WIDTH - MAP_W - PAD, body_top))
     draw.rectangle(
         (WIDTH - MAP_W - PAD - 1, body_top - 1, WIDTH - PAD, body_top + picture.height), outline=PAPER_LINE, width=2
@@ -115,24 +117,27 @@ def _tickets(
     cities: dict[str, str],
     labels: Labels,
     box: tuple[int, int, int],
+    over: bool,
 ) -> None:
+    """The tickets, completed first; during play 'connected' or 'not yet', at the end 'completed' or 'missed'."""
     x0, top, x1 = box
     draw.text((x0, top), picture_text(labels, "hand.tickets"), font=font(18, bold=True), fill=PAPER_MUTED)
     if not tickets:
         draw.text((x0, top + 40), picture_text(labels, "hand.no_tickets"), font=font(20), fill=PAPER_MUTED)
         return
-    done_word, open_word = picture_text(labels, "hand.connected"), picture_text(labels, "hand.open")
+    done_word = picture_text(labels, "hand.won" if over else "hand.connected")
+    open_word = picture_text(labels, "hand.lost" if over else "hand.open")
     state_w = max(font(14).getlength(done_word), font(14).getlength(open_word)) + 30
     for k, ticket in enumerate(sorted(tickets, key=lambda t: (not t.completed, -t.points, t.id))):
         y = top + 34 + k * ROW_H
         if k:
             draw.line((x0, y - 4, x1, y - 4), fill=PAPER_LINE, width=1)
-        color = GOOD if ticket.completed else OPEN
+        color = GOOD if ticket.completed else BAD if over else OPEN
         draw.rounded_rectangle((x0, y + 2, x0 + 38, y + 26), radius=6, fill=color)
         draw.text((x0 + 19, y + 14), str(ticket.points), font=font(16, bold=True), fill=(255, 255, 255), anchor="mm")
         route, face = fitted(f"{cities[ticket.a]} – {cities[ticket.b]}", 19, x1 - x0 - 52 - state_w, bold=True)
         draw.text((x0 + 50, y + 3), route, font=face, fill=PAPER_TEXT)
-        mark = "✓ " + done_word if ticket.completed else "… " + open_word
+        mark = "✓ " + done_word if ticket.completed else ("✗ " if over else "… ") + open_word
         draw.text(
             (x1, y + 7),
             mark,

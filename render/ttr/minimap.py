@@ -31,10 +31,17 @@ class MiniMap:
         self.k = width / self.layout.width * SS
         self.image = mini_base(map_id, width, SS).copy()
         self.draw = ImageDraw.Draw(self.image)
+        self.names: dict[str, str] = {}
 
     def at(self, p: tuple[float, float]) -> tuple[float, float]:
         """A board point in this mini map's (supersampled) pixels."""
         return p[0] * self.k, p[1] * self.k
+
+    def _clamped(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        """A name's box moved inside the picture."""
+        x = min(max(x, 3 * SS), self.image.width - w - 3 * SS)
+        y = min(max(y, 2 * SS), self.image.height - h - 6 * SS)
+        return x, y, x + w, y + h
 
     def trains(self, track_ids: Iterable[int], color_index: int, *, width: float = 4) -> None:
         """Trace claimed tracks in a player's colour, edged in dark ink."""
@@ -52,17 +59,35 @@ class MiniMap:
         for x, y in (pa, pb):
             self.draw.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=DARK_INK, width=2 * SS)
         if names:
-            face = font(15 * SS, bold=True)
-            for (x, y), name in zip((pa, pb), names, strict=True):
-                w = face.getlength(name)
-                tx = min(max(x - w / 2, 3 * SS), self.image.width - w - 3 * SS)
-                ty = y - 27 * SS if y > 30 * SS else y + 10 * SS
-                self.draw.text((tx, ty), name, font=face, fill=LABEL_INK, stroke_width=3 * SS, stroke_fill=LABEL_HALO)
+            self.names.update({a: names[0], b: names[1]})
 
     def finish(self) -> Image.Image:
-        """The finished mini map at its real size."""
+        """The finished mini map at its real size, the ticket cities named where the names do not collide."""
+        face = font(15 * SS, bold=True)
+        placed: list[tuple[float, float, float, float]] = []
+        for city, name in sorted(self.names.items()):
+            x, y = self.at(self.layout.cities[city])
+            w, h = face.getlength(name), 15 * SS
+            tries = [
+                (x - w / 2, y - 27 * SS),
+                (x - w / 2, y + 10 * SS),
+                (x + 10 * SS, y - h / 2),
+                (x - w - 10 * SS, y - h / 2),
+            ]
+            boxes = [self._clamped(tx, ty, w, h) for tx, ty in tries]
+            box = min(boxes, key=lambda b: (sum(_overlap(b, other) for other in placed), boxes.index(b)))
+            placed.append(box)
+            self.draw.text(
+                (box[0], box[1]), name, font=face, fill=LABEL_INK, stroke_width=3 * SS, stroke_fill=LABEL_HALO
+            )
         height = round(self.image.height / SS)
         return self.image.resize((self.width, height), Image.Resampling.LANCZOS)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
 
 
 def _dashed(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], color: RGB) -> None:
