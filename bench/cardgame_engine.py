@@ -62,6 +62,22 @@ def assignment_times(hand_size: int, trials: int, seed: int) -> tuple[float, flo
     return statistics.median(times), worst[0], worst[1]
 
 
+def scoring_times(games: int) -> tuple[float, float, int]:
+    """Time the assignment at every scoring of 4-player sensible-bot games: (median s, worst s, most tickets)."""
+    times = []
+    most = 0
+    for seed in range(games):
+        state = play(4, 70_000 + seed, ["sensible"] * 4)
+        for scoring in (state.first_scoring, state.final_scoring):
+            for record in scoring or ():
+                held = [load_data().ticket(t) for t in (*record.unfinished, *(s.ticket for s in record.completed))]
+                most = max(most, len(held))
+                start = time.process_time()
+                best_assignment(record.stack, held)
+                times.append(time.process_time() - start)
+    return statistics.median(times), max(times), most
+
+
 def hardest_stack(start: list[int], steps: int, seed: int) -> tuple[float, list[int]]:
     """Hill-climb from `start` towards the slowest stack for a hand of all 46 tickets: (worst s, its stack)."""
     rng = random.Random(seed)
@@ -113,6 +129,9 @@ def main() -> None:
     for size in (6, 12, 20, 30, 46):
         median, worst, stack = assignment_times(size, trials, seed=size)
         print(f"  {size:2} tickets: median {median * 1e3:7.2f} ms, worst {worst * 1e3:7.1f} ms  (stack {stack})")
+    median, worst, most = scoring_times(matches // 4)
+    print(f"  real scorings of {matches // 4} sensible 4-player games (up to {most} tickets): ", end="")
+    print(f"median {median * 1e3:.2f} ms, worst {worst * 1e3:.1f} ms")
     worst, stack = hardest_stack(stack, climb, seed=1)
     print(f"  46 tickets, hardest stack found by hill-climbing ({climb} steps): {worst * 1e3:.1f} ms  (stack {stack})")
     print("Sensible bot against random players (share of games won):")
