@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from rules.cardgame.cards import named_counts
+from rules.cardgame.cards import COLORS, named_counts
 from rules.cardgame.options import CardGameOptions
 from rules.cardgame.state import CardGameState, Phase
-from rules.engine import Event
+from rules.engine import Event, IllegalAction
 
 from .support import ENGINE, FULL_DECK, card_totals, playout
 
@@ -106,3 +108,37 @@ def test_beginners_variant_shows_only_ones_own_stack() -> None:
             view = ENGINE.view(before, seat)
             assert view.stack == named_counts(before.players[seat].stack)
         assert ENGINE.view(before, None).stack is None
+
+
+def candidate_moves(state: CardGameState, seat: int, rng: random.Random) -> list[str]:
+    """A sample of moves, legal or not, from the whole move space."""
+    names = [*COLORS, "locomotive"]
+    offered = list(state.players[seat].offered)
+    moves = ["draw:deck", "tickets", "keep:none", *(f"draw:{name}" for name in names)]
+    moves += [f"play:{rng.choice(COLORS)}:{rng.randint(0, 5)}:{rng.randint(0, 3)}" for _ in range(12)]
+    hand = state.players[seat].hand
+    for color, name in enumerate(COLORS):
+        if hand[color]:
+            moves += [f"play:{name}:{hand[color]}:0", f"play:{name}:{hand[color]}:{hand[-1]}", f"play:{name}:1:1"]
+    moves += ["play3:" + ",".join(rng.sample(names, 3)) for _ in range(6)]
+    moves += (
+        [f"keep:{','.join(map(str, sorted(rng.sample(offered, rng.randint(1, len(offered))))))}"] if offered else []
+    )
+    moves += [f"keep:{rng.randint(1, 46)}"]
+    return moves
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_apply_accepts_exactly_the_legal_moves(n: int) -> None:
+    rng = random.Random(n)
+    for before, _, _, _, _ in playout(n, seed=40 + n):
+        for seat in range(n):
+            legal = {a.encode() for a in ENGINE.legal_actions(before, seat)}
+            for text in candidate_moves(before, seat, rng):
+                action = ENGINE.parse_action(text)
+                try:
+                    ENGINE.apply(before, seat, action)
+                except IllegalAction:
+                    assert action.encode() not in legal, text
+                else:
+                    assert action.encode() in legal, text
