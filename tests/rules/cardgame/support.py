@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import string
+import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 
 from rules.cardgame.actions import CardGameAction, KeepTickets
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE, LOCOMOTIVES, N_COLORS, N_KINDS, PER_COLOR
@@ -89,3 +92,30 @@ def playout(
         after, events = ENGINE.apply(state, seat, action)
         yield state, seat, action, after, events
         state = after
+
+
+ROOT = Path(__file__).parents[3]
+
+
+def _table(language: str) -> dict[str, str]:
+    """The flattened `cardgame.*` keys of one language."""
+    out: dict[str, str] = {}
+
+    def flatten(prefix: str, table: dict[str, object]) -> None:
+        for key, value in table.items():
+            if isinstance(value, dict):
+                flatten(f"{prefix}.{key}", value)
+            else:
+                out[f"{prefix}.{key}"] = str(value)
+
+    path = ROOT / "bot" / "i18n" / language / "cardgame.toml"
+    flatten("cardgame", tomllib.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+EN, RU = _table("en"), _table("ru")
+
+
+def placeholders(template: str) -> set[str]:
+    """The {names} a template uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -11,7 +11,7 @@ from rules.cardgame.options import CardGameOptions
 from rules.cardgame.state import CardGameState, Phase
 from rules.engine import Event, IllegalAction
 
-from .support import ENGINE, FULL_DECK, card_totals, playout
+from .support import EN, ENGINE, FULL_DECK, card_totals, placeholders, playout
 
 PRIVATE_EVENTS = {"drew_card", "tickets_offered", "you_kept_tickets", "dealt"}
 MAX_STEPS = 3000
@@ -138,7 +138,9 @@ def test_apply_accepts_exactly_the_legal_moves(n: int) -> None:
                 action = ENGINE.parse_action(text)
                 try:
                     ENGINE.apply(before, seat, action)
-                except IllegalAction:
+                except IllegalAction as refused:
                     assert action.encode() not in legal, text
+                    if refused.reason.value in EN:  # the game's own reasons: their words get their values
+                        assert placeholders(EN[refused.reason.value]) <= set(refused.params), text
                 else:
                     assert action.encode() in legal, text

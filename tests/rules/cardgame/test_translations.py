@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import string
-import tomllib
-from pathlib import Path
-
 import pytest
 
 from rules.cardgame.cards import KIND_NAMES
@@ -15,33 +11,7 @@ from rules.cardgame.state import Phase
 from rules.cardgame.tickets import load_data
 from rules.engine import Message
 
-from .support import ENGINE, playout
-
-ROOT = Path(__file__).parents[3]
-
-
-def _table(language: str) -> dict[str, str]:
-    """The flattened `cardgame.*` keys of one language."""
-    out: dict[str, str] = {}
-
-    def flatten(prefix: str, table: dict[str, object]) -> None:
-        for key, value in table.items():
-            if isinstance(value, dict):
-                flatten(f"{prefix}.{key}", value)
-            else:
-                out[f"{prefix}.{key}"] = str(value)
-
-    path = ROOT / "bot" / "i18n" / language / "cardgame.toml"
-    flatten("cardgame", tomllib.loads(path.read_text(encoding="utf-8")))
-    return out
-
-
-EN, RU = _table("en"), _table("ru")
-
-
-def placeholders(template: str) -> set[str]:
-    """The {names} a template uses."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+from .support import EN, ENGINE, RU, placeholders, playout
 
 
 def messages(message: Message) -> list[Message]:
