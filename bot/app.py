@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import aiosqlite
@@ -14,17 +16,23 @@ from bot.games import GAMES
 from bot.i18n import language_of, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.games import GameService
+from bot.services.guild_config import GuildConfigService
+from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.database import open_database
 from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
+from bot.storage.places import PlaceStore
+from bot.storage.timers import TimerStore
 from bot.ui.components import GameComponent
 from bot.ui.controller import GameController, reply_private
 from bot.ui.custom_ids import ComponentId
+from bot.ui.notices import ChannelAnnouncer
+from bot.ui.places import GamePlaces
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr")
+EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr", "bot.exts.admin")
 
 
 class ConductorTree(app_commands.CommandTree[Any]):
@@ -42,6 +50,9 @@ class Conductor(commands.Bot):
     db: aiosqlite.Connection
     service: GameService
     guild_settings: GuildSettingsStore
+    config: GuildConfigService
+    timers: TimerService
+    places: GamePlaces
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -58,6 +69,8 @@ class Conductor(commands.Bot):
         self.settings = settings
         self.controllers: dict[str, GameController] = {}
         self._resumed = False
+        self.clock: Callable[[], float] = time.time
+        """The clock of turn timers; tests replace it before the bot starts."""
 
     async def setup_hook(self) -> None:
         """Open the database, resume open games, load the cogs, register persistent components, sync commands."""
@@ -68,6 +81,15 @@ class Conductor(commands.Bot):
             {game: info.engine for game, info in GAMES.items()},
             bot_move_delay=self.settings.bot_move_delay,
         )
+        self.config = GuildConfigService(self.guild_settings, GAMES)
+        store = self.service.store
+        self.timers = TimerService(
+            TimerStore(self.db, store), self.service, clock=self.clock, announce=ChannelAnnouncer(self)
+        )
+        self.places = GamePlaces(self, PlaceStore(self.db, store))
+        self.service.add_listener(self.timers)
+        self.service.add_listener(self.places)
+        self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
         for extension in EXTENSIONS:
@@ -82,15 +104,18 @@ class Conductor(commands.Bot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Once connected, let bot players whose turn it was before a restart move again."""
+        """Once connected, let bot players whose turn it was before a restart move again, and run turn timers."""
         if self._resumed:
             return
         self._resumed = True
         for record in await self.service.store.with_status(("active",)):
             self.service.wake_bots(record.id)
+        self.timers.start()
 
     async def close(self) -> None:
         """Let bot players finish the move they are making, close Discord, then the database."""
+        if hasattr(self, "timers"):
+            await self.timers.close()
         if hasattr(self, "service"):
             await self.service.close()
         await super().close()

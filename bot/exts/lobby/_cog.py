@@ -13,9 +13,10 @@ from bot.exts.lobby._controller import LobbyController
 from bot.exts.lobby._options import option_parameters, options_for
 from bot.exts.lobby._presenter import lobby_embed, lobby_view
 from bot.games import GAMES
-from bot.i18n import language_of, text
+from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.ui.controller import reply_private
+from bot.ui.house_rules import TIMER_CHOICES, TIMER_DESCRIPTIONS, TIMER_OVERRIDES, plan_new_game, timer_parameters
 from rules.engine import Message
 
 if TYPE_CHECKING:
@@ -54,7 +55,20 @@ class LobbyCog(commands.Cog):
             names = ", ".join(foreign)
             await reply_private(interaction, text(language, "bot.reason.option_not_for_game", options=names))
             return
-        open_here = await self.bot.service.store.in_channel(interaction.channel_id)
+        try:  # the server's rules: who may create, locked options, timers, threads
+            timers = {name: given.get(name) for name in TIMER_OVERRIDES}
+            plan = await plan_new_game(self.bot, interaction, game, chosen, timers)
+        except ServiceError as error:
+            await reply_private(interaction, render(language, error.message))
+            return
+        public = await self.bot.public_language(interaction.guild_id)
+        info = GAMES[game]
+        thread = None
+        if plan.threads and self.bot.places.can_open_thread(interaction):
+            title = text(public, f"bot.game.{info.namespace}")
+            name = text(public, "admin.thread.name", game=title, host=interaction.user.display_name)
+            thread = await self.bot.places.open_thread(interaction, name)
+        open_here = [] if thread is not None else await self.bot.service.store.in_channel(interaction.channel_id)
         if open_here:
             message = Message(key="bot.reason.channel_busy", params={"id": open_here[0].id})
             await reply_private(interaction, text(language, message.key, **message.params))
@@ -63,18 +77,27 @@ class LobbyCog(commands.Cog):
             record = await self.bot.service.open_lobby(
                 game=game,
                 guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                channel_id=interaction.channel_id if thread is None else thread.id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
-                options={**await self.bot.default_options(interaction.guild_id, game), **chosen},
+                options=plan.options,
             )
         except ServiceError as error:
             await reply_private(interaction, text(language, error.message.key, **error.message.params))
             return
-        public = await self.bot.public_language(record.guild_id)
-        info = GAMES[game]
+        await self.bot.timers.adopt(record.id, plan.timers)
         view = lobby_view(public, info, record)
         assert view is not None, "a new lobby always has its buttons"
+        if thread is not None:  # the lobby goes in the game's thread; the channel gets a pointer to it
+            await self.bot.places.bind(record, thread)
+            posted = await thread.send(embed=lobby_embed(public, info, record), view=view)
+            await self.bot.service.store.set_message(record.id, "lobby", thread.id, posted.id)
+            title = text(public, f"bot.game.{info.namespace}")
+            pointer = text(
+                public, "admin.thread.pointer", host=interaction.user.mention, game=title, thread=thread.mention
+            )
+            await interaction.response.send_message(pointer, allowed_mentions=discord.AllowedMentions.none())
+            return
         response = await interaction.response.send_message(embed=lobby_embed(public, info, record), view=view)
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
@@ -94,13 +117,14 @@ def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, Any, None]:
             inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=p.annotation, default=None)
             for p in OPTION_PARAMETERS
         ),
+        *timer_parameters(),
     ]
     newgame.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback: Any = app_commands.describe(
-        game="Which game to play", **{p.name: p.description for p in OPTION_PARAMETERS}
+        game="Which game to play", **{p.name: p.description for p in OPTION_PARAMETERS}, **TIMER_DESCRIPTIONS
     )(newgame)
     callback = app_commands.choices(
-        game=GAME_CHOICES, **{p.name: list(p.choices) for p in OPTION_PARAMETERS if p.choices}
+        game=GAME_CHOICES, **{p.name: list(p.choices) for p in OPTION_PARAMETERS if p.choices}, **TIMER_CHOICES
     )(callback)
     command: app_commands.Command[Any, Any, None] = app_commands.Command(
         name="newgame", description="Open a lobby for a new game in this channel", callback=callback

@@ -37,6 +37,9 @@ class LobbyController(GameController):
         if verb is None:
             await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
             return
+        if cid.verb == "bot" and not (await self.bot.config.get(interaction.guild_id)).bots_allowed:
+            await self.refuse(interaction, Message(key="admin.reason.bots_not_allowed"))
+            return
         try:
             record = await verb()
         except ServiceError as error:
@@ -49,3 +52,5 @@ class LobbyController(GameController):
         )
         if record.status == "active":
             await self.bot.controllers[record.game].start(record, interaction)
+        elif record.status == "cancelled":
+            await self.service.after_close(record)  # archives its thread, once the lobby shows it

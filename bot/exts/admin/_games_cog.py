@@ -1,0 +1,100 @@
+"""/endgame and /leave, for every game: end one early (recorded as abandoned), or hand one's seat to a bot player."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.lobby._presenter import lobby_embed
+from bot.games import GAMES
+from bot.i18n import language_of, render, text
+from bot.services.games import ServiceError
+from bot.storage.games import GameRecord
+from bot.ui.controller import reply_private
+from bot.ui.house_rules import is_admin
+from rules.engine import Message
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+class GamesCog(commands.Cog):
+    """Commands about the game played where they are typed (a person elsewhere is pointed to their game)."""
+
+    def __init__(self, bot: Conductor) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="endgame", description=text("en", "commands.endgame.description"))
+    @app_commands.guild_only()
+    async def endgame(self, interaction: discord.Interaction[Any]) -> None:
+        """End this channel's game now: only its host or a server admin; a lobby is cancelled."""
+        record = await self._game_here(interaction)
+        if record is None:
+            return
+        if interaction.user.id != record.host_id and not is_admin(interaction):
+            await self._refuse(interaction, Message(key="admin.reason.only_host_or_admin"))
+            return
+        try:
+            ended = await self.bot.service.end(record.id)
+        except ServiceError as error:
+            await self._refuse(interaction, error.message)
+            return
+        language = await self.bot.public_language(ended.guild_id)
+        if ended.status == "cancelled":
+            await self._redraw_lobby(language, ended)
+        key = "admin.notice.lobby_cancelled" if ended.status == "cancelled" else "admin.notice.ended"
+        notice = text(language, key, player=interaction.user.display_name, id=ended.id)
+        await interaction.response.send_message(notice, allowed_mentions=discord.AllowedMentions.none())
+        await self.bot.service.after_close(ended)
+
+    @app_commands.command(name="leave", description=text("en", "commands.leave.description"))
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave this channel's running game: a bot player takes the seat for the rest of the game."""
+        record = await self._game_here(interaction)
+        if record is None:
+            return
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            await self._refuse(interaction, Message(key="bot.reason.not_a_player"))
+            return
+        if record.status == "lobby":
+            await self._refuse(interaction, Message(key="admin.reason.leave_lobby"))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        notice = Message(key="admin.notice.left", params={"seat": seat})
+        try:
+            after = await self.bot.timers.hand_over(record.id, seat, notice)
+        except ServiceError as error:
+            await self._refuse(interaction, error.message)
+            return
+        language = language_of(interaction.locale)
+        key = "admin.saved.left_ended" if after.status == "abandoned" else "admin.saved.left"
+        await interaction.followup.send(text(language, key, id=record.id), ephemeral=True)
+
+    async def _game_here(self, interaction: discord.Interaction[Any]) -> GameRecord | None:
+        """The open game of this channel or thread; None after telling the person where theirs is (or that none is)."""
+        try:
+            return await self.bot.service.game_in_channel(interaction.channel_id or 0, user_id=interaction.user.id)
+        except ServiceError as error:
+            await self._refuse(interaction, error.message)
+            return None
+
+    async def _redraw_lobby(self, language: str, record: GameRecord) -> None:
+        """Show a lobby ended by /endgame as cancelled, without its buttons."""
+        where = await self.bot.service.store.get_message(record.id, "lobby")
+        if where is None:
+            return
+        channel_id, message_id = where
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(embed=lobby_embed(language, GAMES[record.game], record), view=None)
+        except discord.HTTPException:
+            return  # deleted meanwhile: nothing to redraw
+
+    @staticmethod
+    async def _refuse(interaction: discord.Interaction[Any], message: Message) -> None:
+        await reply_private(interaction, render(language_of(interaction.locale), message))

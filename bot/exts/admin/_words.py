@@ -1,0 +1,125 @@
+"""Settings in words: the server summary, a timer policy, a game's variants in effect, and commands by locale."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.games import GAMES
+from bot.i18n import render, table, text
+from bot.services.guild_config import GuildConfig, GuildConfigService, TimerPolicy
+from rules.engine import Message
+
+COLOUR = discord.Colour.from_rgb(69, 90, 100)
+MAX_FIELD = 1024
+"""Discord's limit on an embed field's value."""
+
+
+def timer_lines(language: str, policy: TimerPolicy) -> list[str]:
+    """A timer policy as short lines: the reminder, the timeout and its policy, the hand-over."""
+    lines = [
+        text(language, "admin.timers.reminder_after", minutes=policy.reminder_minutes)
+        if policy.reminder_minutes
+        else text(language, "admin.timers.no_reminder")
+    ]
+    if policy.timeout_minutes:
+        policy_words = text(language, f"admin.timers.policy.{policy.on_timeout.value}")
+        lines.append(text(language, "admin.timers.timeout_after", minutes=policy.timeout_minutes, policy=policy_words))
+        if policy.missed_limit:
+            lines.append(text(language, "admin.timers.hand_over_after", missed=policy.missed_limit))
+        else:
+            lines.append(text(language, "admin.timers.never_hand_over"))
+    else:
+        lines.append(text(language, "admin.timers.no_timeout"))
+    return lines
+
+
+def variant_lines(language: str, service: GuildConfigService, config: GuildConfig, game: str) -> list[str]:
+    """A game's options as the server sets them: 'Name: **value**', marked when changed here or locked."""
+    lines = []
+    for spec in service.specs(game):
+        value = config.option_value(spec)
+        line = f"{render(language, spec.label())}: **{render(language, spec.value_word(value))}**"
+        if value != spec.default:
+            line += " " + text(
+                language, "admin.summary.printed_rule", value=render(language, spec.value_word(spec.default))
+            )
+        if config.is_locked(spec):
+            line += " 🔒"
+        lines.append(line)
+    return lines
+
+
+def game_name(language: str, game: str) -> str:
+    """A game's name in a language."""
+    return text(language, f"bot.game.{GAMES[game].namespace}")
+
+
+def settings_embed(language: str, service: GuildConfigService, config: GuildConfig, running: int) -> discord.Embed:
+    """The whole of a server's settings as one readable embed."""
+    embed = discord.Embed(title=text(language, "admin.summary.title"), colour=COLOUR)
+    language_words = (
+        text(language, f"admin.language.{config.language.value}")
+        if config.language is not None
+        else text(language, "admin.language.default")
+    )
+    creators = (
+        text(language, "admin.summary.everyone") if config.creator_role_id is None else f"<@&{config.creator_role_id}>"
+    )
+    general = [
+        text(language, "admin.summary.language", value=language_words),
+        text(language, "admin.summary.threads", value=_yes_no(language, config.threads)),
+        text(language, "admin.summary.creators", value=creators),
+        text(language, "admin.summary.bots", value=_yes_no(language, config.bots_allowed)),
+    ]
+    embed.add_field(name=text(language, "admin.summary.general"), value=_fit(general), inline=False)
+    embed.add_field(
+        name=text(language, "admin.summary.timers"), value=_fit(timer_lines(language, config.timers)), inline=False
+    )
+    for game in GAMES:
+        embed.add_field(
+            name=game_name(language, game), value=_fit(variant_lines(language, service, config, game)), inline=False
+        )
+    embed.set_footer(text=text(language, "admin.summary.footer", running=running))
+    return embed
+
+
+def _yes_no(language: str, value: bool) -> str:
+    return text(language, "bot.word.yes" if value else "bot.word.no")
+
+
+def _fit(lines: list[str]) -> str:
+    """Join lines into one embed field value (Discord allows 1024 characters)."""
+    joined = "\n".join(lines) or "—"
+    return joined if len(joined) <= MAX_FIELD else joined[: MAX_FIELD - 1] + "…"
+
+
+def plain(message: Message, language: str) -> str:
+    """Render a message that names no seat."""
+    return render(language, message)
+
+
+def walk_slash_commands(tree: app_commands.CommandTree[Any]) -> Iterator[app_commands.Command[Any, ..., Any]]:
+    """Every slash command a person can type, subcommands included, in the tree's order."""
+    for command in tree.walk_commands():
+        if isinstance(command, app_commands.Command):
+            yield command
+
+
+def command_words(language: str, command: app_commands.Command[Any, ..., Any]) -> tuple[str, str]:
+    """A command's full name as typed (`/config show`) and its description, in a language."""
+    words = table(language)
+    parts: list[str] = []
+    chain: list[Any] = []
+    node: Any = command
+    while node is not None:
+        chain.append(node)
+        node = node.parent
+    for item in reversed(chain):
+        key = f"commands.{item.qualified_name.replace(' ', '_')}.name"
+        parts.append(words.get(key, item.name))
+    key = f"commands.{command.qualified_name.replace(' ', '_')}.description"
+    return "/" + " ".join(parts), words.get(key, command.description)

@@ -1,0 +1,374 @@
+"""Per-server settings as a typed model: language, threads, who may create games, bot players, turn timers, and the
+default of every variant option of every game, built generically from each engine's options model.
+
+The settings are one JSON document per server (`GuildSettingsStore`). They apply to games opened after a change:
+a game copies its options and its timer policy when its lobby opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import Any, Literal
+
+from annotated_types import Ge, Le
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from bot.games import GameInfo
+from bot.i18n import FALLBACK, LANGUAGES, table, text
+from bot.services.games import ServiceError
+from bot.storage.guild_settings import GuildSettingsStore
+from rules.engine import Message, Param
+
+log = logging.getLogger(__name__)
+
+MAX_MINUTES = 7 * 24 * 60
+"""The longest wait a timer may be set to: a week."""
+MAX_MISSED = 20
+
+_YES = frozenset({"yes", "y", "true", "on", "1", "да", "д", "вкл"})
+_NO = frozenset({"no", "n", "false", "off", "0", "нет", "н", "выкл"})
+
+
+class Language(StrEnum):
+    """A language the bot speaks in public messages."""
+
+    EN = "en"
+    RU = "ru"
+
+
+class AfkPolicy(StrEnum):
+    """What happens when a turn times out."""
+
+    BOT = "bot"
+    PAUSE = "pause"
+
+
+class TimerPolicy(BaseModel):
+    """Turn timers: a reminder, then a timeout with a policy, then the seat handed to a bot after repeated misses."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reminder_minutes: int = Field(
+        default=10, ge=0, le=MAX_MINUTES, description="Minutes until the player to act is reminded (0: never)."
+    )
+    timeout_minutes: int = Field(
+        default=60, ge=0, le=MAX_MINUTES, description="Minutes until the turn times out (0: never)."
+    )
+    on_timeout: AfkPolicy = Field(
+        default=AfkPolicy.BOT, description="When a turn times out: a bot player plays it, or the game waits."
+    )
+    missed_limit: int = Field(
+        default=3,
+        ge=0,
+        le=MAX_MISSED,
+        description="Timed-out turns in a row after which a bot player takes the seat for good (0: never).",
+    )
+
+    @model_validator(mode="after")
+    def _timeout_after_reminder(self) -> TimerPolicy:
+        if self.reminder_minutes and self.timeout_minutes and self.timeout_minutes <= self.reminder_minutes:
+            raise ValueError("the timeout must come later than the reminder")
+        return self
+
+
+class GuildConfig(BaseModel):
+    """One server's settings; the defaults are how the bot behaves on a server that never changed anything."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    language: Language | None = Field(default=None, description="Language of public messages (None: the bot's).")
+    threads: bool = Field(default=False, description="Open every new game in a thread of its own.")
+    creator_role_id: int | None = Field(default=None, description="Only this role may create games (None: all).")
+    bots_allowed: bool = Field(default=True, description="Whether bot players may be seated in a lobby.")
+    timers: TimerPolicy = Field(default_factory=TimerPolicy)
+    options: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Per game, the variant options set here (JSON values)."
+    )
+    locked: dict[str, list[str]] = Field(
+        default_factory=dict, description="Per game, the options a host may not change for one game."
+    )
+
+    def option_value(self, spec: OptionSpec) -> Any:
+        """The value in force here for a new game: the server's choice, else the printed rule."""
+        return self.options.get(spec.game, {}).get(spec.name, spec.default)
+
+    def is_locked(self, spec: OptionSpec) -> bool:
+        """Whether hosts must keep the server's value of this option."""
+        return spec.name in self.locked.get(spec.game, [])
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One variant option of one game, as the engine's options model declares it."""
+
+    game: str
+    namespace: str
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    default: Any
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def label(self) -> Message:
+        """The option's name, to be worded in a language."""
+        return Message(key=f"{self.namespace}.option.{self.name}.name")
+
+    def description(self) -> Message:
+        """What the option does, to be worded in a language."""
+        return Message(key=f"{self.namespace}.option.{self.name}.description")
+
+    def value_word(self, value: Any) -> Message:
+        """A value as words: yes/no, a number, or the translated name of a choice."""
+        if isinstance(value, Enum):
+            value = value.value
+        if self.kind == "bool":
+            return Message(key="bot.word.yes" if value else "bot.word.no")
+        if self.kind == "choice":
+            key = choice_key(self.namespace, self.name, str(value))
+            if key is not None:
+                return Message(key=key)
+        return Message(key="admin.word.plain", params={"value": str(value)})
+
+    def allowed(self) -> Message:
+        """The values this option takes, to be shown with a refusal or in a description."""
+        if self.kind == "int":
+            return Message(key="admin.word.range", params={"low": str(self.low), "high": str(self.high)})
+        values: list[str | int | Message] = (
+            [self.value_word(True), self.value_word(False)]
+            if self.kind == "bool"
+            else [self.value_word(c) for c in self.choices]
+        )
+        return Message(key="admin.word.plain", params={"value": values})
+
+    def parse(self, raw: Any) -> Any:
+        """Read a value typed by a person (in English or Russian) or given typed; refuse it with the reason."""
+        given = raw.value if isinstance(raw, Enum) else raw
+        if self.kind == "bool":
+            return self._parse_bool(given)
+        if self.kind == "int":
+            return self._parse_int(given)
+        return self._parse_choice(given)
+
+    def _parse_bool(self, given: Any) -> bool:
+        if isinstance(given, bool):
+            return given
+        word = str(given).strip().lower()
+        if word in _YES or word in _words("bot.word.yes"):
+            return True
+        if word in _NO or word in _words("bot.word.no"):
+            return False
+        raise ServiceError("admin.reason.not_yes_no", option=self.label(), value=str(given))
+
+    def _parse_int(self, given: Any) -> int:
+        try:
+            number = int(str(given).strip()) if not isinstance(given, int) or isinstance(given, bool) else given
+        except ValueError:
+            raise ServiceError("admin.reason.not_a_number", option=self.label(), value=str(given)) from None
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            raise ServiceError(
+                "admin.reason.out_of_range", option=self.label(), value=number, low=self.low or 0, high=self.high or 0
+            )
+        return number
+
+    def _parse_choice(self, given: Any) -> str:
+        word = str(given).strip().lower()
+        for choice in self.choices:
+            key = choice_key(self.namespace, self.name, choice)
+            names = {choice.lower(), *(_words(key) if key else ())}
+            if word in names:
+                return choice
+        raise ServiceError("admin.reason.not_a_choice", option=self.label(), value=str(given), allowed=self.allowed())
+
+
+def choice_key(namespace: str, field: str, value: str) -> str | None:
+    """The table key that words an option's choice (the tables use two layouts), or None when unworded."""
+    for key in (f"{namespace}.option.{field}.value.{value}", f"{namespace}.option.{field}.{value}"):
+        if key in table(FALLBACK):
+            return key
+    return None
+
+
+def _words(key: str) -> set[str]:
+    """A key's text in every language, lower case: what a person may type for it."""
+    return {text(language, key).strip().lower() for language in LANGUAGES}
+
+
+def option_specs(game: str, info: GameInfo) -> list[OptionSpec]:
+    """Every variant option of a game from its engine's options model, in the model's order."""
+    specs = []
+    for name, field in info.engine.options_model.model_fields.items():
+        annotation, default = field.annotation, field.default
+        if annotation is bool:
+            specs.append(OptionSpec(game, info.namespace, name, "bool", bool(default)))
+        elif annotation is int:
+            low = next((int(m.ge) for m in field.metadata if isinstance(m, Ge)), None)  # type: ignore[call-overload]
+            high = next((int(m.le) for m in field.metadata if isinstance(m, Le)), None)  # type: ignore[call-overload]
+            specs.append(OptionSpec(game, info.namespace, name, "int", int(default), low=low, high=high))
+        elif isinstance(annotation, type) and issubclass(annotation, Enum):
+            choices = tuple(str(member.value) for member in annotation)
+            specs.append(OptionSpec(game, info.namespace, name, "choice", str(default.value), choices=choices))
+        else:
+            raise TypeError(f"{game}.{name}: options are bools, bounded ints or string enums, not {annotation}")
+    return specs
+
+
+class GuildConfigService:
+    """Reads, checks and changes servers' settings; every change is validated before it is stored."""
+
+    def __init__(self, store: GuildSettingsStore, games: Mapping[str, GameInfo]) -> None:
+        self.store = store
+        self.games = dict(games)
+        self._specs = {game: option_specs(game, info) for game, info in games.items()}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ---- the options of the games -------------------------------------------------------------------------
+
+    def specs(self, game: str) -> list[OptionSpec]:
+        """The variant options of a game."""
+        if game not in self._specs:
+            raise ServiceError("bot.reason.unknown_game")
+        return self._specs[game]
+
+    def spec(self, game: str, name: str) -> OptionSpec:
+        """One option of a game, or a refusal naming the game's options."""
+        found = next((s for s in self.specs(game) if s.name == name), None)
+        if found is None:
+            names: list[str | int | Message] = [s.label() for s in self.specs(game)]
+            raise ServiceError("admin.reason.unknown_option", option=name, options=names)
+        return found
+
+    # ---- reading and changing -----------------------------------------------------------------------------
+
+    async def get(self, guild_id: int | None) -> GuildConfig:
+        """A server's settings; outside a server, and for a server that never changed any, the defaults."""
+        if guild_id is None:
+            return GuildConfig()
+        return self.load(await self.store.get(guild_id))
+
+    def load(self, document: Mapping[str, Any]) -> GuildConfig:
+        """Read a stored document, dropping (and logging) what no longer fits the games' options."""
+        try:
+            config = GuildConfig.model_validate(document)
+        except ValidationError:
+            log.warning("server settings do not validate; using the defaults: %s", dict(document))
+            return GuildConfig()
+        options: dict[str, dict[str, Any]] = {}
+        for game, values in config.options.items():
+            kept = {}
+            for name, value in values.items():
+                try:
+                    kept[name] = self.spec(game, name).parse(value)
+                except ServiceError:
+                    log.warning("dropping the stored option %s.%s = %r: it no longer fits", game, name, value)
+            if kept:
+                options[game] = kept
+        locked = {
+            g: [n for n in names if g in self._specs and n in {s.name for s in self._specs[g]}]
+            for g, names in config.locked.items()
+        }
+        return config.model_copy(update={"options": options, "locked": {g: n for g, n in locked.items() if n}})
+
+    async def change(self, guild_id: int, edit: Callable[[GuildConfig], GuildConfig]) -> GuildConfig:
+        """Apply `edit` to a server's settings and store the result (one change at a time per server)."""
+        lock = self._locks.setdefault(guild_id, asyncio.Lock())
+        async with lock:
+            changed = edit(await self.get(guild_id))
+            await self.store.put(guild_id, changed.model_dump(mode="json"))
+            return changed
+
+    def with_option(
+        self, config: GuildConfig, game: str, name: str, raw: Any, *, locked: bool | None = None
+    ) -> GuildConfig:
+        """The settings with a game's option default set (and locked or unlocked for hosts); refused if invalid."""
+        spec = self.spec(game, name)
+        value = spec.parse(raw)
+        values = {**config.options.get(game, {}), name: value}
+        try:
+            self.games[game].engine.load_options(values)
+        except ValidationError as error:
+            raise ServiceError("bot.reason.bad_options", detail=_first_error(error)) from error
+        if value == spec.default:
+            del values[name]
+        options = {g: v for g, v in {**config.options, game: values}.items() if v}
+        names = set(config.locked.get(game, []))
+        if locked is not None:
+            names = names | {name} if locked else names - {name}
+        locks = {g: n for g, n in {**config.locked, game: sorted(names)}.items() if n}
+        return config.model_copy(update={"options": options, "locked": locks})
+
+    def without_options(self, config: GuildConfig, game: str | None) -> GuildConfig:
+        """The settings with one game's option defaults and locks (or every game's) back to the printed rules."""
+        if game is None:
+            return config.model_copy(update={"options": {}, "locked": {}})
+        self.specs(game)
+        options = {g: v for g, v in config.options.items() if g != game}
+        return config.model_copy(
+            update={"options": options, "locked": {g: n for g, n in config.locked.items() if g != game}}
+        )
+
+    @staticmethod
+    def with_timers(policy: TimerPolicy, **changes: Any) -> TimerPolicy:
+        """A timer policy with some values changed; refused with the reason when a value or the pair is wrong."""
+        values = {**policy.model_dump(), **{k: v for k, v in changes.items() if v is not None}}
+        for name in ("reminder_minutes", "timeout_minutes"):
+            if not 0 <= int(values[name]) <= MAX_MINUTES:
+                raise ServiceError(
+                    "admin.reason.out_of_range",
+                    option=Message(key=f"admin.timers.{name}"),
+                    value=int(values[name]),
+                    low=0,
+                    high=MAX_MINUTES,
+                )
+        if not 0 <= int(values["missed_limit"]) <= MAX_MISSED:
+            raise ServiceError(
+                "admin.reason.out_of_range",
+                option=Message(key="admin.timers.missed_limit"),
+                value=int(values["missed_limit"]),
+                low=0,
+                high=MAX_MISSED,
+            )
+        if values["on_timeout"] not in {p.value for p in AfkPolicy}:
+            allowed: list[str | int | Message] = [Message(key=f"admin.timers.policy.{p.value}") for p in AfkPolicy]
+            raise ServiceError(
+                "admin.reason.not_a_choice",
+                option=Message(key="admin.timers.on_timeout"),
+                value=str(values["on_timeout"]),
+                allowed=Message(key="admin.word.plain", params={"value": allowed}),
+            )
+        reminder, timeout = int(values["reminder_minutes"]), int(values["timeout_minutes"])
+        if reminder and timeout and timeout <= reminder:
+            raise ServiceError("admin.reason.timeout_not_after_reminder", reminder=reminder, timeout=timeout)
+        return TimerPolicy.model_validate(values)
+
+    # ---- new games ----------------------------------------------------------------------------------------
+
+    def options_for_new_game(self, config: GuildConfig, game: str, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """A new game's options: the server's defaults with the host's choices, which may not touch a locked one."""
+        locked = [self.spec(game, name).label() for name in chosen if name in config.locked.get(game, [])]
+        if locked:
+            raise ServiceError("admin.reason.option_locked", options=_listed(locked))
+        values = dict(config.options.get(game, {}))
+        for name, raw in chosen.items():
+            values[name] = self.spec(game, name).parse(raw)
+        return values
+
+    @staticmethod
+    def may_create_games(config: GuildConfig, role_ids: Collection[int], *, admin: bool) -> bool:
+        """Whether a member may open a lobby: admins always; others when no role is required or they hold it."""
+        return admin or config.creator_role_id is None or config.creator_role_id in role_ids
+
+
+def _listed(items: list[Message]) -> Param:
+    """A list parameter that renders as "a, b, c"."""
+    return list[str | int | Message](items)
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    return f"{where}: {first.get('msg', '')}".strip(": ")

@@ -1,0 +1,319 @@
+"""Turn timers and absent players, for every game through the engine contract.
+
+Each person the game waits for gets a timer: a reminder after a delay, then, after a longer one, the game's policy:
+a bot player plays that turn for them (the engine's sensible bot), or the game waits for them. After several
+timed-out turns in a row their seat is handed to a bot player for good. Timers live in SQLite, so one that fell due
+while the bot was down fires after the restart; a move by the person cancels theirs. The clock is injected: tests
+move it and call `run_due()`, and nothing waits on the real clock but the background loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.services.games import GameListener, GameService, Outcome, ServiceError
+from bot.services.guild_config import AfkPolicy, TimerPolicy
+from bot.storage.games import GameRecord
+from bot.storage.timers import TimerStore, TurnTimer
+from rules.engine import Message, Seat
+
+log = logging.getLogger(__name__)
+
+Announcer = Callable[[GameRecord, Message, int | None], Awaitable[None]]
+"""Post a public notice where a game is played, pinging the given user id (or nobody)."""
+
+MAX_MOVES_FOR_ABSENT = 200
+"""A bound on the moves played for one absent person in one go (a turn is a handful; this only stops a runaway)."""
+
+
+class TimerService(GameListener):
+    """Arms, cancels and fires turn timers; listens to the game service for starts, moves and closes."""
+
+    def __init__(
+        self,
+        store: TimerStore,
+        games: GameService,
+        *,
+        clock: Callable[[], float] = time.time,
+        announce: Announcer | None = None,
+        max_sleep: float = 60.0,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.clock = clock
+        self.announce: Announcer = announce or _say_nothing
+        self.max_sleep = max_sleep
+        self._policies: dict[int, TimerPolicy] = {}
+        self._playing_for: dict[int, set[Seat]] = {}
+        self._firing = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._loop: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # ---- policies -----------------------------------------------------------------------------------------
+
+    async def adopt(self, game_id: int, policy: TimerPolicy) -> None:
+        """Fix a new game's timer policy (the server's, or the host's override), so later changes leave it be."""
+        await self.store.set_policy(game_id, policy.model_dump(mode="json"))
+        self._policies[game_id] = policy
+
+    async def policy(self, game_id: int) -> TimerPolicy:
+        """The timer policy of a game (the defaults for a game opened before policies were kept)."""
+        if game_id not in self._policies:
+            stored = await self.store.policy(game_id)
+            self._policies[game_id] = TimerPolicy() if stored is None else TimerPolicy.model_validate(stored)
+        return self._policies[game_id]
+
+    # ---- what the game service tells us -------------------------------------------------------------------
+
+    async def on_started(self, record: GameRecord) -> None:
+        """Arm the timers of whoever must act first."""
+        await self.sync(record.id)
+
+    async def on_moved(self, outcome: Outcome) -> None:
+        """A person's move cancels their timer and clears their missed turns; everyone now waited for gets one."""
+        game_id = outcome.record.id
+        if outcome.finished:
+            await self._forget(game_id)
+            return
+        acted = None
+        if not outcome.by_bot:
+            acted = outcome.seat
+            if await self.store.missed(game_id, acted):
+                await self.store.set_missed(game_id, acted, 0)
+        await self.sync(game_id, acted=acted)
+
+    async def on_closed(self, record: GameRecord) -> None:
+        """A game that ended early waits for nobody."""
+        await self._forget(record.id)
+
+    async def sync(self, game_id: int, *, acted: Seat | None = None) -> None:
+        """Match the timers to who is to act: drop the others' (and the actor's), arm the missing ones."""
+        try:
+            record = await self.games.get(game_id)
+        except ServiceError:
+            await self._forget(game_id)
+            return
+        if record.status != "active":
+            await self._forget(game_id)
+            return
+        waiting = self._waiting_for(record) - self._playing_for.get(game_id, set())
+        existing = await self.store.timers(game_id)
+        drop = {seat for seat in existing if seat not in waiting or seat == acted}
+        policy = await self.policy(game_id)
+        now = self.clock()
+        arm = [
+            timer
+            for seat in sorted(waiting)
+            if seat not in existing or seat in drop
+            if (timer := _first_stage(game_id, seat, policy, now)) is not None
+        ]
+        if drop or arm:
+            await self.store.change(game_id, drop=drop, put=arm)
+            self.poke()
+
+    # ---- firing -------------------------------------------------------------------------------------------
+
+    async def run_due(self) -> int:
+        """Fire every timer due by the clock now (one at a time); return how many fired."""
+        fired = 0
+        async with self._firing:
+            for _ in range(10):  # a reminder and the timeout both due after a long downtime: a second pass
+                due = await self.store.due(self.clock())
+                if not due or self._closing:
+                    break
+                for timer in due:
+                    if self._closing:
+                        break
+                    if await self._fire(timer):
+                        fired += 1
+        return fired
+
+    async def _fire(self, timer: TurnTimer) -> bool:
+        if await self.store.timer(timer.game_id, timer.seat) != timer:
+            return False  # cancelled or moved on since it was read
+        try:
+            record = await self.games.get(timer.game_id)
+        except ServiceError:
+            await self._forget(timer.game_id)
+            return False
+        if record.status != "active" or timer.seat not in self._waiting_for(record):
+            await self.store.change(timer.game_id, drop=[timer.seat])
+            return False
+        policy = await self.policy(timer.game_id)
+        if timer.stage == "reminder":
+            await self._remind(record, timer, policy)
+        elif timer.stage == "timeout":
+            await self._time_out(record, timer, policy)
+        else:
+            await self._still_absent(record, timer, policy)
+        return True
+
+    async def _remind(self, record: GameRecord, timer: TurnTimer, policy: TimerPolicy) -> None:
+        user_id = _user_of(record, timer.seat)
+        if policy.timeout_minutes:
+            then = timer.started_at + policy.timeout_minutes * 60
+            await self.store.change(record.id, put=[_stage(timer, "timeout", then)])
+        else:
+            await self.store.change(record.id, drop=[timer.seat])
+        notice = Message(
+            key="admin.notice.reminder",
+            params={"seat": timer.seat, "player": f"<@{user_id}>", "id": record.id, "minutes": policy.reminder_minutes},
+        )
+        await self.announce(record, notice, user_id)
+
+    async def _time_out(self, record: GameRecord, timer: TurnTimer, policy: TimerPolicy) -> None:
+        missed = await self._count_miss(record.id, timer.seat)
+        if policy.missed_limit and missed >= policy.missed_limit:
+            await self.store.change(record.id, drop=[timer.seat])
+            notice = Message(key="admin.notice.handed_over", params={"seat": timer.seat, "missed": missed})
+            await self.hand_over(record.id, timer.seat, notice)
+            return
+        params = {"seat": timer.seat, "minutes": policy.timeout_minutes, "missed": missed, "limit": policy.missed_limit}
+        if policy.on_timeout is AfkPolicy.PAUSE:
+            await self.store.change(
+                record.id, put=[_stage(timer, "paused", self.clock() + policy.timeout_minutes * 60)]
+            )
+            await self.announce(record, _counted("admin.notice.paused", params), None)
+            return
+        await self.store.change(record.id, drop=[timer.seat])
+        await self.announce(record, _counted("admin.notice.played_for", params), None)
+        await self._play_turn_for(record.id, timer.seat)
+
+    async def _still_absent(self, record: GameRecord, timer: TurnTimer, policy: TimerPolicy) -> None:
+        missed = await self._count_miss(record.id, timer.seat)
+        if policy.missed_limit and missed >= policy.missed_limit:
+            await self.store.change(record.id, drop=[timer.seat])
+            notice = Message(key="admin.notice.handed_over", params={"seat": timer.seat, "missed": missed})
+            await self.hand_over(record.id, timer.seat, notice)
+            return
+        await self.store.change(record.id, put=[_stage(timer, "paused", self.clock() + policy.timeout_minutes * 60)])
+        user_id = _user_of(record, timer.seat)
+        params = {"seat": timer.seat, "player": f"<@{user_id}>", "missed": missed, "limit": policy.missed_limit}
+        await self.announce(record, _counted("admin.notice.still_waiting", params), user_id)
+
+    async def _count_miss(self, game_id: int, seat: Seat) -> int:
+        missed = await self.store.missed(game_id, seat) + 1
+        await self.store.set_missed(game_id, seat, missed)
+        return missed
+
+    async def _play_turn_for(self, game_id: int, seat: Seat) -> None:
+        """Play the absent person's moves with the sensible bot until the game stops waiting for them."""
+        self._playing_for.setdefault(game_id, set()).add(seat)
+        try:
+            for _ in range(MAX_MOVES_FOR_ABSENT):
+                outcome = await self.games.play_for(game_id, seat)
+                if outcome is None:
+                    break
+                await self.games.publish(outcome)
+                if outcome.finished:
+                    return
+                if seat not in self.games.engine(outcome.record.game).to_act(outcome.state):
+                    break
+        finally:
+            self._playing_for.get(game_id, set()).discard(seat)
+        self.games.wake_bots(game_id)
+        await self.sync(game_id)
+
+    # ---- seats handed to bots -----------------------------------------------------------------------------
+
+    async def hand_over(self, game_id: int, seat: Seat, notice: Message) -> GameRecord:
+        """Give a person's seat to a bot player for good, saying why; with no person left the game is abandoned."""
+        record = await self.games.hand_to_bot(game_id, seat)
+        await self.store.set_missed(game_id, seat, 0)
+        await self.announce(record, notice, None)
+        if not any(s.user_id is not None for s in record.seats):
+            ended = await self.games.end(game_id)
+            await self.announce(ended, Message(key="admin.notice.nobody_left", params={"id": game_id}), None)
+            await self.games.after_close(ended)
+            return ended
+        self.games.wake_bots(game_id)
+        await self.sync(game_id)
+        return record
+
+    # ---- the background loop ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start firing timers in the background (after the bot is connected): due ones first, then as they fall."""
+        if self._loop is None:
+            self._loop = asyncio.create_task(self._run(), name="turn-timers")
+
+    def poke(self) -> None:
+        """Wake the loop to look at the timers again (a timer was armed, or a test moved the clock)."""
+        self._wake.set()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop the loop after the timer it is firing, so nothing is half done; then cancel it."""
+        self._closing = True
+        self.poke()
+        if self._loop is not None:
+            done, _ = await asyncio.wait({self._loop}, timeout=timeout)
+            if not done:
+                self._loop.cancel()
+                await asyncio.gather(self._loop, return_exceptions=True)
+
+    async def _run(self) -> None:
+        await self._catch_up()
+        while not self._closing:
+            self._wake.clear()
+            try:
+                await self.run_due()
+            except Exception:
+                log.exception("turn timers failed; trying again at the next timer")
+            if self._closing:
+                return
+            next_due = await self.store.next_due()
+            delay = self.max_sleep if next_due is None else min(max(next_due - self.clock(), 0.0), self.max_sleep)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    async def _catch_up(self) -> None:
+        """At start, arm timers for running games that lack them (a crash between a move and its listeners)."""
+        for record in await self.games.store.with_status(("active",)):
+            try:
+                await self.sync(record.id)
+            except Exception:
+                log.exception("could not arm the timers of game %s", record.id)
+
+    def _waiting_for(self, record: GameRecord) -> set[Seat]:
+        """The seats of people (not bot players) the game waits for now."""
+        people = {s.seat for s in record.seats if s.user_id is not None}
+        state = self.games.state(record.id)
+        return set(self.games.engine(record.game).to_act(state)) & people
+
+    async def _forget(self, game_id: int) -> None:
+        await self.store.clear(game_id)
+        self._policies.pop(game_id, None)
+        self._playing_for.pop(game_id, None)
+
+
+def _first_stage(game_id: int, seat: Seat, policy: TimerPolicy, now: float) -> TurnTimer | None:
+    """A fresh wait: the reminder if there is one, else the timeout, else nothing."""
+    if policy.reminder_minutes:
+        return TurnTimer(game_id, seat, "reminder", now, now + policy.reminder_minutes * 60)
+    if policy.timeout_minutes:
+        return TurnTimer(game_id, seat, "timeout", now, now + policy.timeout_minutes * 60)
+    return None
+
+
+def _stage(timer: TurnTimer, stage: str, due_at: float) -> TurnTimer:
+    return TurnTimer(timer.game_id, timer.seat, stage, timer.started_at, due_at)  # type: ignore[arg-type]
+
+
+def _counted(key: str, params: dict[str, Any]) -> Message:
+    """A timeout notice, with "missed n of limit" when turns missed hand the seat over, without when they never do."""
+    suffix = "" if params.get("limit") else "_uncounted"
+    return Message(key=key + suffix, params=dict(params))
+
+
+def _user_of(record: GameRecord, seat: Seat) -> int | None:
+    return next((s.user_id for s in record.seats if s.seat == seat), None)
+
+
+async def _say_nothing(record: GameRecord, message: Message, ping: int | None) -> None:
+    """The announcer of a service nobody listens to (unit tests that only count timers)."""

@@ -1,0 +1,93 @@
+"""Where a game is played: opening its thread, pointing people to it from elsewhere, and closing it at the end."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot.services.games import GameListener, Outcome
+from bot.storage.games import GameRecord
+from bot.storage.places import PlaceStore
+from rules.engine import Message
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A game's thread stays open a week without messages (Discord's longest); turns can be slow."""
+
+
+class GamePlaces(GameListener):
+    """Opens a thread per game when the server wants it, archives it at the end, and retires dead buttons."""
+
+    def __init__(self, bot: Conductor, store: PlaceStore) -> None:
+        self.bot = bot
+        self.store = store
+
+    @staticmethod
+    def can_open_thread(interaction: discord.Interaction[Any]) -> bool:
+        """Whether a thread can be opened where this command was typed (a text channel; not inside a thread)."""
+        return isinstance(interaction.channel, discord.TextChannel)
+
+    async def open_thread(self, interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:
+        """Open a public thread from the command's channel with its author in it; None when Discord refuses."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        try:
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            await thread.add_user(interaction.user)
+        except discord.HTTPException as error:
+            log.warning("could not open a game thread in channel %s: %s", channel.id, error)
+            return None
+        return thread
+
+    async def bind(self, record: GameRecord, thread: discord.Thread) -> None:
+        """Remember that a game is played in this thread (so it is archived at the end and found from its parent)."""
+        await self.store.set_thread(record.id, thread.id, thread.parent_id)
+
+    async def locate(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
+        """Point to where a game is played instead: the person's own open game, else one in a thread of here."""
+        ids = await self.store.open_games_of(user_id, game) if user_id is not None else []
+        ids = ids or await self.store.open_games_in_threads_of(channel_id, game)
+        if not ids:
+            return None
+        record = await self.bot.service.store.get(ids[0])
+        if record is None or record.channel_id == channel_id:
+            return None
+        return Message(
+            key="admin.reason.game_elsewhere", params={"id": record.id, "channel": f"<#{record.channel_id}>"}
+        )
+
+    async def on_moved(self, outcome: Outcome) -> None:
+        """Archive a game's thread once its final move is shown."""
+        if outcome.finished:
+            await self._archive(outcome.record)
+
+    async def on_closed(self, record: GameRecord) -> None:
+        """A game ended early: its turn message loses its buttons, and its thread is archived."""
+        where = await self.bot.service.store.get_message(record.id, "turn")
+        if where is not None:
+            channel_id, message_id = where
+            try:
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            except discord.HTTPException as error:
+                log.info("could not retire the turn message of game %s: %s", record.id, error)
+        await self._archive(record)
+
+    async def _archive(self, record: GameRecord) -> None:
+        thread_id = await self.store.thread_of(record.id)
+        if thread_id is None:
+            return
+        try:
+            thread = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+        except discord.HTTPException as error:
+            log.warning("could not archive the thread of game %s: %s", record.id, error)
