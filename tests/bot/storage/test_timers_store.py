@@ -1,0 +1,73 @@
+"""The timer and thread tables on a real SQLite file: migrated from empty, round trips, and lookups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+
+from bot.storage.database import open_database
+from bot.storage.games import GameStore, SeatRecord
+from bot.storage.places import PlaceStore
+from bot.storage.timers import TimerStore, TurnTimer
+
+
+async def new_game(store: GameStore, *, channel: int, user: int) -> int:
+    record = await store.create_game(
+        game="dice",
+        guild_id=1,
+        channel_id=channel,
+        host_id=user,
+        options={},
+        seed=1,
+        seats=[SeatRecord(seat=0, name="Ann", user_id=user)],
+    )
+    return record.id
+
+
+async def test_an_empty_file_is_migrated_to_the_timer_tables(tmp_path: Path) -> None:
+    db = await open_database(tmp_path / "fresh.sqlite3")
+    try:
+        async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+            tables = {row[0] async for row in cursor}
+        async with db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
+            versions = [row[0] async for row in cursor]
+    finally:
+        await db.close()
+    assert {"game_policies", "game_threads", "turn_timers", "missed_turns"} <= tables
+    assert versions[:2] == [1, 2]
+
+
+async def test_timers_round_trip_and_come_due_in_order(db: aiosqlite.Connection) -> None:
+    games = GameStore(db)
+    store = TimerStore(db, games)
+    game_id = await new_game(games, channel=5, user=7)
+    late, early = TurnTimer(game_id, 0, "timeout", 10.0, 300.0), TurnTimer(game_id, 1, "reminder", 10.0, 100.0)
+    await store.change(game_id, put=[late, early])
+    assert await store.timers(game_id) == {0: late, 1: early}
+    assert await store.next_due() == 100.0
+    assert await store.due(99.0) == [] and await store.due(300.0) == [early, late]
+    moved = TurnTimer(game_id, 1, "timeout", 10.0, 400.0)
+    await store.change(game_id, drop=[0], put=[moved])
+    assert await store.timers(game_id) == {1: moved}
+    await store.set_missed(game_id, 1, 2)
+    assert await store.missed(game_id, 1) == 2 and await store.missed(game_id, 0) == 0
+    await store.set_policy(game_id, {"reminder_minutes": 3})
+    assert await store.policy(game_id) == {"reminder_minutes": 3}
+    await store.clear(game_id)
+    assert await store.timers(game_id) == {} and await store.missed(game_id, 1) == 0 and await store.next_due() is None
+
+
+async def test_open_games_are_found_by_player_and_by_the_parent_of_their_thread(db: aiosqlite.Connection) -> None:
+    games = GameStore(db)
+    places = PlaceStore(db, games)
+    in_channel = await new_game(games, channel=5, user=7)
+    in_thread = await new_game(games, channel=900, user=8)
+    await places.set_thread(in_thread, 900, 5)
+    assert await places.thread_of(in_thread) == 900 and await places.thread_of(in_channel) is None
+    assert await places.open_games_of(8) == [in_thread] and await places.open_games_of(8, "ticket-to-ride") == []
+    assert await places.open_games_in_threads_of(5) == [in_thread]
+    record = await games.get(in_thread)
+    assert record is not None
+    await games.set_status(record, "finished")
+    assert await places.open_games_of(8) == [] and await places.open_games_in_threads_of(5) == []
