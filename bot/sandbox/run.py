@@ -68,7 +68,11 @@ class ScriptedTable:
     """Seconds from each click being dispatched to the bot's first answer (for the benchmarks)."""
     timings: list[tuple[str, float]] = field(default_factory=list)
     """(what, seconds) for each interaction: the move's verb for the one that makes it, `menu` for the others."""
+    shown: list[tuple[str, float]] = field(default_factory=list)
+    """(verb, seconds) for each move: from its last interaction being dispatched until the public messages show
+    the game past that move (a newer version's controls, or the final message)."""
     last_answer: InteractionOutcome | None = None
+    _last_started: float = 0.0
 
     async def open(self, game: str, *, bots: int = 0, options: dict[str, object] | None = None) -> GameRecord:
         """Open a lobby by /newgame as the first person, seat the others and `bots` bot players, and start."""
@@ -92,7 +96,7 @@ class ScriptedTable:
 
     async def timed(self, what: str, interaction: Awaitable[InteractionOutcome]) -> InteractionOutcome:
         """Await an interaction, noting how long the bot took to answer it."""
-        started = time.perf_counter()
+        started = self._last_started = time.perf_counter()
         outcome = await interaction
         elapsed = time.perf_counter() - started
         self.latencies.append(elapsed)
@@ -150,9 +154,33 @@ class ScriptedTable:
         seat, person = found
         engine = self.bot.service.engine(record.game)
         code = self.policy(engine, self.bot.service.state(game_id), seat, rng)
+        since = await self._first_message(game_id)
         await MOVE_DRIVERS.get(record.game, click_turn_button)(self, record, person, code)
+        await self.discord.wait_for(
+            lambda: self._shown_past(record, since), what=f"the game shown past {record.version}"
+        )
+        self.shown.append((code.partition(":")[0], time.perf_counter() - self._last_started))
         await self.wait_for_version_after(game_id, record.version)
         return True
+
+    async def _first_message(self, game_id: int) -> int:
+        """The id of the game's lobby message: every later message in its channel belongs to it."""
+        where = await self.bot.service.store.get_message(game_id, "lobby")
+        return where[1] if where is not None else 0
+
+    def _shown_past(self, record: GameRecord, since: int) -> bool:
+        """Whether a public message shows controls of a version after the record's, or the game's end."""
+        prefix = f"{record.game}:{record.id}:"
+        for message in reversed(self.discord.channel_messages()):
+            if message.id < since:
+                break
+            if _is_final(message):
+                return True
+            for component in message.walk_components():
+                custom_id = str(component.get("custom_id", ""))
+                if custom_id.startswith(prefix) and int(custom_id.split(":")[2]) > record.version:
+                    return True
+        return False
 
     async def play_to_the_end(self, game_id: int, *, seed: int = 0, max_moves: int = 5000) -> GameRecord:
         """Play every person's moves (bot players move by themselves) until the game is finished."""
@@ -163,7 +191,8 @@ class ScriptedTable:
         record = await self.bot.service.store.get(game_id)
         assert record is not None
         assert record.status == "finished", f"game {game_id} did not finish in {max_moves} moves"
-        await self.discord.wait_for_message(lambda m: _is_final(m, game_id), timeout=10)
+        since = await self._first_message(game_id)
+        await self.discord.wait_for_message(lambda m: m.id > since and _is_final(m), timeout=10)
         return record
 
     async def wait_for_version_after(self, game_id: int, version: int, timeout: float = 10.0) -> None:
@@ -208,7 +237,8 @@ def _button_for(message: RecordedMessage, code: str) -> str:
     raise KeyError(f"no button for {code!r} on message {message.id}")
 
 
-def _is_final(message: RecordedMessage, game_id: int) -> bool:
+def _is_final(message: RecordedMessage) -> bool:
+    """Whether a message is a game's last: the score picture and no controls."""
     return any(a.filename == "scores.png" for a in message.attachments) and not message.components
 
 
@@ -248,8 +278,11 @@ async def play_ttr_move(table: ScriptedTable, record: GameRecord, person: LocalU
         )
         await table.timed(verb, discord.click(person, message, custom_id))
         return
-    wanted = {"keep": {"keep"}, "pay": {"act"}, "withdraw": {"act"}}.get(verb, {"route", "city", "station"})
-    private = table.own_controls(record, person, wanted)
+    wanted = {"pay": {"act"}, "withdraw": {"act"}}.get(verb, {"route", "city", "station"})
+    if verb == "keep":
+        private = _ticket_choice(table, person, rest.split(","))
+    else:
+        private = table.own_controls(record, person, wanted)
     if private is None:
         public = await table.turn_message(record.id)
         hand = next(str(c["custom_id"]) for found, c in _controls(public) if found == "hand")
@@ -268,12 +301,12 @@ async def play_ttr_move(table: ScriptedTable, record: GameRecord, person: LocalU
         board = table.bot.service.view(record.id, None)
         ends = _track_ends(board.map, int(target))  # type: ignore[attr-defined]
         city = next(c for c in ends if _select_with(private, "city", c) is not None)
-        custom_id = _select_with(private, "city", city)
-        assert custom_id is not None
-        private = (await table.timed("menu", discord.select(person, private, custom_id, [city]))).message
-    custom_id = _select_with(private, menu, target)
-    assert custom_id is not None, f"no {menu} menu offers {target} to {person.name}"
-    answer = await table.timed(verb, discord.select(person, private, custom_id, [target]))
+        by_city = _select_with(private, "city", city)
+        assert by_city is not None
+        private = (await table.timed("menu", discord.select(person, private, by_city, [city]))).message
+    chosen = _select_with(private, menu, target)
+    assert private is not None and chosen is not None, f"no {menu} menu offers {target} to {person.name}"
+    answer = await table.timed(verb, discord.select(person, private, chosen, [target]))
     for _ in range(2):  # how to pay, when there is a choice: maybe the colour first, then the cards
         paying = _select_with(answer.message, "act", code)
         colour = _select_with(answer.message, "paycolor", code.split(":")[2])
@@ -286,6 +319,14 @@ async def play_ttr_move(table: ScriptedTable, record: GameRecord, person: LocalU
             return
         assert colour is not None
         answer = await table.timed(verb, discord.select(person, answer.message, colour, [code.split(":")[2]]))
+
+
+def _ticket_choice(table: ScriptedTable, person: LocalUser, ids: list[str]) -> RecordedMessage | None:
+    """The person's newest private ticket choice offering these tickets (it is not bound to a version)."""
+    for message in reversed(table.discord.ephemerals(person)):
+        if all(_select_with(message, "keep", ticket) is not None for ticket in ids):
+            return message
+    return None
 
 
 def _track_ends(map_id: str, track_id: int) -> tuple[str, str]:

@@ -58,7 +58,9 @@ class TtrController(GameController):
         self._shown: dict[int, int] = {}
         """Game id → the newest version shown publicly."""
         self._events: dict[int, list[Event]] = {}
-        """Game id → public events since the last new turn message (what happened last turn)."""
+        """Game id → public events since the last new turn message (the turn in play)."""
+        self._last_turn: dict[int, list[Event]] = {}
+        """Game id → public events of the turn before (what the turn message tells first)."""
         self._boards: dict[int, tuple[int, str, bytes]] = {}
         """Game id → (version, language, PNG) of the newest board drawn."""
 
@@ -102,8 +104,10 @@ class TtrController(GameController):
             colour = cid.arg.partition(":")[2]
             await self.act(interaction, cid.game_id, f"draw:{colour}", version=cid.version)
         elif cid.verb == "keep":
+            # Not bound to the version: the opening choice is simultaneous, so others' choices move the version
+            # on; the action names the exact tickets kept, so the engine refuses it if the offer has changed.
             ids = sorted(values, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
-            await self.act(interaction, cid.game_id, "keep:" + ",".join(ids), version=cid.version)
+            await self.act(interaction, cid.game_id, "keep:" + ",".join(ids), version=None)
         elif cid.verb == "hand":
             await self.show_hand(interaction, cid.game_id)
         elif cid.verb in _NARROWING:
@@ -294,7 +298,8 @@ class TtrController(GameController):
     ) -> None:
         """A step inside a turn (first card, tunnel revealed, tickets drawn): edit the turn message in place."""
         names = self.names(record)
-        lines = narration(language, self._events.get(record.id, []), names, summary=False)
+        lines = narration(language, self._last_turn.get(record.id, []), names, summary=True)
+        lines += narration(language, self._events.get(record.id, []), names, summary=False)
         message = await self._turn_message(record, language, state, public, lines)
         current = await self.service.store.get_message(record.id, "turn")
         if current is None:
@@ -324,7 +329,8 @@ class TtrController(GameController):
             else:
                 await self._retire(current)
         names = self.names(record)
-        lines = narration(language, self._events.pop(record.id, []), names, summary=True)
+        self._last_turn[record.id] = self._events.pop(record.id, [])
+        lines = narration(language, self._last_turn[record.id], names, summary=True)
         message = await self._turn_message(record, language, state, public, lines)
         message.ping = True
         await self._post(record, message)
@@ -353,7 +359,7 @@ class TtrController(GameController):
         message = final_message(language, record, public, lines, result, scores, board)
         channel = self.bot.get_partial_messageable(record.channel_id)
         await channel.send(files=message.files(), **message.send_kwargs())
-        for table in (self._shown, self._boards, self._locks):
+        for table in (self._shown, self._boards, self._locks, self._last_turn):
             table.pop(record.id, None)
 
     async def _turn_message(

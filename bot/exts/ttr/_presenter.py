@@ -107,7 +107,7 @@ def _title(language: str, view: PublicView) -> str:
 
 def _footer(language: str, record: GameRecord, view: PublicView) -> str:
     parts = [text(language, "ttr_bot.footer.game", id=record.id)]
-    if view.last_round and view.turns_left is not None:
+    if view.last_round and view.turns_left is not None and view.result is None:
         parts.append(text(language, "ttr_bot.footer.last_round", turns=view.turns_left))
     return " · ".join(parts)
 
