@@ -9,7 +9,7 @@ import aiosqlite
 import pytest
 
 from bot.storage.database import migrations, open_database
-from bot.storage.games import GameStore, SeatRecord, StaleVersion
+from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
 from bot.storage.guild_settings import GuildSettingsStore
 
 
@@ -61,9 +61,9 @@ async def test_a_game_lives_from_lobby_to_finish_and_survives_reopening(tmp_path
     await db.close()
 
 
-async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
-    record = await store.create_game(
+async def ann_hosts_a_lobby(store: GameStore) -> GameRecord:
+    """A dice lobby with Ann in the first seat."""
+    return await store.create_game(
         game="dice",
         guild_id=None,
         channel_id=2,
@@ -72,6 +72,11 @@ async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: ai
         seed=1,
         seats=[SeatRecord(seat=0, name="Ann", user_id=10)],
     )
+
+
+async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: aiosqlite.Connection) -> None:
+    store = GameStore(db)
+    record = await ann_hosts_a_lobby(store)
     started = await store.start(record, record.seats, state="{}")
     await store.record_action(started, 0, "roll", "{}", finished=False)
     with pytest.raises(StaleVersion):
@@ -81,15 +86,7 @@ async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: ai
 
 async def test_a_user_holds_one_seat_per_game(db: aiosqlite.Connection) -> None:
     store = GameStore(db)
-    record = await store.create_game(
-        game="dice",
-        guild_id=None,
-        channel_id=2,
-        host_id=10,
-        options={},
-        seed=1,
-        seats=[SeatRecord(seat=0, name="Ann", user_id=10)],
-    )
+    record = await ann_hosts_a_lobby(store)
     with pytest.raises(sqlite3.IntegrityError):
         await store.update_lobby(record, [*record.seats, SeatRecord(seat=1, name="Ann again", user_id=10)])
     assert (await store.get(record.id)).seats == record.seats  # type: ignore[union-attr]
