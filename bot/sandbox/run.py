@@ -339,8 +339,12 @@ MOVE_DRIVERS: dict[str, MoveDriver] = {"ticket-to-ride": play_ttr_move}
 """How each game's moves are made through its UI; games not named here click a turn-message button."""
 
 
-async def run_sandbox(game: str, players: int, out: Path, *, seed: int | None = None) -> int:
-    """Play one whole game offline among scripted people and bot players; print the channel; 0 when all went well."""
+async def run_sandbox(
+    game: str, players: int, out: Path, *, seed: int | None = None, options: dict[str, object] | None = None
+) -> int:
+    """Play one whole game offline among scripted people and bot players; print the channel; 0 when all went well.
+
+    `options` are /newgame's variant options (e.g. `{"map": "europe"}`)."""
     out.mkdir(parents=True, exist_ok=True)
     n_people = max(1, min(players - 1, len(SANDBOX_PEOPLE)))
     people = [LocalUser(name=name) for name in SANDBOX_PEOPLE[:n_people]]
@@ -350,7 +354,7 @@ async def run_sandbox(game: str, players: int, out: Path, *, seed: int | None = 
             bot = create_bot(settings)
             async with discord.connected(bot):
                 table = ScriptedTable(discord, bot, people)
-                record = await table.open(game, bots=players - n_people)
+                record = await table.open(game, bots=players - n_people, options=options)
                 await table.play_to_the_end(record.id, seed=seed if seed is not None else random.randrange(1 << 30))
             print(discord.transcript())
             written = _write_pictures(discord.channel_messages(), out)

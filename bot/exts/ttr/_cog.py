@@ -90,8 +90,11 @@ class TtrCog(commands.Cog):
             return
         language = language_of(interaction.locale)
         public = self._public(record)
-        track_id = find_route(language, public.map, route) if public is not None else None
-        if public is None or track_id is None:
+        if public is None:
+            await reply_private(interaction, text(language, "bot.reason.not_running"))
+            return
+        track_id = find_route(language, public.map, route)
+        if track_id is None:
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_route", typed=route[:80]))
             return
         mine = await self.controller.seat_view(record.id, interaction.user.id)
@@ -138,8 +141,11 @@ class TtrCog(commands.Cog):
             return
         language = language_of(interaction.locale)
         public = self._public(record)
-        city_id = find_city(language, public.map, city) if public is not None else None
-        if public is None or city_id is None:
+        if public is None:
+            await reply_private(interaction, text(language, "bot.reason.not_running"))
+            return
+        city_id = find_city(language, public.map, city)
+        if city_id is None:
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_city", typed=city[:80]))
             return
         mine = await self.controller.seat_view(record.id, interaction.user.id)

@@ -286,7 +286,10 @@ class TtrController(GameController):
         message = opening_message(language, record, public, None)
         channel_id, message_id = where
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        await partial.edit(**{**message.send_kwargs(), "view": message.view})
+        try:
+            await partial.edit(**{**message.send_kwargs(), "view": message.view})
+        except discord.NotFound:
+            log.info("opening message %s of game %s was deleted; play goes on", message_id, record.id)
 
     async def _same_turn(
         self,
@@ -310,7 +313,10 @@ class TtrController(GameController):
             return
         channel_id, message_id = current
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        await partial.edit(attachments=message.files(), **message.send_kwargs())
+        try:
+            await partial.edit(attachments=message.files(), **message.send_kwargs())
+        except discord.NotFound:  # deleted by someone: show the turn in a new message instead
+            await self._post(record, message)
 
     async def _new_turn(
         self,

@@ -26,15 +26,18 @@ from bot.exts.ttr._map import (
     payment_words,
     route_details,
     route_name,
+    station_payment,
     stations_in,
     ticket_words,
     track,
 )
 from bot.exts.ttr._presenter import cid, colour_word
-from bot.i18n import render, text
+from bot.i18n import text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button, select, view_of
 from bot.ui.controller import GameController
+from rules.ttr.board import board_for
+from rules.ttr.moves import station_cost
 from rules.ttr.view import SeatView
 
 
@@ -259,15 +262,19 @@ def payment_choice(
     for choice in ordered:
         colour_name = choice.action.split(":")[2]
         if kind == "claim":
-            found = claims_in([choice.action])[0]
-            label = claim_payment(language, view.map, found)
+            label = claim_payment(language, view.map, claims_in([choice.action])[0])
         else:
-            label = render(language, choice.label)
+            label = station_payment(language, stations_in([choice.action])[0], _station_cost(view))
         options.append(discord.SelectOption(label=label[:100], value=choice.action, emoji=COLOR_EMOJI.get(colour_name)))
     menu = select(cid(record, "act"), text(language, "ttr_bot.pay.placeholder"), options)
     return PrivateMessage(
         text(language, "ttr_bot.pay.which_cards", subject=subject), {}, [menu, _back(language, record)]
     )
+
+
+def _station_cost(view: SeatView) -> int:
+    """How many cards this seat's next station costs, as the engine counts it."""
+    return station_cost(view.players[view.seat].stations_left, board_for(view.map))
 
 
 def _targets(action: str, kind: str, key: str) -> bool:

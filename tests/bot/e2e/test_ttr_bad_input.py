@@ -81,6 +81,8 @@ async def test_out_of_turn_and_outsiders_are_refused_privately(stand_in: LocalDi
         assert hand.ephemeral and "not playing" in hand.content
         typed = await stand_in.slash("Eve", "draw", {"card": "deck"})
         assert typed.ephemeral and "not playing" in typed.content
+        russian = await stand_in.slash("Dan", "hand")
+        assert russian.ephemeral and "Вы не участвуете в этой игре" in russian.content
         assert await version(bot, game_id) == at
 
 
