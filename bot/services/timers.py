@@ -226,7 +226,8 @@ class TimerService(GameListener):
         """Give a person's seat to a bot player for good, saying why; with no person left the game is abandoned."""
         record = await self.games.hand_to_bot(game_id, seat)
         await self.store.set_missed(game_id, seat, 0)
-        await self.announce(record, notice, None)
+        name = next(s.name for s in record.seats if s.seat == seat)  # the person's name, not the bot's 🤖 one
+        await self.announce(record, Message(key=notice.key, params={**notice.params, "player": name}), None)
         if not any(s.user_id is not None for s in record.seats):
             ended = await self.games.end(game_id)
             await self.announce(ended, Message(key="admin.notice.nobody_left", params={"id": game_id}), None)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -12,7 +14,10 @@ import pytest
 
 from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalRole, LocalUser, RecordedMessage
-from bot.sandbox.run import ScriptedTable, sandbox_settings
+from bot.sandbox.run import sandbox_settings
+from bot.storage.games import GameRecord
+from bot.storage.timers import TurnTimer
+from rules.dice import DiceEngine
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
 CREATORS = "Conductors"
@@ -65,24 +70,70 @@ def bot_runner(stand_in: LocalDiscord, database: Path, clock: Clock) -> Running:
     return start
 
 
-class PlaceTable(ScriptedTable):
-    """A scripted table whose game is played in one channel or thread (not only #trains)."""
-
-    place: int | str = "trains"
-
-    async def turn_message(self, game_id: int, timeout: float = 10.0) -> RecordedMessage:
-        """The message with the current version's controls, in this table's place."""
-        record = await self.bot.service.store.get(game_id)
+async def play_dice(
+    stand_in: LocalDiscord, bot: Conductor, place: int | str, game_id: int, players: list[LocalUser], seed: int = 0
+) -> GameRecord:
+    """Play a dice game in a channel or thread to its end, clicking the buttons each person would choose."""
+    engine, rng = DiceEngine(), random.Random(seed)
+    for _ in range(5000):
+        record = await bot.service.store.get(game_id)
         assert record is not None
-        prefix = f"{record.game}:{game_id}:{record.version}:"
+        if record.status != "active":
+            return record
+        state = bot.service.state(game_id)
+        by_seat = {s.seat: s.user_id for s in record.seats if s.user_id is not None}
+        seat = next((s for s in sorted(engine.to_act(state)) if s in by_seat), None)  # type: ignore[arg-type]
+        if seat is not None:
+            person = next(p for p in players if p.id == by_seat[seat])
+            await dice_move(stand_in, bot, place, record, person, rng)
+        await version_after(bot, game_id, record.version)
+    raise AssertionError(f"game {game_id} did not end")
 
-        def current() -> RecordedMessage | None:
-            for message in reversed(self.discord.channel_messages(self.place)):
-                if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
-                    return message
-            return None
 
-        return await self.discord.wait_for(current, timeout=timeout, what=f"the controls of {prefix} in {self.place}")
+async def dice_move(
+    stand_in: LocalDiscord, bot: Conductor, place: int | str, record: GameRecord, person: LocalUser, rng: random.Random
+) -> None:
+    """Click the dice move this person would choose now (a multi-die add is one die at a time)."""
+    engine, seat = DiceEngine(), record.seat_of(person.id)
+    assert seat is not None
+    code = engine.bot_action(bot.service.state(record.id), seat, rng).encode()  # type: ignore[arg-type]
+    wanted = f"add:{code[4]}" if code.startswith("add:") else code
+    message, custom_id = await controls(stand_in, place, f"dice:{record.id}:{record.version}:act:{wanted}")
+    await stand_in.click(person, message, custom_id)
+
+
+async def controls(stand_in: LocalDiscord, place: int | str, custom_id: str) -> tuple[RecordedMessage, str]:
+    """Wait for the message in `place` carrying this custom id."""
+
+    def shown() -> tuple[RecordedMessage, str] | None:
+        for message in reversed(stand_in.channel_messages(place)):
+            if message.component(custom_id) is not None:
+                return message, custom_id
+        return None
+
+    return await stand_in.wait_for(shown, what=f"a button {custom_id} in {place}")
+
+
+async def version_after(bot: Conductor, game_id: int, version: int) -> GameRecord:
+    """Wait until a game has moved past a version."""
+    async with asyncio.timeout(10):
+        while True:
+            record = await bot.service.store.get(game_id)
+            assert record is not None
+            if record.version > version:
+                return record
+            await asyncio.sleep(0.005)
+
+
+async def armed(bot: Conductor, game_id: int, seat: int, version: int) -> TurnTimer | None:
+    """Wait until a seat's timer is armed (moves are shown before their timers are set); None if the game moved on."""
+    async with asyncio.timeout(10):
+        while True:
+            timer = (await bot.timers.store.timers(game_id)).get(seat)
+            record = await bot.service.store.get(game_id)
+            if timer is not None or record is None or record.version != version:
+                return timer
+            await asyncio.sleep(0.005)
 
 
 def lobby_in(stand_in: LocalDiscord, place: int | str) -> RecordedMessage:

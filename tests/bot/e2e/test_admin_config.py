@@ -18,7 +18,6 @@ from tests.bot.e2e.admin_support import (
     bot_runner,
     button,
     checked_stand_in,
-    lobby_in,
 )
 
 
@@ -206,7 +205,7 @@ async def test_autocomplete_offers_each_games_options_and_values_in_the_readers_
             ("Tie for the lead", "tie"),
         ]
         russian = await stand_in.autocomplete("Vera", "config option", {"game": "dice", "option": ""}, focused="option")
-        assert [c.name for c in russian][0] == "Цель"
+        assert russian[0].name == "Цель"
         values = await stand_in.autocomplete(
             "Boss", "config option", {"game": "dice", "option": "mode", "value": ""}, focused="value"
         )

@@ -1,4 +1,4 @@
-"""Per-server settings: built from every engine's options, validated with reasons, stored in SQLite, applied to new games."""
+"""Per-server settings: built from the engines' options, checked with reasons, stored in SQLite, given to new games."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ async def user_moves(table: Table, game_id: int, user: int) -> Outcome:
     seat = record.seat_of(user)
     assert seat is not None
     engine = table.service.engine(record.game)
-    action = engine.bot_action(table.service.state(game_id), seat, random.Random(seat))  # type: ignore[arg-type]
+    action = engine.bot_action(table.service.state(game_id), seat, random.Random(seat))
     outcome = await table.service.act(game_id, user, action.encode())
     await table.service.after_move(outcome)
     return outcome
@@ -151,11 +151,9 @@ async def test_a_move_by_the_player_cancels_their_timer_and_forgets_their_missed
         await user_moves(table, record.id, user_to_act(record, to_act(table, record.id)))
     assert first in await table.timers.store.timers(record.id)
     table.clock.advance(20)
-    engine, state = DiceEngine(), table.service.state(record.id)
+    engine, state = DiceEngine(), DiceEngine().load_state(table.service.state(record.id).model_dump_json())
     keeps_turn = next(
-        a
-        for a in engine.legal_actions(state, first)
-        if first in engine.to_act(engine.apply(state, first, a)[0])  # type: ignore[arg-type]
+        a for a in engine.legal_actions(state, first) if first in engine.to_act(engine.apply(state, first, a)[0])
     )
     outcome = await table.service.act(record.id, (ANN, BEN)[first], keeps_turn.encode())
     await table.service.after_move(outcome)
@@ -184,7 +182,7 @@ async def test_the_seat_goes_to_a_bot_player_for_good_after_repeated_missed_turn
     assert current.seats[0].is_bot and current.seats[0].name == "Ann" and current.seats[0].user_id is None
     assert table.keys().count("admin.notice.played_for") == 1
     assert table.keys()[-1] == "admin.notice.handed_over"
-    assert table.notices[-1][1] == {"seat": 0, "missed": 2}
+    assert table.notices[-1][1] == {"seat": 0, "missed": 2, "player": "Ann"}
     async with asyncio.timeout(5):  # the new bot player takes its turn by itself
         while 0 in to_act(table, record.id):
             await asyncio.sleep(0.001)

@@ -1,0 +1,130 @@
+"""/endgame and /leave through the local Discord, for any game: who may, what is recorded, what people see."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import Conductor
+from bot.sandbox import LocalDiscord
+from bot.storage.games import GameRecord
+from rules.dice import DiceEngine
+from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in, version_after
+
+
+@pytest.fixture
+async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
+    async with checked_stand_in(caplog) as discord_:
+        yield discord_
+
+
+@pytest.fixture
+def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
+    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
+
+
+async def started(stand_in: LocalDiscord, bot: Conductor, game: str = "dice", *joining: str) -> GameRecord:
+    """Ann hosts a game with these people (Ben by default), started."""
+    lobby = (await stand_in.slash("Ann", "newgame", {"game": game})).message
+    assert lobby is not None
+    for name in joining or ("Ben",):
+        await stand_in.click(name, lobby, button(stand_in.message(lobby.id), "join"))
+    await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+    return await bot.service.game_in_channel(lobby.channel_id)
+
+
+async def status(bot: Conductor, game_id: int) -> str:
+    record = await bot.service.store.get(game_id)
+    assert record is not None
+    return record.status
+
+
+async def test_only_the_host_or_an_admin_can_end_a_game(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot)
+        refused = await stand_in.slash("Ben", "endgame")
+        assert refused.ephemeral and refused.content == "Only the host of this game or a server admin can end it."
+        russian = await stand_in.slash("Dan", "endgame")
+        assert russian.content == "Завершить эту игру может только её ведущий или администратор сервера."
+        assert await status(bot, record.id) == "active"
+        turn = await stand_in.wait_for_message(lambda m: any(b["custom_id"].startswith("dice:") for b in m.buttons()))
+        ended = await stand_in.slash("Ann", "endgame")
+        assert not ended.ephemeral
+        assert ended.content == f"🛑 Ann ended game #{record.id}. It is recorded as abandoned."
+        assert await status(bot, record.id) == "abandoned"
+        await stand_in.wait_for(lambda: not stand_in.message(turn.id).components or None, what="buttons retired")
+        again = await stand_in.slash("Ann", "roll")
+        assert again.ephemeral and "no game in this channel" in again.content
+        assert await bot.timers.store.timers(record.id) == {}
+
+
+async def test_a_server_admin_can_end_someone_elses_game_and_a_lobby_is_cancelled(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot)
+        ended = await stand_in.slash("Boss", "endgame")
+        assert ended.content == f"🛑 Boss ended game #{record.id}. It is recorded as abandoned."
+        lobby = (await stand_in.slash("Cat", "newgame", {"game": "dice"})).message
+        assert lobby is not None
+        waiting = await bot.service.game_in_channel(lobby.channel_id)
+        cancelled = await stand_in.slash("Cat", "endgame")
+        assert cancelled.content == f"🛑 Cat cancelled the lobby of game #{waiting.id}."
+        assert await status(bot, waiting.id) == "cancelled"
+        assert stand_in.message(lobby.id).components == [] and "cancelled" in stand_in.message(lobby.id).embed_text()
+
+
+async def test_leaving_hands_the_seat_to_a_bot_player_who_plays_on(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot, "dice", "Ben", "Cat")
+        left = await stand_in.slash("Ben", "leave")
+        answer = await left.edited()  # a deferred answer: the hand-over may wait for the game's lock
+        assert (
+            left.ephemeral
+            and answer.content == f"You left game #{record.id}; a bot player plays your seat from now on."
+        )
+        said = await stand_in.wait_for_message(lambda m: m.content.startswith("🤖"))
+        assert said.content == "🤖 Ben left the game: a bot player takes their seat for the rest of the game."
+        seats = (await bot.service.get(record.id)).seats
+        assert seats[1].is_bot and seats[1].name == "Ben" and seats[1].user_id is None
+        assert await status(bot, record.id) == "active"
+        not_in = await stand_in.slash("Ben", "leave")
+        assert not_in.ephemeral and "not playing" in not_in.content
+        stranger = await stand_in.slash("Eve", "leave")
+        assert stranger.content == "You are not playing in this game."
+
+
+async def test_when_the_last_person_leaves_the_game_ends(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot)
+        await stand_in.slash("Ben", "leave")
+        last = await stand_in.slash("Ann", "leave")
+        assert (await last.edited()).content == f"You left game #{record.id}; nobody else was left, so it ended."
+        assert await status(bot, record.id) == "abandoned"
+        await stand_in.wait_for_message(lambda m: m.content.startswith(f"No people are left in game #{record.id}"))
+
+
+async def test_leave_in_a_lobby_points_to_the_leave_button(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        assert lobby is not None
+        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        refused = await stand_in.slash("Ben", "leave")
+        assert refused.ephemeral and refused.content.startswith("This game has not started yet: press **Leave**")
+        assert len((await bot.service.game_in_channel(lobby.channel_id)).seats) == 2
+
+
+async def test_leaving_in_the_middle_of_ones_turn_lets_the_bot_finish_it(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot)
+        seat = min(DiceEngine().to_act(bot.service.state(record.id)))  # type: ignore[arg-type]
+        name = record.seats[seat].name
+        version = (await bot.service.get(record.id)).version
+        await stand_in.slash(name, "leave")
+        await version_after(bot, record.id, version + 1)  # the hand-over, then the bot player's first move
+        played = {s for s, _ in await bot.service.store.actions(record.id)}
+        assert played == {seat}

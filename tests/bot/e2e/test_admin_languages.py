@@ -1,0 +1,111 @@
+"""Languages end to end: a Russian-locale and an English-locale player in one game; replies follow each person's
+locale, public messages the server's setting; commands are worded in Russian; /rules and /help in both."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.sandbox import LocalDiscord
+from rules.dice import DiceEngine
+from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in
+
+
+@pytest.fixture
+async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
+    async with checked_stand_in(caplog) as discord_:
+        yield discord_
+
+
+@pytest.fixture
+def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
+    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
+
+
+async def test_a_russian_and_an_english_player_in_one_game(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        assert lobby is not None and lobby.embeds[0]["title"] == "New game: «Poezd», the train dice game"
+        await stand_in.click("Dan", lobby, button(lobby, "join"))
+        lobby = stand_in.message(lobby.id)
+        assert (await stand_in.click("Dan", lobby, button(lobby, "join"))).content == "Вы уже в этой игре."
+        assert (await stand_in.click("Ann", lobby, button(lobby, "join"))).content == "You are already in this game."
+        await stand_in.click("Ann", lobby, button(lobby, "start"))
+        record = await bot.service.game_in_channel(lobby.channel_id)
+        turn = await stand_in.wait_for_message(lambda m: any(b["custom_id"].startswith("dice:") for b in m.buttons()))
+        assert turn.embeds[0]["title"].startswith("«Poezd»"), "public messages follow the server (English here)"
+        waiting = record.seats[1 - min(DiceEngine().to_act(bot.service.state(record.id)))].name  # type: ignore[arg-type]
+        out_of_turn = await stand_in.click(waiting, turn, turn.buttons()[0]["custom_id"])
+        expected = {"Dan": "Сейчас не ваш ход.", "Ann": "It is not your turn."}[waiting]
+        assert out_of_turn.ephemeral and out_of_turn.content == expected
+
+        rules_ru = await stand_in.slash("Dan", "rules", {"game": "dice"})
+        rules_en = await stand_in.slash("Ann", "rules", {"game": "dice"})
+        assert rules_ru.message is not None and rules_en.message is not None
+        assert rules_ru.message.embeds[0]["title"] == "«Поезд», игра в кубики: правила вкратце"
+        assert rules_en.message.embeds[0]["title"] == "«Poezd», the train dice game: the rules in short"
+
+        await stand_in.slash("Vera", "config language", {"value": "ru"})
+        ended = await stand_in.slash("Ann", "endgame")
+        assert ended.content == f"🛑 Ann завершил игру №{record.id}. Она записана как брошенная.", "public: Russian"
+        private = await stand_in.slash("Ann", "leave")
+        assert private.content == "There is no game in this channel. Start one with /newgame.", "private: her locale"
+        russian_lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        assert russian_lobby is not None and russian_lobby.embeds[0]["title"] == "Новая игра: «Поезд», игра в кубики"
+        assert russian_lobby.custom_id("Присоединиться")
+
+
+async def test_rules_show_the_variants_in_effect_on_this_server(stand_in: LocalDiscord, running: Running) -> None:
+    async with running():
+        await stand_in.slash("Boss", "config option", {"game": "dice", "option": "target", "value": "150"})
+        await stand_in.slash("Boss", "config timers", {"reminder": 0, "on_timeout": "pause"})
+        shown = await stand_in.slash("Cat", "rules", {"game": "dice"})
+        assert shown.ephemeral and shown.message is not None
+        text = shown.message.embed_text()
+        assert "Up to three rolls." in text
+        assert "Target score: **150** (printed rule: 100)" in text
+        assert "⏰ No reminder." in text and "After 60 min the game waits for them." in text
+        europe = await stand_in.slash("Dan", "rules", {"game": "ticket-to-ride"})
+        assert europe.message is not None and "Карта: **США**" in europe.message.embed_text()
+
+
+async def test_help_lists_every_command_in_the_readers_language(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        english = await stand_in.slash("Ann", "help")
+        russian = await stand_in.slash("Dan", "help")
+        assert english.message is not None and russian.message is not None
+        listed = english.message.embeds[0]["description"]
+        for command in ("/newgame", "/roll", "/config show", "/config timers", "/endgame", "/leave", "/rules", "/help"):
+            assert f"**{command}**" in listed
+        assert "**/config option** (server admins)" in listed
+        worded = russian.message.embeds[0]["description"]
+        assert "**/новаяигра** — Открыть набор игроков" in worded
+        assert "**/настройки показать** (администраторы сервера)" in worded
+        assert len(listed.splitlines()) == len([c for c in bot.tree.walk_commands() if not hasattr(c, "commands")])
+
+
+def localisable(command: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """(where, object, field) for every name and description Discord shows of a command, recursively."""
+    yield command["name"], command, "name"
+    yield command["name"], command, "description"
+    for option in command.get("options") or []:
+        where = f"{command['name']} {option['name']}"
+        yield from localisable({**option, "name": where, "name_localizations": option.get("name_localizations")})
+        for choice in option.get("choices") or []:
+            yield f"{where}={choice['value']}", choice, "name"
+
+
+async def test_every_command_option_and_choice_is_worded_in_russian(stand_in: LocalDiscord, running: Running) -> None:
+    async with running():
+        commands = [c.payload for c in stand_in.commands]
+    assert len(commands) >= 8
+    missing = [
+        f"{where} ({field})"
+        for command in commands
+        for where, thing, field in localisable(command)
+        if not (thing.get(f"{field}_localizations") or {}).get("ru")
+    ]
+    assert missing == []

@@ -1,0 +1,80 @@
+"""Games in threads of their own: opened by /newgame when the server wants it, bound there, archived at the end."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox import LocalDiscord
+from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in, lobby_in, play_dice
+from tests.bot.e2e.conftest import people
+
+
+@pytest.fixture
+async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
+    async with checked_stand_in(caplog) as discord_:
+        yield discord_
+
+
+@pytest.fixture
+def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
+    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
+
+
+async def test_a_thread_game_is_played_in_its_thread_and_the_thread_is_archived_at_the_end(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        saved = await stand_in.slash("Boss", "config threads", {"enabled": True})
+        assert saved.content == "Saved: new games open in a thread of their own."
+        pointer = await stand_in.slash("Ann", "newgame", {"game": "dice", "target": 10})
+        [thread] = stand_in.threads
+        assert not pointer.ephemeral and f"<#{thread.id}>" in pointer.content
+        assert thread.parent_id == stand_in.channel("trains").id and thread.type == 11
+        assert thread.name == "«Poezd», the train dice game · Ann"
+        assert stand_in.user("Ann").id in thread.member_ids
+        lobby = lobby_in(stand_in, thread.id)
+        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        record = await bot.service.game_in_channel(thread.id)
+        assert record.channel_id == thread.id and [s.name for s in record.seats] == ["Ann", "Ben"]
+
+        elsewhere = await stand_in.slash("Ann", "roll")  # typed in #trains, the thread's parent
+        assert elsewhere.ephemeral
+        assert elsewhere.content == f"That game is played in <#{thread.id}> (game #{record.id}): use the command there."
+        by_player = await stand_in.slash("Ben", "leave", channel="general")
+        assert by_player.ephemeral and f"<#{thread.id}>" in by_player.content
+        nothing = await stand_in.slash("Cat", "endgame", channel="general")
+        assert nothing.content == "There is no game in this channel. Start one with /newgame."
+        russian = await stand_in.slash("Dan", "roll")
+        assert russian.content.startswith(f"Эта игра идёт в <#{thread.id}>")
+
+        finished = await play_dice(stand_in, bot, thread.id, record.id, people(stand_in, "Ann", "Ben"), seed=3)
+        assert finished.status == "finished"
+        await stand_in.wait_for(lambda: stand_in.channel(thread.id).archived or None, what="the thread archived")
+    assert {"archived": True} in stand_in.channel(thread.id).edits
+    in_channel = stand_in.channel_messages("trains")
+    assert [m.id for m in in_channel] == [pointer.message.id if pointer.message else 0], "the game stayed in its thread"
+    assert len(stand_in.channel_messages(thread.id)) > 3
+
+
+async def test_a_lobby_cancelled_in_its_thread_archives_the_thread(stand_in: LocalDiscord, running: Running) -> None:
+    async with running():
+        await stand_in.slash("Boss", "config threads", {"enabled": True})
+        await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        await stand_in.slash("Ben", "newgame", {"game": "dice"})  # a second game beside it: threads never collide
+        first, second = stand_in.threads
+        lobby = lobby_in(stand_in, first.id)
+        cancelled = await stand_in.click("Ann", lobby, button(lobby, "cancel"))
+        assert not cancelled.ephemeral
+        await stand_in.wait_for(lambda: stand_in.channel(first.id).archived or None, what="the thread archived")
+        assert not stand_in.channel(second.id).archived
+
+
+async def test_without_threads_games_stay_in_their_channel(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        assert lobby is not None and stand_in.threads == []
+        assert (await bot.service.game_in_channel(stand_in.channel("trains").id)).channel_id == lobby.channel_id

@@ -1,0 +1,146 @@
+"""Turn timers through the local Discord: the test moves the bot's clock, so nothing waits for real."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import Conductor
+from bot.sandbox import LocalDiscord, RecordedMessage
+from bot.storage.games import GameRecord
+from rules.dice import DiceEngine
+from tests.bot.e2e.admin_support import (
+    Clock,
+    Running,
+    armed,
+    bot_runner,
+    button,
+    checked_stand_in,
+    dice_move,
+    version_after,
+)
+
+
+@pytest.fixture
+async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
+    async with checked_stand_in(caplog) as discord_:
+        yield discord_
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def running(stand_in: LocalDiscord, tmp_path: Path, clock: Clock) -> Running:
+    return bot_runner(stand_in, tmp_path / "games.sqlite3", clock)
+
+
+async def started(stand_in: LocalDiscord, bot: Conductor, **timers: object) -> GameRecord:
+    """Ann and Ben in a dice game opened with these timer overrides, started."""
+    lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice", **timers})).message
+    assert lobby is not None
+    await stand_in.click("Ben", lobby, button(lobby, "join"))
+    await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+    return await bot.service.game_in_channel(lobby.channel_id)
+
+
+def seat_to_act(bot: Conductor, game_id: int) -> int:
+    return min(DiceEngine().to_act(bot.service.state(game_id)))  # type: ignore[arg-type]
+
+
+async def notice(stand_in: LocalDiscord, start: str, after: RecordedMessage | None = None) -> RecordedMessage:
+    return await stand_in.wait_for_message(lambda m: m.content.startswith(start), channel="trains", after=after)
+
+
+async def test_a_reminder_then_a_timeout_where_a_bot_plays_the_turn(
+    stand_in: LocalDiscord, running: Running, clock: Clock
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot, reminder=5, timeout=15, missed=3)
+        absent = seat_to_act(bot, record.id)
+        user = record.seats[absent].user_id
+        clock.advance(4)
+        bot.timers.poke()
+        clock.advance(1)
+        bot.timers.poke()
+        reminder = await notice(stand_in, "⏰")
+        assert reminder.content == f"⏰ <@{user}>, it is your turn in game #{record.id} (waiting for 5 min)."
+        assert (await bot.service.store.actions(record.id)) == []
+        clock.advance(10)
+        bot.timers.poke()
+        timeout = await notice(stand_in, "⌛", after=reminder)
+        name = record.seats[absent].name
+        assert timeout.content == (
+            f"⌛ {name} did not play within 15 min: a bot player plays this turn for them."
+            " Missed turns in a row: 1 of 3."
+        )
+        await stand_in.wait_for(lambda: seat_to_act(bot, record.id) != absent or None, what="the turn to pass")
+        played = {seat for seat, _ in await bot.service.store.actions(record.id)}
+        assert played == {absent}
+        assert not (await bot.service.get(record.id)).seats[absent].is_bot, "one missed turn keeps the seat"
+
+
+async def test_a_reminder_due_while_the_bot_was_down_is_sent_after_the_restart(
+    stand_in: LocalDiscord, running: Running, clock: Clock
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot)  # the server's timers: a reminder after 10 minutes
+        user = record.seats[seat_to_act(bot, record.id)].user_id
+    clock.advance(11)  # the bot was down meanwhile
+    async with running():
+        reminder = await notice(stand_in, "⏰")
+    assert reminder.content == f"⏰ <@{user}>, it is your turn in game #{record.id} (waiting for 10 min)."
+
+
+async def test_after_repeated_missed_turns_a_bot_player_takes_the_seat_for_good(
+    stand_in: LocalDiscord, running: Running, clock: Clock
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot, reminder=0, timeout=5, missed=2)
+        ann, ben = stand_in.user("Ann"), stand_in.user("Ben")
+        rng = random.Random(4)
+        for _ in range(300):
+            current = await bot.service.get(record.id)
+            if current.seats[0].is_bot:
+                break
+            if seat_to_act(bot, record.id) == 0:  # Ann is away: her turns time out
+                timer = await armed(bot, record.id, 0, current.version)
+                if timer is not None:
+                    clock.now = timer.due_at
+                    bot.timers.poke()
+            else:
+                await dice_move(stand_in, bot, "trains", current, ben, rng)
+            await version_after(bot, record.id, current.version)
+        handed = await notice(stand_in, "🤖")
+        assert (
+            handed.content == "🤖 Ann missed 2 turns in a row: a bot player takes their seat for the rest of the game."
+        )
+        seat = (await bot.service.get(record.id)).seats[0]
+        assert seat.is_bot and seat.user_id is None
+        await stand_in.wait_for(lambda: seat_to_act(bot, record.id) == 1 or None, what="the bot player's turn to end")
+        late = await stand_in.slash(ann, "roll")
+        assert late.ephemeral and "not playing" in late.content
+
+
+async def test_the_pause_policy_waits_for_the_player_who_then_plays_on(
+    stand_in: LocalDiscord, running: Running, clock: Clock
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot, reminder=0, timeout=5, afk="pause")
+        absent = seat_to_act(bot, record.id)
+        clock.advance(6)
+        bot.timers.poke()
+        paused = await notice(stand_in, "⏸")
+        name = record.seats[absent].name
+        assert paused.content.startswith(f"⏸ {name} did not play within 5 min: the game waits for them.")
+        assert await bot.service.store.actions(record.id) == []
+        person = stand_in.user(name)
+        current = await bot.service.get(record.id)
+        await dice_move(stand_in, bot, "trains", current, person, random.Random(1))
+        await version_after(bot, record.id, current.version)
+        assert await bot.timers.store.missed(record.id, absent) == 0, "back at the table: nothing counts against them"
