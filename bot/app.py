@@ -132,17 +132,12 @@ class Conductor(commands.Bot):
 
     async def public_language(self, guild_id: int | None) -> str:
         """The language of a server's public messages: its setting, else the bot's default."""
-        if guild_id is not None:
-            chosen = (await self.guild_settings.get(guild_id)).get("language")
-            if chosen:
-                return str(chosen)
-        return self.settings.language
+        chosen = (await self.config.get(guild_id)).language
+        return self.settings.language if chosen is None else chosen.value
 
     async def default_options(self, guild_id: int | None, game: str) -> dict[str, Any]:
         """The server's defaults for a game's variant options (empty: the printed rules)."""
-        if guild_id is None:
-            return {}
-        return dict((await self.guild_settings.get(guild_id)).get("options", {}).get(game, {}))
+        return dict((await self.config.get(guild_id)).options.get(game, {}))
 
 
 def create_bot(settings: Settings, **client_options: Any) -> Conductor:

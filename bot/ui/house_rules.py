@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.i18n import text
 from bot.services.games import ServiceError
 from bot.services.guild_config import MAX_MINUTES, MAX_MISSED, AfkPolicy, GuildConfigService, TimerPolicy
+from bot.storage.games import GameRecord
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -33,6 +34,33 @@ class NewGamePlan:
     options: dict[str, Any]
     timers: TimerPolicy
     threads: bool
+    bots_allowed: bool
+
+
+def timer_lines(language: str, policy: TimerPolicy) -> list[str]:
+    """A timer policy as short lines: the reminder, the timeout and its policy, the hand-over."""
+    lines = [
+        text(language, "admin.timers.reminder_after", minutes=policy.reminder_minutes)
+        if policy.reminder_minutes
+        else text(language, "admin.timers.no_reminder")
+    ]
+    if policy.timeout_minutes:
+        policy_words = text(language, f"admin.timers.policy.{policy.on_timeout.value}")
+        lines.append(text(language, "admin.timers.timeout_after", minutes=policy.timeout_minutes, policy=policy_words))
+        if policy.missed_limit:
+            lines.append(text(language, "admin.timers.hand_over_after", missed=policy.missed_limit))
+        else:
+            lines.append(text(language, "admin.timers.never_hand_over"))
+    else:
+        lines.append(text(language, "admin.timers.no_timeout"))
+    return lines
+
+
+async def lobby_house_rules(bot: Conductor, record: GameRecord, language: str) -> tuple[list[str], bool]:
+    """What a lobby shows of the house rules: its timer policy in words, and whether bot players may be seated."""
+    policy = await bot.timers.policy(record.id)
+    config = await bot.config.get(record.guild_id)
+    return timer_lines(language, policy), config.bots_allowed
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -61,7 +89,7 @@ async def plan_new_game(
     options = service.options_for_new_game(config, game, chosen)
     overrides = {TIMER_OVERRIDES[name]: value for name, value in (timer_choices or {}).items() if value is not None}
     timers = service.with_timers(config.timers, **overrides)
-    return NewGamePlan(options=options, timers=timers, threads=config.threads)
+    return NewGamePlan(options=options, timers=timers, threads=config.threads, bots_allowed=config.bots_allowed)
 
 
 def timer_parameters() -> list[inspect.Parameter]:

@@ -8,13 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import game_name, settings_embed, timer_lines
+from bot.exts.admin._words import game_name, settings_embed
 from bot.games import GAMES
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.services.guild_config import MAX_MINUTES, MAX_MISSED, AfkPolicy, GuildConfig, Language
 from bot.ui.controller import reply_private
-from bot.ui.house_rules import is_admin
+from bot.ui.house_rules import is_admin, timer_lines
 from rules.engine import Message
 
 if TYPE_CHECKING:

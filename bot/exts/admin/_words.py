@@ -10,31 +10,12 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.i18n import render, table, text
-from bot.services.guild_config import GuildConfig, GuildConfigService, TimerPolicy
-from rules.engine import Message
+from bot.services.guild_config import GuildConfig, GuildConfigService
+from bot.ui.house_rules import timer_lines
 
 COLOUR = discord.Colour.from_rgb(69, 90, 100)
 MAX_FIELD = 1024
 """Discord's limit on an embed field's value."""
-
-
-def timer_lines(language: str, policy: TimerPolicy) -> list[str]:
-    """A timer policy as short lines: the reminder, the timeout and its policy, the hand-over."""
-    lines = [
-        text(language, "admin.timers.reminder_after", minutes=policy.reminder_minutes)
-        if policy.reminder_minutes
-        else text(language, "admin.timers.no_reminder")
-    ]
-    if policy.timeout_minutes:
-        policy_words = text(language, f"admin.timers.policy.{policy.on_timeout.value}")
-        lines.append(text(language, "admin.timers.timeout_after", minutes=policy.timeout_minutes, policy=policy_words))
-        if policy.missed_limit:
-            lines.append(text(language, "admin.timers.hand_over_after", missed=policy.missed_limit))
-        else:
-            lines.append(text(language, "admin.timers.never_hand_over"))
-    else:
-        lines.append(text(language, "admin.timers.no_timeout"))
-    return lines
 
 
 def variant_lines(language: str, service: GuildConfigService, config: GuildConfig, game: str) -> list[str]:
@@ -95,11 +76,6 @@ def _fit(lines: list[str]) -> str:
     """Join lines into one embed field value (Discord allows 1024 characters)."""
     joined = "\n".join(lines) or "—"
     return joined if len(joined) <= MAX_FIELD else joined[: MAX_FIELD - 1] + "…"
-
-
-def plain(message: Message, language: str) -> str:
-    """Render a message that names no seat."""
-    return render(language, message)
 
 
 def walk_slash_commands(tree: app_commands.CommandTree[Any]) -> Iterator[app_commands.Command[Any, ..., Any]]:

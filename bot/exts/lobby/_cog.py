@@ -16,7 +16,14 @@ from bot.games import GAMES
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.ui.controller import reply_private
-from bot.ui.house_rules import TIMER_CHOICES, TIMER_DESCRIPTIONS, TIMER_OVERRIDES, plan_new_game, timer_parameters
+from bot.ui.house_rules import (
+    TIMER_CHOICES,
+    TIMER_DESCRIPTIONS,
+    TIMER_OVERRIDES,
+    plan_new_game,
+    timer_lines,
+    timer_parameters,
+)
 from rules.engine import Message
 
 if TYPE_CHECKING:
@@ -86,11 +93,12 @@ class LobbyCog(commands.Cog):
             await reply_private(interaction, text(language, error.message.key, **error.message.params))
             return
         await self.bot.timers.adopt(record.id, plan.timers)
-        view = lobby_view(public, info, record)
+        view = lobby_view(public, info, record, bots_allowed=plan.bots_allowed)
         assert view is not None, "a new lobby always has its buttons"
+        embed = lobby_embed(public, info, record, timers=timer_lines(public, plan.timers))
         if thread is not None:  # the lobby goes in the game's thread; the channel gets a pointer to it
             await self.bot.places.bind(record, thread)
-            posted = await thread.send(embed=lobby_embed(public, info, record), view=view)
+            posted = await thread.send(embed=embed, view=view)
             await self.bot.service.store.set_message(record.id, "lobby", thread.id, posted.id)
             title = text(public, f"bot.game.{info.namespace}")
             pointer = text(
@@ -98,7 +106,7 @@ class LobbyCog(commands.Cog):
             )
             await interaction.response.send_message(pointer, allowed_mentions=discord.AllowedMentions.none())
             return
-        response = await interaction.response.send_message(embed=lobby_embed(public, info, record), view=view)
+        response = await interaction.response.send_message(embed=embed, view=view)
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, message_id)

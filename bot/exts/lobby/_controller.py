@@ -13,6 +13,7 @@ from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.controller import GameController
 from bot.ui.custom_ids import ComponentId
+from bot.ui.house_rules import lobby_house_rules
 from rules.engine import Message
 
 
@@ -47,8 +48,10 @@ class LobbyController(GameController):
             return
         info = GAMES[record.game]
         language = await self.public_language(record)
+        timers, bots_allowed = await lobby_house_rules(self.bot, record, language)
         await interaction.response.edit_message(
-            embed=lobby_embed(language, info, record), view=lobby_view(language, info, record)
+            embed=lobby_embed(language, info, record, timers=timers),
+            view=lobby_view(language, info, record, bots_allowed=bots_allowed),
         )
         if record.status == "active":
             await self.bot.controllers[record.game].start(record, interaction)

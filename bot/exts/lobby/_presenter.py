@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.games import GameInfo
@@ -14,8 +16,8 @@ from bot.ui.options_text import rules_in_effect
 _COLOUR = discord.Colour.from_rgb(46, 125, 50)
 
 
-def lobby_embed(language: str, info: GameInfo, record: GameRecord) -> discord.Embed:
-    """Draw the lobby as an embed; its wording follows the record's status."""
+def lobby_embed(language: str, info: GameInfo, record: GameRecord, *, timers: Sequence[str] = ()) -> discord.Embed:
+    """Draw the lobby as an embed; its wording follows the record's status; `timers` words the turn timers."""
     engine = info.engine
     title = text(language, f"bot.game.{info.namespace}")
     status_key = {"lobby": "bot.lobby.open", "active": "bot.lobby.started", "cancelled": "bot.lobby.cancelled"}
@@ -43,11 +45,15 @@ def lobby_embed(language: str, info: GameInfo, record: GameRecord) -> discord.Em
     rules = rules_in_effect(language, info.namespace, engine.load_options(record.options))
     if rules:
         embed.add_field(name=text(language, "bot.lobby.rules"), value="\n".join(rules), inline=True)
+    if timers:
+        embed.add_field(name=text(language, "admin.summary.timers"), value="\n".join(timers), inline=False)
     embed.set_footer(text=text(language, "bot.lobby.footer", id=record.id))
     return embed
 
 
-def lobby_view(language: str, info: GameInfo, record: GameRecord) -> discord.ui.View | None:
+def lobby_view(
+    language: str, info: GameInfo, record: GameRecord, *, bots_allowed: bool = True
+) -> discord.ui.View | None:
     """The lobby's buttons while it is open; none once started or cancelled."""
     if record.status != "lobby":
         return None
@@ -61,7 +67,7 @@ def lobby_view(language: str, info: GameInfo, record: GameRecord) -> discord.ui.
         [
             button(cid("join"), text(language, "bot.lobby.join"), style=discord.ButtonStyle.primary, disabled=full),
             button(cid("leave"), text(language, "bot.lobby.leave")),
-            button(cid("bot"), text(language, "bot.lobby.add_bot"), emoji="🤖", disabled=full),
+            button(cid("bot"), text(language, "bot.lobby.add_bot"), emoji="🤖", disabled=full or not bots_allowed),
             button(cid("unbot"), text(language, "bot.lobby.remove_bot"), disabled=not has_bot),
             button(cid("start"), text(language, "bot.lobby.start"), style=discord.ButtonStyle.success, row=1),
             button(cid("cancel"), text(language, "bot.lobby.cancel"), style=discord.ButtonStyle.danger, row=1),

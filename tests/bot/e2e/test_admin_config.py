@@ -88,10 +88,24 @@ async def test_a_game_created_with_the_server_defaults_and_one_with_a_host_overr
         record = await bot.service.game_in_channel(defaults.message.channel_id)
         assert record.options == {"target": 150, "mode": "elimination", "tie": "shared"}
 
-        override = await stand_in.slash("Cat", "newgame", {"game": "dice", "target": 60}, channel="general")
+        assert "⏰ The player to act is reminded after 10 min." in defaults.message.embed_text()
+        override = await stand_in.slash(
+            "Cat", "newgame", {"game": "dice", "target": 60, "reminder": 3, "timeout": 9}, channel="general"
+        )
         assert override.message is not None and "Target score: **60**" in override.message.embed_text()
+        assert "⌛ After 9 min a bot player plays the turn for them." in override.message.embed_text()
         hosted = await bot.service.game_in_channel(override.message.channel_id)
         assert hosted.options == {"target": 60, "mode": "elimination", "tie": "shared"}
+        policy = await bot.timers.policy(hosted.id)
+        assert (policy.reminder_minutes, policy.timeout_minutes) == (3, 9)
+        joined = await stand_in.click("Ben", override.message, button(override.message, "join"))
+        assert "⏰ The player to act is reminded after 3 min." in (
+            joined.message.embed_text() if joined.message else ""
+        )
+        bad_timers = await stand_in.slash(
+            "Eve", "newgame", {"game": "dice", "reminder": 9, "timeout": 3}, channel="general"
+        )
+        assert bad_timers.content == "The timeout (3 min) must come later than the reminder (9 min)."
 
 
 async def test_a_locked_option_cannot_be_overridden_by_a_host(stand_in: LocalDiscord, running: Running) -> None:
@@ -173,7 +187,9 @@ async def test_bot_players_can_be_switched_off(stand_in: LocalDiscord, running: 
         await stand_in.slash("Boss", "config bots", {"allowed": False})
         lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
         assert lobby is not None
-        refused = await stand_in.click("Ann", lobby, button(lobby, "bot"))
+        add_bot = lobby.component(button(lobby, "bot"))
+        assert add_bot is not None and add_bot["disabled"], "the lobby shows bot players are off"
+        refused = await stand_in.click("Ann", lobby, button(lobby, "bot"), force=True)
         assert refused.ephemeral and refused.content == "Bot players are switched off on this server."
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert [s.name for s in record.seats] == ["Ann"]
