@@ -1,4 +1,4 @@
-"""Every admin, timer and help text, and every variant option of every game, has words in English and Russian."""
+"""Every admin, timer and help text, every variant option of every game, every city and card colour: words in both."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import pytest
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, table
 from bot.services.guild_config import AfkPolicy, Language, choice_key, option_specs
+from rules.ttr.maps import CARD_COLORS, LOCOMOTIVE, MAP_IDS, load_map
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_KEY = re.compile(r"""["'](admin\.(?:[a-z_]+\.)*[a-z_]+)["']""")
 ADMIN_KEY_PREFIX = re.compile(r"""f["'](admin\.(?:[a-z_]+\.)+)\{""")
+CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def test_every_admin_key_the_code_names_has_words_in_both_languages() -> None:
@@ -54,3 +56,11 @@ def test_every_variant_option_of_every_game_is_named_described_and_its_values_wo
                 if choice_key(spec.namespace, spec.name, choice) is None
             ]
     assert missing == []
+
+
+def test_cities_and_card_colours_have_russian_names_in_cyrillic() -> None:
+    russian = table("ru")
+    keys = [f"ttr.city.{city.id}" for map_id in MAP_IDS for city in load_map(map_id).cities]
+    keys += [f"ttr.color.{colour}" for colour in (*CARD_COLORS, LOCOMOTIVE)]
+    assert len(keys) > 80
+    assert [key for key in keys if not CYRILLIC.search(russian.get(key, ""))] == []
