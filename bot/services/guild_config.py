@@ -21,13 +21,14 @@ from bot.games import GameInfo
 from bot.i18n import FALLBACK, LANGUAGES, table, text
 from bot.services.games import ServiceError
 from bot.storage.guild_settings import GuildSettingsStore
-from rules.engine import Message, Param
+from rules.engine import Message
 
 log = logging.getLogger(__name__)
 
 MAX_MINUTES = 7 * 24 * 60
 """The longest wait a timer may be set to: a week."""
 MAX_MISSED = 20
+"""The most timed-out turns in a row a server may allow before a bot player takes the seat."""
 
 _YES = frozenset({"yes", "y", "true", "on", "1", "да", "д", "вкл"})
 _NO = frozenset({"no", "n", "false", "off", "0", "нет", "н", "выкл"})
@@ -349,9 +350,11 @@ class GuildConfigService:
 
     def options_for_new_game(self, config: GuildConfig, game: str, chosen: Mapping[str, Any]) -> dict[str, Any]:
         """A new game's options: the server's defaults with the host's choices, which may not touch a locked one."""
-        locked = [self.spec(game, name).label() for name in chosen if name in config.locked.get(game, [])]
+        locked: list[str | int | Message] = [
+            self.spec(game, name).label() for name in chosen if name in config.locked.get(game, [])
+        ]
         if locked:
-            raise ServiceError("admin.reason.option_locked", options=_listed(locked))
+            raise ServiceError("admin.reason.option_locked", options=locked)
         values = dict(config.options.get(game, {}))
         for name, raw in chosen.items():
             values[name] = self.spec(game, name).parse(raw)
@@ -361,11 +364,6 @@ class GuildConfigService:
     def may_create_games(config: GuildConfig, role_ids: Collection[int], *, admin: bool) -> bool:
         """Whether a member may open a lobby: admins always; others when no role is required or they hold it."""
         return admin or config.creator_role_id is None or config.creator_role_id in role_ids
-
-
-def _listed(items: list[Message]) -> Param:
-    """A list parameter that renders as "a, b, c"."""
-    return list[str | int | Message](items)
 
 
 def _first_error(error: ValidationError) -> str:

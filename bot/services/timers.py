@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 Announcer = Callable[[GameRecord, Message, int | None], Awaitable[None]]
 """Post a public notice where a game is played, pinging the given user id (or nobody)."""
 
+RETRY_SECONDS = 300.0
+"""When firing a timer failed (Discord refused a message, say), try again this much later."""
 MAX_MOVES_FOR_ABSENT = 200
 """A bound on the moves played for one absent person in one go (a turn is a handful; this only stops a runaway)."""
 
@@ -130,8 +132,13 @@ class TimerService(GameListener):
                 for timer in due:
                     if self._closing:
                         break
-                    if await self._fire(timer):
-                        fired += 1
+                    try:
+                        if await self._fire(timer):
+                            fired += 1
+                    except Exception:  # one game's trouble (say, a channel gone) must not stop everyone's timers
+                        log.exception("turn timer of game %s seat %s failed; retrying later", timer.game_id, timer.seat)
+                        retry = _stage(timer, timer.stage, self.clock() + RETRY_SECONDS)
+                        await self.store.change(timer.game_id, put=[retry])
         return fired
 
     async def _fire(self, timer: TurnTimer) -> bool:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import aiosqlite
+import pytest
 
 from bot.services.games import GameService, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
-from bot.services.timers import TimerService
+from bot.services.timers import RETRY_SECONDS, TimerService
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.timers import TimerStore
 from rules.dice import DiceEngine
@@ -301,3 +303,27 @@ async def test_with_no_person_left_a_game_handed_over_ends_as_abandoned(db: aios
     stored = await table.service.store.get(record.id)
     assert stored is not None and stored.status == "abandoned"
     await table.service.close()
+
+
+async def test_a_timer_that_fails_to_fire_is_retried_later_and_the_others_still_fire(
+    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = make_table(db)
+    broken = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))
+    table.service._tables[broken.id].record = replace(broken, channel_id=666)  # where messages cannot be posted
+    working = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0), people=(CAT, BEN))
+    recorded = table.timers.announce
+
+    async def announce(record: GameRecord, message: Message, ping: int | None) -> None:
+        if record.channel_id == 666:
+            raise RuntimeError("Missing Access")
+        await recorded(record, message, ping)
+
+    table.timers.announce = announce
+    table.clock.advance(10)
+    with caplog.at_level(logging.ERROR):
+        assert await table.timers.run_due() == 1
+    assert "failed; retrying later" in caplog.text
+    assert [params["id"] for _, params, _ in table.notices] == [working.id]
+    [retry] = (await table.timers.store.timers(broken.id)).values()
+    assert retry.stage == "reminder" and retry.due_at == table.clock.now + RETRY_SECONDS
