@@ -18,7 +18,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--game", choices=sorted(GAMES), default="dice", help="sandbox: which game to play")
     parser.add_argument("--players", type=int, default=3, help="sandbox: how many bot players")
     parser.add_argument("--out", type=Path, default=Path("sandbox-out"), help="sandbox: folder for the pictures")
-    parser.add_argument("--seed", type=int, default=None, help="sandbox: seed of the game (random if omitted)")
+    parser.add_argument("--seed", type=int, default=None, help="sandbox: seed of the people's choices")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="sandbox: a /newgame option, e.g. --option map=europe (repeatable)",
+    )
     return parser.parse_args(argv)
 
 
@@ -34,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bot.sandbox.run import run_sandbox
 
-    return asyncio.run(run_sandbox(args.game, args.players, args.out, seed=args.seed))
+    options = dict(item.split("=", 1) for item in args.option)
+    return asyncio.run(run_sandbox(args.game, args.players, args.out, seed=args.seed, options=options))
 
 
 if __name__ == "__main__":
