@@ -39,7 +39,9 @@ class DiceCog(commands.Cog):
     async def roll(self, interaction: discord.Interaction[Any]) -> None:
         """Roll again in this channel's dice game, as the Roll button does."""
         try:
-            record = await self.bot.service.game_in_channel(interaction.channel_id or 0, DiceController.game)
+            record = await self.bot.service.game_in_channel(
+                interaction.channel_id or 0, DiceController.game, user_id=interaction.user.id
+            )
         except ServiceError as error:
             await reply_private(interaction, render(language_of(interaction.locale), error.message))
             return

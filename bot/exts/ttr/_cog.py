@@ -63,9 +63,11 @@ class TtrCog(commands.Cog):
         self.bot.service.unregister_publisher(GAME)
 
     async def _game(self, interaction: discord.Interaction[Any]) -> GameRecord | None:
-        """This channel's Ticket to Ride game, or a private answer that there is none."""
+        """This channel's Ticket to Ride game, or a private answer that there is none (or where it is)."""
         try:
-            return await self.bot.service.game_in_channel(interaction.channel_id or 0, GAME)
+            return await self.bot.service.game_in_channel(
+                interaction.channel_id or 0, GAME, user_id=interaction.user.id
+            )
         except ServiceError as error:
             await reply_private(interaction, render(language_of(interaction.locale), error.message))
             return None
