@@ -32,7 +32,8 @@ from bot.ui.places import GamePlaces
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr", "bot.exts.admin")
+EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr", "bot.exts.cardgame", "bot.exts.admin")
+"""Loaded in order; the card game comes after Ticket to Ride, whose /draw, /hand, … it extends to its own games."""
 
 
 class ConductorTree(app_commands.CommandTree[Any]):

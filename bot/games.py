@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules.cardgame import CardGameEngine
 from rules.dice import DiceEngine
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
@@ -24,5 +25,10 @@ class GameInfo:
 
 
 GAMES: dict[str, GameInfo] = {
-    info.game_id: info for info in (GameInfo(DiceEngine(), "dice"), GameInfo(TicketToRideEngine(), "ttr"))
+    info.game_id: info
+    for info in (
+        GameInfo(DiceEngine(), "dice"),
+        GameInfo(TicketToRideEngine(), "ttr"),
+        GameInfo(CardGameEngine(), "cardgame"),
+    )
 }

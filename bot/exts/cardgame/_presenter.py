@@ -1,0 +1,252 @@
+"""The card game's public messages: the opening, each turn (table, what happened, buttons), the 4-player first
+scoring, and the final score sheet.
+
+Everything here is built from the public view and public events only; the buttons' enabled state comes from the
+current player's legal action texts, which for draws and tickets depend on public facts only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from bot.exts.cardgame import _pictures
+from bot.i18n import render, text
+from bot.storage.games import GameRecord
+from bot.ui.components import GameComponent, button, view_of
+from bot.ui.controller import GameController, TurnMessage
+from bot.ui.custom_ids import ComponentId
+from rules.cardgame import CardGameEngine
+from rules.cardgame.view import CardGameView
+from rules.engine import Event, GameResult
+
+GAME = CardGameEngine.game_id
+COLOUR = discord.Colour.from_rgb(120, 30, 44)
+CARD_EMOJI = {
+    "red": "🟥",
+    "orange": "🟧",
+    "yellow": "🟨",
+    "green": "🟩",
+    "blue": "🟦",
+    "purple": "🟪",
+    "white": "⬜",
+    "black": "⬛",
+    "locomotive": "🚂",
+}
+"""The emoji a card colour's button or menu option carries (the same as Ticket to Ride's)."""
+
+_QUIET = frozenset({"cardgame.event.turn_started", "cardgame.event.game_over"})
+"""Public events the messages say otherwise (the turn message's title, the final message)."""
+_LOUD = frozenset(
+    {
+        "cardgame.event.robbed",
+        "cardgame.event.last_round",
+        "cardgame.event.first_scoring",
+        "cardgame.event.second_deck",
+        "cardgame.event.face_up_reset",
+    }
+)
+MAX_LINES = 8
+SCORE_MARKS = {
+    "cardgame.score.ticket_completed": "✅",
+    "cardgame.score.ticket_completed_first": "✅",
+    "cardgame.score.ticket_unfinished": "❌",
+    "cardgame.score.big_city": "⭐",
+}
+
+
+def narration(language: str, events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
+    """The public events worded, one line each (the big moments in bold); private events never."""
+    lines = []
+    for event in events:
+        if not event.public or event.key in _QUIET:
+            continue
+        line = render(language, event, names)
+        lines.append(f"**{line}**" if event.key in _LOUD else line)
+    return lines
+
+
+def signed(points: int) -> str:
+    """Points with their sign, a true minus for losses."""
+    return f"{points:+d}".replace("-", "−")
+
+
+def is_bot_seat(record: GameRecord, seat: int) -> bool:
+    """Whether a bot player sits in this seat."""
+    return any(s.seat == seat and s.is_bot for s in record.seats)
+
+
+def colour_word(language: str, colour: str) -> str:
+    """A card colour as a button shows it: capitalised."""
+    word = text(language, f"cardgame.color.{colour}")
+    return word[:1].upper() + word[1:]
+
+
+def cid(record: GameRecord, verb: str, arg: str = "") -> ComponentId:
+    """A custom id of this game at its current version."""
+    return ComponentId(GAME, record.id, record.version, verb, arg)
+
+
+def hand_button(language: str, record: GameRecord, *, key: str = "cardgame_bot.button.hand") -> GameComponent:
+    """The button that opens a player's private hand (or their ticket choice)."""
+    return button(cid(record, "hand"), text(language, key), style=discord.ButtonStyle.success, emoji="🃏", row=1)
+
+
+def turn_buttons(language: str, record: GameRecord, view: CardGameView, legal: Sequence[str]) -> list[GameComponent]:
+    """The face-up cards, the deck, new tickets, and My hand; what the player to act cannot do is disabled."""
+    allowed = set(legal)
+    items = [
+        button(
+            cid(record, "take", f"{slot}:{colour}"),
+            colour_word(language, colour),
+            emoji=CARD_EMOJI[colour],
+            disabled=f"draw:{colour}" not in allowed,
+            row=0,
+        )
+        for slot, colour in enumerate(view.face_up)
+    ]
+    deck = "cardgame_bot.button.deck" if view.deck_size else "cardgame_bot.button.deck_empty"
+    items.append(
+        button(
+            cid(record, "act", "draw:deck"),
+            text(language, deck, count=view.deck_size),
+            style=discord.ButtonStyle.primary,
+            emoji="🎴",
+            disabled="draw:deck" not in allowed,
+            row=1,
+        )
+    )
+    items.append(
+        button(
+            cid(record, "act", "tickets"),
+            text(language, "cardgame_bot.button.tickets", count=view.ticket_deck_size),
+            emoji="🎫",
+            disabled="tickets" not in allowed,
+            row=1,
+        )
+    )
+    items.append(hand_button(language, record))
+    return items
+
+
+def footer(language: str, record: GameRecord, view: CardGameView) -> str:
+    """The game's number, which deck is in play (4 players), and the last round's countdown."""
+    parts = [text(language, "cardgame_bot.footer.game", id=record.id)]
+    if view.n_players == 4:
+        parts.append(text(language, "cardgame_bot.footer.deck", number=view.deck_number))
+    if view.last_round and view.last_turns_left is not None and view.phase != "over":
+        parts.append(text(language, "cardgame_bot.footer.last_round", turns=view.last_turns_left))
+    return " · ".join(parts)
+
+
+def turn_message(
+    language: str, record: GameRecord, view: CardGameView, legal: Sequence[str], lines: Sequence[str], table: bytes
+) -> TurnMessage:
+    """The message of the turn in play: whose turn (mentioned), what just happened, the table, the buttons."""
+    seat = view.current
+    names = GameController.names(record)
+    who = GameController.mention(record, seat)
+    bot = is_bot_seat(record, seat)
+    key = {
+        "turn": "cardgame_bot.turn.bot_playing" if bot else "cardgame_bot.turn.your_turn",
+        "second_pick": "cardgame_bot.turn.second_pick",
+        "tickets": "cardgame_bot.turn.choosing_tickets",
+    }.get(view.phase, "cardgame_bot.turn.your_turn")
+    description = list(lines[-MAX_LINES:])
+    if view.phase == "turn" and not bot:
+        description.append(text(language, "cardgame_bot.turn.hint"))
+    embed = discord.Embed(
+        title=text(language, "cardgame_bot.turn.title", turn=view.turn, player=names[seat]),
+        description="\n".join(description) or None,
+        colour=COLOUR,
+    )
+    embed.set_image(url=f"attachment://{_pictures.TABLE}")
+    embed.set_footer(text=footer(language, record, view))
+    return TurnMessage(
+        content=text(language, key, player=who),
+        embed=embed,
+        pictures={_pictures.TABLE: table},
+        view=view_of(turn_buttons(language, record, view, legal)),
+    )
+
+
+def opening_message(language: str, record: GameRecord, view: CardGameView, table: bytes | None) -> TurnMessage:
+    """The simultaneous opening ticket choice: who has chosen, and the button that opens one's own choice."""
+    names = GameController.names(record)
+    waiting = [p.seat for p in view.players if not p.chose_opening]
+    people = [GameController.mention(record, s) for s in waiting if not is_bot_seat(record, s)]
+    status = [
+        text(
+            language,
+            "cardgame_bot.opening.chosen" if p.chose_opening else "cardgame_bot.opening.waiting",
+            player=names[p.seat],
+        )
+        for p in view.players
+    ]
+    embed = discord.Embed(
+        title=text(language, "cardgame_bot.opening.title"),
+        description="\n".join([text(language, "cardgame_bot.opening.description"), "", *status]),
+        colour=COLOUR,
+    )
+    embed.set_image(url=f"attachment://{_pictures.TABLE}")
+    embed.set_footer(text=footer(language, record, view))
+    content = (
+        text(language, "cardgame_bot.opening.content", players=", ".join(people))
+        if people
+        else text(language, "cardgame_bot.opening.everyone_chose")
+    )
+    choose = hand_button(language, record, key="cardgame_bot.button.choose_tickets")
+    return TurnMessage(
+        content=content,
+        embed=embed,
+        pictures={_pictures.TABLE: table} if table is not None else {},
+        view=view_of([choose]) if waiting else None,
+    )
+
+
+def first_scoring_message(language: str, record: GameRecord, lines: Sequence[str], picture: bytes) -> TurnMessage:
+    """The 4-player first scoring: each player's completed tickets and points, the picture, the second deck."""
+    embed = discord.Embed(
+        title=text(language, "cardgame_bot.first_scoring.title"),
+        description="\n".join([text(language, "cardgame_bot.first_scoring.description"), "", *lines]),
+        colour=discord.Colour.gold(),
+    )
+    embed.set_image(url=f"attachment://{_pictures.FIRST_SCORING}")
+    embed.set_footer(text=text(language, "cardgame_bot.footer.game", id=record.id))
+    return TurnMessage(
+        content=text(language, "cardgame_bot.first_scoring.content"),
+        embed=embed,
+        pictures={_pictures.FIRST_SCORING: picture},
+    )
+
+
+def final_message(
+    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str], result: GameResult, scores: bytes
+) -> TurnMessage:
+    """The end: the last moves, the winner(s), the ranking, and each player's score line by line."""
+    names = GameController.names(record)
+    winners = ", ".join(names[s] for s in result.winners)
+    key = "cardgame_bot.final.winner" if len(result.winners) == 1 else "cardgame_bot.final.winners"
+    ranking = [
+        f"{place}. {names[p.seat]} — **{p.total}**" + (" 🏆" if p.seat in result.winners else "")
+        for place, p in enumerate(result.players, start=1)
+    ]
+    embed = discord.Embed(
+        title=text(language, "cardgame_bot.final.title"),
+        description="\n".join([*lines[-MAX_LINES:], "", text(language, key, players=winners), "", *ranking]),
+        colour=discord.Colour.gold(),
+    )
+    for player in result.players:
+        worded = "\n".join(
+            f"{SCORE_MARKS.get(line.label.key, '•')} {render(language, line.label, names)} **{signed(line.points)}**"
+            for line in player.breakdown
+        )
+        embed.add_field(
+            name=text(language, "cardgame_bot.final.player", player=names[player.seat], points=player.total),
+            value=(worded if len(worded) <= 1024 else worded[:1020] + "…") or "—",
+            inline=False,
+        )
+    embed.set_image(url=f"attachment://{_pictures.SCORES}")
+    embed.set_footer(text=footer(language, record, view))
+    return TurnMessage(content=text(language, key, players=winners), embed=embed, pictures={_pictures.SCORES: scores})

@@ -1,0 +1,336 @@
+"""The card game's private messages: a player's hand with the plays they can make now, the ticket choice, and
+the menus that narrow a play down to one legal action.
+
+Every option here is a legal action of the player's own seat view. A select holds 25 options and a hand can
+allow hundreds of plays, so the menu goes colour first (each colour saying whom it would rob), then the cards:
+all the ways to play that colour when they fit in one menu, else how many cards and then how many locomotives.
+Three different colours are picked together in one menu of exactly three.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.exts.cardgame import _pictures
+from bot.exts.cardgame._presenter import CARD_EMOJI, cid, colour_word
+from bot.i18n import text
+from bot.storage.games import GameRecord
+from bot.ui.components import GameComponent, button, select, view_of
+from bot.ui.controller import GameController
+from rules.cardgame.cards import COLORS
+from rules.cardgame.view import CardGameView, TicketView
+
+MENU_SIZE = 25
+THREE = "three"
+"""The colour menu's value for a play of three different colours."""
+
+
+@dataclass
+class PrivateMessage:
+    """An ephemeral reply: text, pictures and controls, for one player's eyes only."""
+
+    content: str
+    pictures: dict[str, bytes] = field(default_factory=dict)
+    items: list[GameComponent] = field(default_factory=list)
+
+    def files(self) -> list[discord.File]:
+        """Fresh discord.File objects for the pictures."""
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.pictures.items()]
+
+    def view(self) -> discord.ui.View | None:
+        """The controls as a View, or None when there are none."""
+        return view_of(self.items) if self.items else None
+
+
+@dataclass(frozen=True)
+class GroupPlay:
+    """A legal one-colour play read from its action code, with whom it would rob."""
+
+    code: str
+    colour: str
+    natural: int
+    locomotives: int
+    robs_seat: int | None
+    robs_cards: int
+
+    @property
+    def size(self) -> int:
+        """Cards in the group: natural ones and locomotives."""
+        return self.natural + self.locomotives
+
+
+def group_plays(view: CardGameView) -> list[GroupPlay]:
+    """The seat's legal one-colour plays, smallest first."""
+    plays = []
+    for option in view.legal or []:
+        verb, _, rest = option.code.partition(":")
+        if verb != "play":
+            continue
+        colour, natural, locomotives = rest.split(":")
+        plays.append(
+            GroupPlay(option.code, colour, int(natural), int(locomotives), option.robs_seat, option.robs_cards)
+        )
+    return sorted(plays, key=lambda p: (COLORS.index(p.colour), p.size, p.locomotives))
+
+
+def three_colours(view: CardGameView) -> list[str]:
+    """The colours that can go into a three-colour play (any three of them together are legal)."""
+    found = {c for o in view.legal or [] if o.code.startswith("play3:") for c in o.code[6:].split(",")}
+    return [c for c in COLORS if c in found]
+
+
+def needs_choice(view: CardGameView) -> bool:
+    """Whether the seat owes a private decision now: tickets to keep."""
+    return view.seat in view.to_act and bool(view.offered)
+
+
+async def hand_message(
+    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = ()
+) -> PrivateMessage:
+    """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now."""
+    if needs_choice(view):
+        return await ticket_choice(language, record, view, lines)
+    picture = await _pictures.hand(language, view, GameController.picture_names(record))
+    status = _status(language, record, view)
+    items: list[GameComponent] = []
+    if view.phase == "turn" and view.current == view.seat:
+        items = play_menu(language, record, view)
+        if not items:
+            status.append(text(language, "cardgame_bot.hand.nothing_to_play"))
+    return PrivateMessage("\n".join([*lines, *status]), {_pictures.HAND: picture}, items)
+
+
+def _status(language: str, record: GameRecord, view: CardGameView) -> list[str]:
+    """One line on where the player stands in the turn."""
+    names = GameController.names(record)
+    if view.phase == "over":
+        return [text(language, "cardgame_bot.hand.over")]
+    if view.phase == "opening":
+        return [text(language, "cardgame_bot.hand.opening_wait")]
+    if view.current != view.seat:
+        return [text(language, "cardgame_bot.hand.waiting", player=names[view.current])]
+    if view.phase == "second_pick":
+        return [text(language, "cardgame_bot.hand.second_pick")]
+    return [text(language, "cardgame_bot.hand.your_turn")]
+
+
+def play_menu(language: str, record: GameRecord, view: CardGameView) -> list[GameComponent]:
+    """The colours this player can play to their Rail Yard now, each saying how many cards and whom it robs."""
+    names = GameController.names(record)
+    plays = group_plays(view)
+    options = []
+    for colour in COLORS:
+        mine = [p for p in plays if p.colour == colour]
+        if not mine:
+            continue
+        low, high = mine[0].size, max(p.size for p in mine)
+        robbed = mine[0]
+        if robbed.robs_seat is not None:
+            description = text(
+                language,
+                "cardgame_bot.play.robs_colour",
+                victim=names[robbed.robs_seat],
+                count=robbed.robs_cards,
+                needed=robbed.robs_cards + 1,
+            )
+        elif low == high:
+            description = text(language, "cardgame_bot.play.size", count=low)
+        else:
+            description = text(language, "cardgame_bot.play.sizes", low=low, high=high)
+        options.append(
+            discord.SelectOption(
+                label=colour_word(language, colour),
+                value=colour,
+                description=description[:100],
+                emoji=CARD_EMOJI[colour],
+            )
+        )
+    if three_colours(view):
+        options.append(
+            discord.SelectOption(
+                label=text(language, "cardgame_bot.play.three"),
+                value=THREE,
+                description=text(language, "cardgame_bot.play.three_description")[:100],
+                emoji="🎨",
+            )
+        )
+    if not options:
+        return []
+    return [select(cid(record, "color"), text(language, "cardgame_bot.play.placeholder"), options)]
+
+
+def colour_plays(language: str, record: GameRecord, view: CardGameView, colour: str) -> PrivateMessage | None:
+    """After a colour was picked: every way to play it, or (more than fit one menu) how many cards first.
+
+    None when that colour cannot be played now. A three-colour play asks for its three colours at once.
+    """
+    if colour == THREE:
+        return three_menu(language, record, view)
+    plays = [p for p in group_plays(view) if p.colour == colour]
+    if not plays:
+        return None
+    word = colour_word(language, colour)
+    if len(plays) <= MENU_SIZE:
+        menu = _plays_menu(language, record, plays, text(language, "cardgame_bot.play.which_cards"))
+        content = text(language, "cardgame_bot.play.which", color=word)
+        return PrivateMessage(_robbery_line(language, record, plays, content), {}, [menu, back(language, record)])
+    sizes = sorted({p.size for p in plays})
+    options = [
+        discord.SelectOption(
+            label=text(language, "cardgame_bot.play.size", count=size),
+            value=str(size),
+            description=text(
+                language,
+                "cardgame_bot.play.locomotives_up_to",
+                count=max(p.locomotives for p in plays if p.size == size),
+            ),
+            emoji=CARD_EMOJI[colour],
+        )
+        for size in sizes[:MENU_SIZE]
+    ]
+    menu = select(cid(record, "size", colour), text(language, "cardgame_bot.play.how_many"), options)
+    content = text(language, "cardgame_bot.play.which_size", color=word)
+    return PrivateMessage(_robbery_line(language, record, plays, content), {}, [menu, back(language, record)])
+
+
+def size_plays(
+    language: str, record: GameRecord, view: CardGameView, colour: str, size: int
+) -> PrivateMessage | str | None:
+    """After a size was picked: the single legal play if only one, else a menu of how many locomotives."""
+    plays = [p for p in group_plays(view) if p.colour == colour and p.size == size]
+    if not plays:
+        return None
+    if len(plays) == 1:
+        return plays[0].code
+    menu = _plays_menu(language, record, plays, text(language, "cardgame_bot.play.which_cards"))
+    content = text(language, "cardgame_bot.play.which_locomotives", color=colour_word(language, colour), count=size)
+    return PrivateMessage(content, {}, [menu, back(language, record)])
+
+
+def three_menu(language: str, record: GameRecord, view: CardGameView) -> PrivateMessage | None:
+    """Pick exactly three colours (one card each; no yard may hold any of them)."""
+    colours = three_colours(view)
+    if len(colours) < 3:
+        return None
+    options = [discord.SelectOption(label=colour_word(language, c), value=c, emoji=CARD_EMOJI[c]) for c in colours]
+    menu = select(
+        cid(record, "three"),
+        text(language, "cardgame_bot.play.three_placeholder"),
+        options,
+        min_values=3,
+        max_values=3,
+    )
+    return PrivateMessage(text(language, "cardgame_bot.play.three_which"), {}, [menu, back(language, record)])
+
+
+def _plays_menu(language: str, record: GameRecord, plays: Sequence[GroupPlay], placeholder: str) -> GameComponent:
+    """A select of one colour's plays (at most 25), each with its cards and what it does to the other yards."""
+    names = GameController.names(record)
+    options = []
+    for play in plays[:MENU_SIZE]:
+        colour = text(language, f"cardgame.color.{play.colour}")
+        key = "cardgame_bot.play.option_locomotives" if play.locomotives else "cardgame_bot.play.option"
+        label = text(language, key, count=play.size, natural=play.natural, color=colour, locomotives=play.locomotives)
+        if play.robs_seat is not None:
+            description = text(
+                language, "cardgame_bot.play.robs", victim=names[play.robs_seat], count=play.robs_cards, color=colour
+            )
+        else:
+            description = text(language, "cardgame_bot.play.free", color=colour)
+        options.append(
+            discord.SelectOption(
+                label=label[:100], value=play.code, description=description[:100], emoji=CARD_EMOJI[play.colour]
+            )
+        )
+    return select(cid(record, "act"), placeholder, options)
+
+
+def _robbery_line(language: str, record: GameRecord, plays: Sequence[GroupPlay], content: str) -> str:
+    """The question, and first whom these plays rob (every play of a colour robs the same yard)."""
+    first = plays[0]
+    if first.robs_seat is None:
+        return content
+    robbery = text(
+        language,
+        "cardgame_bot.play.robbery",
+        victim=GameController.names(record)[first.robs_seat],
+        count=first.robs_cards,
+        color=text(language, f"cardgame.color.{first.colour}"),
+        needed=first.robs_cards + 1,
+    )
+    return f"{robbery}\n{content}"
+
+
+async def ticket_choice(
+    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = ()
+) -> PrivateMessage:
+    """The offered tickets as a picture and a multi-select (at least one kept at the opening; any number later,
+    with a button to keep none)."""
+    offered = view.offered or []
+    opening = view.phase == "opening"
+    picture = await _pictures.hand(language, view, GameController.picture_names(record))
+    options = [
+        discord.SelectOption(
+            label=f"{number}. {ticket_words(language, t)}"[:100],
+            value=str(t.id),
+            description=needs_words(language, t)[:100],
+            emoji="🎫",
+        )
+        for number, t in enumerate(offered, start=1)
+    ]
+    menu = select(
+        cid(record, "keep"),
+        text(language, "cardgame_bot.tickets.placeholder"),
+        options,
+        min_values=1,
+        max_values=len(options),
+    )
+    items = [menu]
+    if opening:
+        question = text(language, "cardgame_bot.tickets.choose_opening", offered=len(offered))
+    else:
+        question = text(language, "cardgame_bot.tickets.choose", offered=len(offered))
+        items.append(
+            button(
+                cid(record, "act", "keep:none"),
+                text(language, "cardgame_bot.button.keep_none"),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+    return PrivateMessage("\n".join([*lines, question]), {_pictures.HAND: picture}, items)
+
+
+def ticket_words(language: str, ticket: TicketView) -> str:
+    """A ticket's two cities and points, "Chicago – New York (5)"."""
+    return text(
+        language,
+        "cardgame.ticket.name",
+        a=text(language, f"cardgame.city.{ticket.a}"),
+        b=text(language, f"cardgame.city.{ticket.b}"),
+        points=ticket.points,
+    )
+
+
+def needs_words(language: str, ticket: TicketView) -> str:
+    """The cards a ticket needs in the stack and the big cities it names, in words."""
+    cards = ", ".join(
+        f"{text(language, f'cardgame.color.{c}')} ×{ticket.cards[c]}" for c in COLORS if ticket.cards.get(c)
+    )
+    if not ticket.big_cities:
+        return text(language, "cardgame_bot.tickets.needs", cards=cards)
+    cities = ", ".join(text(language, f"cardgame.city.{c}") for c in ticket.big_cities)
+    return text(language, "cardgame_bot.tickets.needs_big", cards=cards, cities=cities)
+
+
+def back(language: str, record: GameRecord) -> GameComponent:
+    """Back to the whole hand (its plays from the start)."""
+    return button(cid(record, "hand"), text(language, "cardgame_bot.button.back"), emoji="↩️", row=4)
+
+
+def legal_codes(view: CardGameView) -> list[str]:
+    """The seat's legal action codes."""
+    return [option.code for option in view.legal or []]

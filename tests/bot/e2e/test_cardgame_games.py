@@ -1,0 +1,248 @@
+"""Ticket to Ride: The Card Game end to end through the local Discord: a 4-player game through both decks with a
+restart in the middle, the simultaneous private opening, the play menus (robbery, three colours, more plays than
+a menu holds), tickets kept or not, the slash commands, and a scan of everything public for what was private."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.sandbox import LocalDiscord
+from bot.sandbox.run import bot_policy
+from rules.cardgame import CardGameState
+from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE
+from rules.engine import GameEngine
+from tests.bot.e2e.cardgame_support import (
+    ENGINE,
+    GAME,
+    assert_nothing_private_in_public,
+    controls,
+    fix_seed,
+    play_until,
+    playing,
+    revisions,
+    state,
+    version,
+    view,
+    walk,
+)
+from tests.bot.e2e.conftest import Running, people, table
+
+
+async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_nothing_private_in_public(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        fix_seed(bot, 11)
+        players = table(stand_in, bot, "Ann", "Ben", "Cat")
+        record = await players.open(GAME, bots=1)
+        rng = random.Random(1)
+        for _ in range(40):
+            await players.play_move(record.id, rng)
+        before = await players.turn_message(record.id)
+        at = await version(bot, record.id)
+        assert state(bot, record.id).deck_number == 1
+
+    async with running() as bot:  # a new bot object on the same database: the restart
+        players = table(stand_in, bot, "Ann", "Ben", "Cat")
+        assert await players.turn_message(record.id) == before, "the same message still holds the controls"
+        await players.play_move(record.id, rng)  # through the buttons of the message posted before the restart
+        assert await version(bot, record.id) > at
+        finished = await players.play_to_the_end(record.id, seed=2)
+        log = await bot.service.store.actions(record.id)
+        await assert_nothing_private_in_public(stand_in, bot, record.id)
+
+    assert finished.state is not None
+    replayed = ENGINE.replay(ENGINE.load_options(finished.options), 4, finished.seed, log)
+    assert replayed == ENGINE.load_state(finished.state)
+    assert replayed.deck_number == 2 and replayed.first_scoring is not None
+    messages = stand_in.channel_messages()
+    first = [m for m in messages if [a.filename for a in m.attachments] == ["first-scoring.png"]]
+    assert len(first) == 1 and "first scoring" in first[0].content.lower()
+    assert any("Deck 2 of 2" in r.embeds[0]["footer"]["text"] for m in messages[-5:-1] for r in revisions(m))
+    final = messages[-1]
+    assert [a.filename for a in final.attachments] == ["scores.png"] and final.components == []
+    assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
+    result = ENGINE.result(replayed)
+    assert result is not None
+    winners = [finished.seats[s].display_name for s in result.winners]
+    assert all(name in final.content for name in winners)
+    assert len(final.embeds[0]["fields"]) == 4, "each player's score, line by line"
+    transcript = stand_in.transcript()
+    assert transcript.count("table.png") > 60, "every turn shows the table"
+    assert "moves one card of each colour from the Rail Yard to the Train Stack" in transcript, "step 1 is told"
+
+
+async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_everyone(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        ann, ben = people(stand_in, "Ann", "Ben")
+        lobby = (await stand_in.slash(ann, "newgame", {"game": GAME})).message
+        assert lobby is not None
+        await stand_in.click(ben, lobby, lobby.custom_id("Join"))
+        await stand_in.click(ann, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Add bot player"))
+        await stand_in.click(ann, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Start"))
+        record = await bot.service.game_in_channel(lobby.channel_id)
+        opening = await stand_in.wait_for_message(lambda m: "opening tickets" in m.embed_text(), after=lobby)
+        assert [a.filename for a in opening.attachments] == ["table.png"]
+        await stand_in.wait_for(
+            lambda: "✅ 🤖" in stand_in.message(opening.id).embed_text() or None, what="the bot player's choice"
+        )
+        assert "⏳ Ann" in stand_in.message(opening.id).embed_text()
+        assert f"<@{ben.id}>" in stand_in.message(opening.id).content
+
+        hosts = [m for m in stand_in.ephemerals(ann) if any(a.filename == "hand.png" for a in m.attachments)]
+        assert len(hosts) == 1, "the host is handed their choice at once"
+        current = stand_in.message(opening.id)
+        answer = await stand_in.click(ben, current, current.custom_id("Choose my tickets"))
+        choice = answer.message
+        assert choice is not None and answer.ephemeral and [a.filename for a in choice.attachments] == ["hand.png"]
+        keep = controls(choice)["keep"]
+        assert keep["min_values"] == 1 and keep["max_values"] == 6 and len(keep["options"]) == 6
+        assert "at least 1 of these 6" in choice.content
+        values = [o["value"] for o in keep["options"]]
+        at = await version(bot, record.id)
+        none = await stand_in.select(ben, choice, keep["custom_id"], [], force=True)
+        assert none.ephemeral and "Keep at least one ticket" in none.content
+        foreign = next(str(t) for t in range(1, 47) if str(t) not in values)
+        forged = await stand_in.select(ben, choice, keep["custom_id"], [foreign], force=True)
+        assert forged.ephemeral and "only keep tickets you were offered" in forged.content
+        assert await version(bot, record.id) == at
+
+        kept = await stand_in.select(ben, choice, keep["custom_id"], values[:2])
+        assert "You kept" in kept.content
+        await stand_in.wait_for(lambda: "✅ Ben" in stand_in.message(opening.id).embed_text() or None)
+        assert await bot.service.store.get_message(record.id, "turn") is None, "play waits for everyone"
+
+        host_keep = controls(hosts[0])["keep"]
+        await stand_in.select(ann, hosts[0], host_keep["custom_id"], [o["value"] for o in host_keep["options"]])
+        first = await stand_in.wait_for_message(lambda m: "Turn 1 ·" in m.embed_text(), after=opening)
+        assert first.attachments[0].filename == "table.png"
+        assert stand_in.message(opening.id).components == [], "the opening message loses its button"
+        assert "Everyone has chosen" in stand_in.message(opening.id).content
+        assert "Ann keeps 6 tickets and returns 0" in stand_in.message(first.id).embed_text()
+
+
+class Hoarder:
+    """Seat 0 draws blind until one colour has more ways to play than a menu holds, then plays its biggest group
+    with locomotives in it; later plays three colours once and draws tickets keeping none once; otherwise, and
+    for everyone else, plays as the bot player."""
+
+    def __init__(self) -> None:
+        self.done: set[str] = set()
+
+    def __call__(self, engine: GameEngine[Any, Any, Any], now: BaseModel, seat: int, rng: random.Random) -> str:
+        assert isinstance(now, CardGameState)
+        if seat != 0 or now.phase == "opening":
+            return bot_policy(engine, now, seat, rng)
+        legal = [a.encode() for a in engine.legal_actions(now, seat)]
+        if now.phase == "tickets":
+            self.done.add("keep:none")
+            return "keep:none"
+        if "big" not in self.done:
+            for colour in KIND_NAMES[:LOCOMOTIVE]:
+                plays = [a for a in legal if a.startswith(f"play:{colour}:")]
+                if len(plays) > 25:
+                    self.done.add("big")
+                    return max(plays, key=lambda a: (sum(map(int, a.split(":")[2:])), int(a.split(":")[3])))
+            if "draw:deck" in legal:
+                return "draw:deck"
+        threes = [a for a in legal if a.startswith("play3:")]
+        if threes and "three" not in self.done:
+            self.done.add("three")
+            return threes[0]
+        if "tickets" in legal and "keep:none" not in self.done and now.phase == "turn":
+            return "tickets"
+        return bot_policy(engine, now, seat, rng)
+
+
+async def test_plays_through_the_menus_colour_size_locomotives_three_colours_and_keeping_no_ticket(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=7)
+        policy = Hoarder()
+        players.policy = policy
+        rng = random.Random(7)
+        for _ in range(150):
+            await players.play_move(game_id, rng)
+            if {"big", "three", "keep:none"} <= policy.done:
+                break
+        assert {"big", "three", "keep:none"} <= policy.done
+        log = [a for seat, a in await bot.service.store.actions(game_id) if seat == 0]
+    big = next(a for a in log if a.startswith("play:") and sum(map(int, a.split(":")[2:])) >= 6)
+    assert int(big.split(":")[3]) > 0, "a group with locomotives, chosen by size and then locomotives"
+    assert any(a.startswith("play3:") for a in log) and "keep:none" in log
+    ann = stand_in.ephemerals("Ann")
+    menus = [c for m in ann for r in revisions(m) for c in walk(r)]
+    assert any(c["custom_id"].split(":")[3] == "size" for c in menus), "more plays than a menu holds: size first"
+    three = next(c for c in menus if c["custom_id"].split(":")[3] == "three")
+    assert three["min_values"] == three["max_values"] == 3
+    assert "Ann keeps 0 tickets and returns" in stand_in.transcript()
+
+
+async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=3)
+        rng = random.Random(3)
+
+        def can_rob(now: CardGameState) -> bool:
+            mine = view(bot, game_id, now.current)
+            return now.phase == "turn" and any(o.robs_seat is not None for o in mine.legal or [])
+
+        now = await play_until(players, game_id, can_rob, rng)
+        mine = view(bot, game_id, now.current)
+        robbery = next(o for o in mine.legal or [] if o.robs_seat is not None)
+        colour = robbery.code.split(":")[1]
+        person = people(stand_in, "Ann", "Ben")[now.current]
+        victim = ("Ann", "Ben")[robbery.robs_seat or 0]
+        message = await players.turn_message(game_id)
+        hand = (await stand_in.click(person, message, controls(message)["hand"]["custom_id"])).message
+        assert hand is not None and [a.filename for a in hand.attachments] == ["hand.png"]
+        option = next(o for o in controls(hand)["color"]["options"] if o["value"] == colour)
+        assert f"Robs {victim}'s {robbery.robs_cards}" in option["description"]
+        answer = await stand_in.select(person, hand, controls(hand)["color"]["custom_id"], [colour])
+        assert answer.message is not None and answer.message.id == hand.id, "the private message is edited"
+        assert f"Train robbery! {victim}'s Rail Yard holds {robbery.robs_cards}" in answer.content
+        menu = controls(answer.message).get("act")
+        if menu is None:  # more ways than a menu holds: how many cards first, then locomotives
+            menu = controls(answer.message)[f"size:{colour}"]
+            size = str(sum(map(int, robbery.code.split(":")[2:])))
+            answer = await stand_in.select(person, answer.message, menu["custom_id"], [size])
+            menu = controls(answer.message)["act"]
+        assert all(f"Robs {victim}" in o["description"] for o in menu["options"])
+        at = await version(bot, game_id)
+        assert answer.message is not None
+        await stand_in.select(person, answer.message, menu["custom_id"], [robbery.code])
+        await players.wait_for_version_after(game_id, at)
+        assert f"Train robbery! {victim} loses their" in stand_in.transcript()
+
+
+async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=5)
+        now = state(bot, game_id)
+        person = people(stand_in, "Ann", "Ben")[now.current]
+        board = await stand_in.slash(person, "board")
+        assert board.ephemeral and [a.filename for a in board.message.attachments] == ["table.png"]  # type: ignore[union-attr]
+        score = await stand_in.slash("Ben", "score")
+        assert score.ephemeral and "Train Stack" in score.content and "Ann" in score.content
+        hand = await stand_in.slash("Ann", "hand")
+        assert hand.ephemeral and [a.filename for a in hand.message.attachments] == ["hand.png"]  # type: ignore[union-attr]
+        at = await version(bot, game_id)
+        drawn = await stand_in.slash(person, "draw", {"card": "deck"})
+        assert drawn.ephemeral and drawn.content.startswith("You drew:")
+        assert await version(bot, game_id) == at + 1
+        await players.wait_for_version_after(game_id, at)
+
+        lobby = (await stand_in.slash("Cat", "newgame", {"game": "ticket-to-ride"}, channel="general")).message
+        assert lobby is not None
+        await stand_in.click("Cat", lobby, lobby.custom_id("Add bot player"))
+        await stand_in.click("Cat", stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Start"))
+        other = await stand_in.slash("Cat", "hand", channel="general")
+        assert other.ephemeral and other.message is not None
+        assert [a.filename for a in other.message.attachments] == ["tickets.png"], "Ticket to Ride's own hand"
+        assert (await stand_in.slash("Cat", "hand")).content.startswith("You are not playing")
