@@ -62,6 +62,8 @@ def scoring_image(view: CardGameView, labels: Labels, names: Names, stage: Stage
         text, face = fitted(crown, 22, BLOCK_W - 40, bold=True)
         draw_star_icon(draw, (PAD + 12, 76), 24, ACCENT)
         draw.text((PAD + 32, 64), text, font=face, fill=PAPER_TEXT)
+        if earlier:
+            _first_legend(draw, labels, WIDTH - PAD, 60)
     else:
         text, face = fitted(word(labels, "score.first_note"), 18, BLOCK_W)
         draw.text((PAD, 66), text, font=face, fill=PAPER_MUTED)
@@ -191,6 +193,18 @@ def _ticket_line(
     draw.text((x0 + 12, (y0 + y1) / 2), text, font=face, fill=LIGHT_INK, anchor="lm")
     draw.text((x0 + chip_w - 12, (y0 + y1) / 2), points, font=font(16, bold=True), fill=LIGHT_INK, anchor="rm")
     paste_row(image, x0 + chip_w + 8, y0 + (y1 - y0 - SERVED[1]) / 2, ticket.cards, SERVED[0], SERVED[1], 3)
+
+
+def _first_legend(draw: ImageDraw.ImageDraw, labels: Labels, right: float, top: float) -> None:
+    """Top right of the final sheet: what the blue chips are (tickets completed at the first scoring)."""
+    words = word(labels, "score.first_legend")
+    face, chip_face = font(16), font(16, bold=True)
+    mark = f"{word(labels, 'score.first_mark')} ✓"
+    text_x = right - face.getlength(words)
+    chip_w = chip_face.getlength(mark) + 20
+    draw.rounded_rectangle((text_x - chip_w - 10, top, text_x - 10, top + 28), radius=7, fill=EARLIER)
+    draw.text((text_x - 10 - chip_w / 2, top + 14), mark, font=chip_face, fill=LIGHT_INK, anchor="mm")
+    draw.text((text_x, top + 14), words, font=face, fill=PAPER_MUTED, anchor="lm")
 
 
 def _big_cities(view: CardGameView, labels: Labels, names: Names) -> Image.Image:

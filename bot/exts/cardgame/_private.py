@@ -173,7 +173,7 @@ def colour_plays(language: str, record: GameRecord, view: CardGameView, colour: 
     plays = [p for p in group_plays(view) if p.colour == colour]
     if not plays:
         return None
-    word = colour_word(language, colour)
+    word = text(language, f"cardgame.color.{colour}")
     if len(plays) <= MENU_SIZE:
         menu = _plays_menu(language, record, plays, text(language, "cardgame_bot.play.which_cards"))
         content = text(language, "cardgame_bot.play.which", color=word)
@@ -207,7 +207,9 @@ def size_plays(
     if len(plays) == 1:
         return plays[0].code
     menu = _plays_menu(language, record, plays, text(language, "cardgame_bot.play.which_cards"))
-    content = text(language, "cardgame_bot.play.which_locomotives", color=colour_word(language, colour), count=size)
+    content = text(
+        language, "cardgame_bot.play.which_locomotives", color=text(language, f"cardgame.color.{colour}"), count=size
+    )
     return PrivateMessage(content, {}, [menu, back(language, record)])
 
 

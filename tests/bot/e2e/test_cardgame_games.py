@@ -223,18 +223,21 @@ async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, ru
 
 async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=5)
+        players, game_id = await playing(stand_in, bot, ("Ann", "Dan"), seed=5)
         now = state(bot, game_id)
-        person = people(stand_in, "Ann", "Ben")[now.current]
+        person = people(stand_in, "Ann", "Dan")[now.current]
         board = await stand_in.slash(person, "board")
         assert board.ephemeral and [a.filename for a in board.message.attachments] == ["table.png"]  # type: ignore[union-attr]
-        score = await stand_in.slash("Ben", "score")
-        assert score.ephemeral and "Train Stack" in score.content and "Ann" in score.content
-        hand = await stand_in.slash("Ann", "hand")
+        score = await stand_in.slash("Ann", "score")
+        assert score.ephemeral and "Train Stack" in score.content and "Dan" in score.content
+        russian = await stand_in.slash("Dan", "score")
+        assert "Как идут дела" in russian.content and "Состав" in russian.content, "private words in one's language"
+        hand = await stand_in.slash("Dan", "hand")
         assert hand.ephemeral and [a.filename for a in hand.message.attachments] == ["hand.png"]  # type: ignore[union-attr]
+        assert "ход" in hand.content
         at = await version(bot, game_id)
         drawn = await stand_in.slash(person, "draw", {"card": "deck"})
-        assert drawn.ephemeral and drawn.content.startswith("You drew:")
+        assert drawn.ephemeral and drawn.content.startswith(("You drew:", "Вы взяли карту:")), "the card drawn blind"
         assert await version(bot, game_id) == at + 1
         await players.wait_for_version_after(game_id, at)
 
