@@ -27,7 +27,7 @@ from render.ttr.palette import (
     player_color,
 )
 from render.ttr.panel import badge
-from render.ttr.symbols import draw_cards_icon, draw_ticket_icon
+from render.ttr.symbols import draw_cards_icon, draw_star_icon, draw_ticket_icon
 from render.ttr.text import Labels, Names, fitted, player_name
 from rules.cardgame.view import CardGameView, PlayView
 
@@ -37,7 +37,7 @@ CARD_W, CARD_H = 82, 118
 MARKET_TOP = 96
 ROWS_TOP = 290
 ROW_H = 156
-YARD_X = 304
+YARD_X = 324
 YARD_RIGHT = 1020
 STACK_X = 1040
 YARD_CARD = (60, 86)
@@ -214,16 +214,8 @@ def _row(
     if note:
         text, small = fitted(note, 15, YARD_X - name_x - 10, minimum=11)
         draw.text((name_x, y0 + 48), text, font=small, fill=note_ink)
-    stats_y = y1 - 44
-    value_face = font(20, bold=True)
-    draw_cards_icon(draw, (x0 + 22, stats_y + 3, x0 + 46, stats_y + 23), PANEL_MUTED, PANEL_CARD)
-    draw.text((x0 + 54, stats_y), str(player.hand_size), font=value_face, fill=PANEL_TEXT)
-    draw.text((x0 + 54, stats_y + 24), word(labels, "table.cards"), font=font(12), fill=PANEL_MUTED)
-    tx = x0 + 142
-    draw_ticket_icon(draw, (tx, stats_y + 4, tx + 26, stats_y + 22), PANEL_MUTED, PANEL_CARD)
-    draw.text((tx + 34, stats_y), str(player.ticket_count), font=value_face, fill=PANEL_TEXT)
-    draw.text((tx + 34, stats_y + 24), word(labels, "table.ticket_count"), font=font(12), fill=PANEL_MUTED)
-    label_face = font(13, bold=True)
+    _stats(draw, view, seat, (x0, y1 - 46), labels)
+    label_face = font(14, bold=True)
     draw.text((YARD_X, y0 + 10), word(labels, "table.yard").upper(), font=label_face, fill=PANEL_MUTED)
     card_w, card_h = layout.group_card
     if not player.yard and seat not in layout.robbed:
@@ -261,6 +253,27 @@ def _robbery(
     for k, line in enumerate(lines):
         text, face = fitted(line, 17, room, bold=k == 1, minimum=11)
         draw.text((x1 + 14, y0 + 18 + k * 26), text, font=face, fill=ROBBED)
+
+
+def _stats(draw: ImageDraw.ImageDraw, view: CardGameView, seat: int, at: tuple[float, float], labels: Labels) -> None:
+    """Cards in hand and tickets held; after a 4-player first scoring, the points it gave."""
+    x0, y = at
+    player = view.players[seat]
+    value_face, label_face = font(20, bold=True), font(13)
+    draw_cards_icon(draw, (x0 + 20, y + 3, x0 + 44, y + 23), PANEL_MUTED, PANEL_CARD)
+    draw.text((x0 + 50, y), str(player.hand_size), font=value_face, fill=PANEL_TEXT)
+    draw.text((x0 + 50, y + 24), word(labels, "table.cards"), font=label_face, fill=PANEL_MUTED)
+    tx = x0 + 112
+    draw_ticket_icon(draw, (tx, y + 4, tx + 26, y + 22), PANEL_MUTED, PANEL_CARD)
+    draw.text((tx + 32, y), str(player.ticket_count), font=value_face, fill=PANEL_TEXT)
+    draw.text((tx + 32, y + 24), word(labels, "table.ticket_count"), font=label_face, fill=PANEL_MUTED)
+    scored = {s.seat: s.points for s in view.first_scoring or []}
+    if seat in scored:
+        sx = x0 + 206
+        draw_star_icon(draw, (sx + 9, y + 12), 20, ACCENT)
+        draw.text((sx + 22, y), str(scored[seat]), font=value_face, fill=PANEL_TEXT)
+        text, face = fitted(word(labels, "table.first_scoring"), 13, YARD_X - sx - 30, minimum=10)
+        draw.text((sx + 22, y + 24), text, font=face, fill=PANEL_MUTED)
 
 
 def _group_count(image: Image.Image, draw: ImageDraw.ImageDraw, fan: Box, cards: int, locomotives: int) -> None:
