@@ -22,7 +22,6 @@ from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.controller import reply_private
 from rules.cardgame.cards import KIND_NAMES
-from rules.engine import Message
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -126,19 +125,21 @@ class CardGameCog(commands.Cog):
         await reply_private(interaction, "\n".join(lines))
 
     async def _game(self, interaction: discord.Interaction[Any], command: str, **params: Any) -> GameRecord | None:
-        """This channel's card game; a channel playing another game gets that game's own command instead."""
-        refusal = Message(key="bot.reason.no_game_here")
+        """This channel's card game; a channel playing another game gets that game's own command instead, and a
+        channel with none says so (pointing to the person's game elsewhere, if they play one)."""
+        language = language_of(interaction.locale)
         try:
             record = await self.bot.service.game_in_channel(interaction.channel_id or 0, user_id=interaction.user.id)
         except ServiceError as error:
-            record, refusal = None, error.message
-        if record is not None and record.game == GAME:
+            await reply_private(interaction, render(language, error.message))
+            return None
+        if record.game == GAME:
             return record
         other = self._others.get(command)
         if other is not None:
             await _invoke(other, interaction, params)
         else:
-            await reply_private(interaction, render(language_of(interaction.locale), refusal))
+            await reply_private(interaction, text(language, "bot.reason.no_game_here"))
         return None
 
     async def _running(self, interaction: discord.Interaction[Any], record: GameRecord) -> bool:

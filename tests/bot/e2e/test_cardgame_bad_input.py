@@ -268,5 +268,7 @@ async def test_lobby_refusals_and_commands_where_no_card_game_is_played(
         full = await stand_in.click("Eve", lobby.id, lobby.custom_id("Join"), force=True)  # a client not yet updated
         assert full.ephemeral and "full (4 players)" in full.content
         for command, options in (("draw", {"card": "deck"}), ("hand", {}), ("board", {}), ("score", {})):
-            answer = await stand_in.slash("Ann", command, options, channel="general")
+            answer = await stand_in.slash("Eve", command, options, channel="general")
             assert answer.ephemeral and "no game in this channel" in answer.content, command
+            pointed = await stand_in.slash("Ann", command, options, channel="general")
+            assert pointed.ephemeral and "use the command there" in pointed.content, command

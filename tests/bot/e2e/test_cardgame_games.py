@@ -240,6 +240,8 @@ async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDisc
         assert drawn.ephemeral and drawn.content.startswith(("You drew:", "Вы взяли карту:")), "the card drawn blind"
         assert await version(bot, game_id) == at + 1
         await players.wait_for_version_after(game_id, at)
+        elsewhere = await stand_in.slash("Ann", "hand", channel="general")
+        assert elsewhere.ephemeral and f"(game #{game_id}): use the command there" in elsewhere.content
 
         lobby = (await stand_in.slash("Cat", "newgame", {"game": "ticket-to-ride"}, channel="general")).message
         assert lobby is not None
