@@ -124,7 +124,11 @@ class ScriptedTable:
         """The first seat a person plays among those to act now, with that person."""
         engine = self.bot.service.engine(record.game)
         people = {s.seat: s.user_id for s in record.seats if s.user_id is not None}
-        for seat in sorted(engine.to_act(self.bot.service.state(record.id))):
+        try:
+            state = self.bot.service.state(record.id)
+        except KeyError:  # a bot player ended the game after the record was read: the next look sees it over
+            return None
+        for seat in sorted(engine.to_act(state)):
             if seat in people:
                 return seat, next(p for p in self.people if p.id == people[seat])
         return None
