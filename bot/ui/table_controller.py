@@ -1,0 +1,459 @@
+"""What the card-table games' controllers share: every accepted move is told privately to whoever made it, then
+shown publicly.
+
+The actor's answer comes first and carries no public picture, so the first response is fast; the game's picture
+is drawn after it, off the event loop. Public messages are presented one move at a time, in version order (one
+lock per game): the opening message is edited as players choose, a turn's steps edit the turn message in place,
+and a finished turn retires that message's buttons and posts the next one. Each game supplies its engine, its
+presenter functions and its picture through the hooks below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+
+import discord
+from pydantic import BaseModel
+
+from bot.i18n import language_of, render
+from bot.services.games import Outcome, ServiceError
+from bot.storage.games import GameRecord
+from bot.ui.controller import GameController, TurnMessage
+from bot.ui.custom_ids import ComponentId
+from rules.engine import Event, GameEngine, GameResult, Message
+
+log = logging.getLogger(__name__)
+
+
+class PrivateReply(Protocol):
+    """An ephemeral reply as a game's private module builds it: text, pictures and controls."""
+
+    @property
+    def content(self) -> str:
+        """The text of the reply."""
+        ...
+
+    def files(self) -> list[discord.File]:
+        """Fresh discord.File objects for the pictures."""
+        ...
+
+    def view(self) -> discord.ui.View | None:
+        """The controls as a View, or None when there are none."""
+        ...
+
+
+class TableView(Protocol):
+    """What the shared presentation reads from a game's public view."""
+
+    @property
+    def phase(self) -> str:
+        """The phase the game is in ("opening", "turn", ...)."""
+        ...
+
+    @property
+    def current(self) -> int | None:
+        """The seat whose turn it is."""
+        ...
+
+
+StateT = TypeVar("StateT", bound=BaseModel)
+PublicT = TypeVar("PublicT", bound=TableView)
+SeatT = TypeVar("SeatT")
+
+
+class TableController(GameController, Generic[StateT, PublicT, SeatT]):
+    """A card-table game's messages; moves arrive through the base class's `act` (buttons, selects, commands)."""
+
+    continuing: ClassVar[frozenset[str]]
+    """Phases in which the player who just moved goes on with the same turn."""
+    narrowing: ClassVar[frozenset[str]]
+    """Verbs of the private menus that narrow a move down to one action."""
+    not_possible: ClassVar[str]
+    """The refusal key for a narrowed choice the game no longer allows."""
+    empty_keep: ClassVar[str] = ""
+    """How a keep action spells keeping no ticket at all."""
+
+    def __init__(self, bot: Any, engine: GameEngine[StateT, Any, Any]) -> None:
+        super().__init__(bot)
+        self.engine = engine
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}
+        """Game id → the newest version shown publicly."""
+        self._events: dict[int, list[Event]] = {}
+        """Game id → public events since the last new turn message (the turn in play)."""
+        self._last_turn: dict[int, list[Event]] = {}
+        """Game id → public events of the turn before (what the turn message tells first)."""
+        self._drawn: dict[int, tuple[int, str, bytes]] = {}
+        """Game id → (version, language, PNG) of the newest public picture drawn."""
+
+    # ---- what each game supplies ------------------------------------------------------------------------
+
+    def _narrate(self, language: str, events: Sequence[Event], names: Mapping[int, str], *, summary: bool) -> list[str]:
+        """The public events worded for a message (summary: the turn as told afterwards)."""
+        raise NotImplementedError
+
+    def _own_move(self, events: list[Event]) -> list[Event]:
+        """The events told to the actor as what they did (all of them unless the game says otherwise)."""
+        return events
+
+    async def _hand(self, language: str, record: GameRecord, view: SeatT, lines: Sequence[str] = ()) -> PrivateReply:
+        """The player's private hand message, or their pending choice."""
+        raise NotImplementedError
+
+    def _needs_choice(self, view: SeatT) -> bool:
+        """Whether the seat owes a private decision now."""
+        raise NotImplementedError
+
+    def _narrowed(
+        self, language: str, record: GameRecord, view: SeatT, cid: ComponentId, values: list[str]
+    ) -> PrivateReply | str | None:
+        """A narrowing menu's pick: the next menu, the action itself, or None if it is not possible now."""
+        raise NotImplementedError
+
+    async def _draw(self, language: str, record: GameRecord, public: PublicT) -> bytes:
+        """The game's public picture (board or table) of this state."""
+        raise NotImplementedError
+
+    def _opening(self, language: str, record: GameRecord, public: PublicT, picture: bytes | None) -> TurnMessage:
+        """The opening message: who has chosen their tickets (with the picture when first posted)."""
+        raise NotImplementedError
+
+    def _turn(
+        self, language: str, record: GameRecord, public: PublicT, legal: list[str], lines: list[str], picture: bytes
+    ) -> TurnMessage:
+        """The message of the turn in play."""
+        raise NotImplementedError
+
+    async def _final(
+        self, language: str, record: GameRecord, public: PublicT, lines: list[str], result: GameResult
+    ) -> TurnMessage:
+        """The score sheet message posted at the end."""
+        raise NotImplementedError
+
+    async def _between_turns(
+        self,
+        record: GameRecord,
+        language: str,
+        public: PublicT,
+        events: list[Event],
+        responding: discord.Interaction[Any] | None,
+    ) -> discord.Interaction[Any] | None:
+        """What a game shows before a new turn whose start it announces; returns the click still to answer."""
+        raise NotImplementedError
+
+    def _turn_begins(self, events: list[Event]) -> bool:
+        """Whether a move's events start a new turn explicitly (the opening's end included)."""
+        raise NotImplementedError
+
+    # ---- the game's life --------------------------------------------------------------------------------
+
+    async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
+        """Post the opening message (who has chosen their tickets), and hand the host their choice at once."""
+        async with self._lock(record.id):
+            language = await self.public_language(record)
+            public = self._public(record.id)
+            message = self._opening(language, record, public, await self._picture(language, record, public))
+            message.ping = True
+            channel = self.bot.get_partial_messageable(record.channel_id)
+            posted = await channel.send(files=message.files(), **message.send_kwargs())
+            await self.service.store.set_message(record.id, "opening", record.channel_id, posted.id)
+            self._shown[record.id] = record.version
+            seat = record.seat_of(interaction.user.id)
+            if seat is not None:
+                mine = await self._hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
+                await interaction.followup.send(
+                    mine.content, files=mine.files(), view=mine.view() or discord.utils.MISSING, ephemeral=True
+                )
+        self.service.wake_bots(record.id)
+
+    async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        """Tell the actor privately (if a person), then update the public messages."""
+        async with self._lock(outcome.record.id):
+            if interaction is not None:
+                await self._answer_actor(outcome, interaction)
+            await self._present(outcome, interaction)
+
+    async def publish_bot_move(self, outcome: Outcome) -> None:
+        """Publish a move nobody clicked for (a bot player's, or one played for an absent person)."""
+        await self.publish(outcome, None)
+
+    # ---- components -------------------------------------------------------------------------------------
+
+    async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """Face-up cards, the ticket choice, My hand, and the game's menus that narrow down a move."""
+        if cid.verb == "take":
+            colour = cid.arg.partition(":")[2]
+            await self.act(interaction, cid.game_id, f"draw:{colour}", version=cid.version)
+        elif cid.verb == "keep":
+            # Not bound to the version: the opening choice is simultaneous, so others' choices move the version
+            # on; the action names the exact tickets kept, so the engine refuses it if the offer has changed.
+            ids = sorted(values, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
+            await self.act(interaction, cid.game_id, "keep:" + (",".join(ids) or self.empty_keep), version=None)
+        elif cid.verb == "hand":
+            await self.show_hand(interaction, cid.game_id)
+        elif cid.verb in self.narrowing:
+            await self._narrow(interaction, cid, values)
+        else:
+            await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
+
+    async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Answer privately with the player's hand and what they can do now (or their pending choice)."""
+        found = await self._player(interaction, game_id)
+        if found is None:
+            return
+        record, seat = found
+        mine = await self._hand(language_of(interaction.locale), record, self._seat_view(game_id, seat))
+        await self._reply(interaction, mine)
+
+    # ---- answering the actor ------------------------------------------------------------------------------
+
+    async def _answer_actor(self, outcome: Outcome, interaction: discord.Interaction[Any]) -> None:
+        """The actor's own answer: their next private choice, what they drew, or what they did (commands and
+        private menus); a public button with nothing private to say is answered by the public update."""
+        language = language_of(interaction.locale)
+        names = self.names(outcome.record)
+        private = [render(language, e, names) for e in outcome.events if e.to == outcome.seat]
+        mine = cast(SeatT, self.engine.view(cast(StateT, outcome.state), outcome.seat))
+        from_private = _is_private(interaction.message)
+        typed = interaction.type is discord.InteractionType.application_command
+        answer: PrivateReply
+        if self._needs_choice(mine):
+            answer = await self._hand(language, outcome.record, mine, private)
+        elif private or from_private or typed:
+            lines = private or self._narrate(language, self._own_move(outcome.events), names, summary=True)
+            answer = _Said("\n".join(lines))
+        else:
+            return
+        await self._reply(interaction, answer)
+
+    async def _reply(self, interaction: discord.Interaction[Any], message: PrivateReply) -> None:
+        """Edit the private message that was clicked, or send a new ephemeral one."""
+        view = message.view()
+        if _is_private(interaction.message) and not interaction.response.is_done():
+            await interaction.response.edit_message(
+                content=message.content, attachments=message.files(), embed=None, view=view
+            )
+            return
+        kwargs: dict[str, Any] = {"files": message.files(), "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        if interaction.response.is_done():
+            await interaction.followup.send(message.content or "\u200b", **kwargs)
+        else:
+            await interaction.response.send_message(message.content or None, **kwargs)
+
+    async def _narrow(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """A pick in a private narrowing menu: the next menu, or the move itself."""
+        found = await self._player(interaction, cid.game_id)
+        if found is None:
+            return
+        record, seat = found
+        if cid.version != record.version:
+            await self.refuse(interaction, Message(key="bot.reason.stale"), game_id=cid.game_id)
+            return
+        language = language_of(interaction.locale)
+        result = self._narrowed(language, record, self._seat_view(cid.game_id, seat), cid, values)
+        if isinstance(result, str):
+            await self.act(interaction, cid.game_id, result, version=cid.version)
+        elif result is None:
+            await self.refuse(interaction, Message(key=self.not_possible), game_id=cid.game_id)
+        else:
+            await self._reply(interaction, result)
+
+    async def _player(self, interaction: discord.Interaction[Any], game_id: int) -> tuple[GameRecord, int] | None:
+        """The running game and the clicker's seat, or a private refusal and None."""
+        try:
+            record = await self.service.get(game_id)
+        except ServiceError as error:
+            await self.refuse(interaction, error.message)
+            return None
+        seat = record.seat_of(interaction.user.id)
+        if record.status != "active":
+            await self.refuse(interaction, Message(key="bot.reason.not_running"))
+            return None
+        if seat is None:
+            await self.refuse(interaction, Message(key="bot.reason.not_a_player"))
+            return None
+        return record, seat
+
+    # ---- the public messages ------------------------------------------------------------------------------
+
+    async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        """Update the public messages for one accepted move (older moves than the one shown are skipped)."""
+        record = outcome.record
+        if record.version <= self._shown.get(record.id, -1):
+            return
+        self._shown[record.id] = record.version
+        events = self._events.setdefault(record.id, [])
+        events.extend(e for e in outcome.events if e.public)
+        language = await self.public_language(record)
+        state = cast(StateT, outcome.state)
+        public = cast(PublicT, self.engine.view(state, None))
+        responding = interaction if interaction is not None and not interaction.response.is_done() else None
+        if outcome.finished:
+            await self._finish(record, language, state, public, responding)
+        elif public.phase == "opening":
+            await self._edit_opening(record, language, public)
+        elif self._turn_begins(outcome.events):
+            responding = await self._between_turns(record, language, public, outcome.events, responding)
+            await self._new_turn(record, language, state, public, responding)
+        elif public.phase in self.continuing and public.current == outcome.seat:
+            if not outcome.by_bot:  # a bot finishes its turn at once: show the turn when it is done
+                await self._same_turn(record, language, state, public, responding)
+        else:
+            await self._new_turn(record, language, state, public, responding)
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer()
+
+    async def _edit_opening(self, record: GameRecord, language: str, public: PublicT) -> None:
+        """Redraw who has chosen their tickets; the buttons go once everyone has."""
+        where = await self.service.store.get_message(record.id, "opening")
+        if where is None:
+            return
+        message = self._opening(language, record, public, None)
+        channel_id, message_id = where
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(**{**message.send_kwargs(), "view": message.view})
+        except discord.NotFound:
+            log.info("opening message %s of game %s was deleted; play goes on", message_id, record.id)
+
+    async def _same_turn(
+        self,
+        record: GameRecord,
+        language: str,
+        state: StateT,
+        public: PublicT,
+        responding: discord.Interaction[Any] | None,
+    ) -> None:
+        """A step inside a turn (first card, tickets drawn, ...): edit the turn message in place."""
+        names = self.names(record)
+        lines = self._narrate(language, self._last_turn.get(record.id, []), names, summary=True)
+        lines += self._narrate(language, self._events.get(record.id, []), names, summary=False)
+        message = await self._turn_message(record, language, state, public, lines)
+        current = await self.service.store.get_message(record.id, "turn")
+        if current is None:
+            await self._post(record, message)
+            return
+        if responding is not None and _clicked(responding) == current[1]:
+            await responding.response.edit_message(attachments=message.files(), **message.send_kwargs())
+            return
+        channel_id, message_id = current
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(attachments=message.files(), **message.send_kwargs())
+        except discord.NotFound:  # deleted by someone: show the turn in a new message instead
+            await self._post(record, message)
+
+    async def _new_turn(
+        self,
+        record: GameRecord,
+        language: str,
+        state: StateT,
+        public: PublicT,
+        responding: discord.Interaction[Any] | None,
+    ) -> None:
+        """Retire the last turn message's buttons (answering the click with it if it was clicked), then post the
+        next turn's message with the picture and what happened."""
+        await self._retire_turn(record, responding)
+        names = self.names(record)
+        self._last_turn[record.id] = self._events.pop(record.id, [])
+        lines = self._narrate(language, self._last_turn[record.id], names, summary=True)
+        message = await self._turn_message(record, language, state, public, lines)
+        message.ping = True
+        await self._post(record, message)
+
+    async def _finish(
+        self,
+        record: GameRecord,
+        language: str,
+        state: StateT,
+        public: PublicT,
+        responding: discord.Interaction[Any] | None,
+    ) -> None:
+        """The end: retire the last turn message, post the game's score sheet, and forget the game."""
+        await self._retire_turn(record, responding)
+        result = self.engine.result(state)
+        assert result is not None
+        lines = self._narrate(language, self._events.pop(record.id, []), self.names(record), summary=True)
+        message = await self._final(language, record, public, lines, result)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await channel.send(files=message.files(), **message.send_kwargs())
+        for table in (self._shown, self._drawn, self._locks, self._last_turn):
+            table.pop(record.id, None)
+
+    async def _retire_turn(self, record: GameRecord, responding: discord.Interaction[Any] | None) -> None:
+        """Take the buttons off the turn message, answering the click with that if it was clicked there."""
+        current = await self.service.store.get_message(record.id, "turn")
+        if current is None:
+            return
+        if responding is not None and not responding.response.is_done() and _clicked(responding) == current[1]:
+            await responding.response.edit_message(view=None)
+        else:
+            await self._retire(current)
+
+    async def _turn_message(
+        self, record: GameRecord, language: str, state: StateT, public: PublicT, lines: list[str]
+    ) -> TurnMessage:
+        """The turn message, with the buttons of the legal moves when a person is to play."""
+        seat = public.current
+        human = seat is not None and not any(s.seat == seat and s.is_bot for s in record.seats)
+        legal = [a.encode() for a in self.engine.legal_actions(state, seat)] if human and seat is not None else []
+        return self._turn(language, record, public, legal, lines, await self._picture(language, record, public))
+
+    async def _post(self, record: GameRecord, message: TurnMessage, *, kind: str = "turn") -> None:
+        """Post a public message and remember it as the game's message of this kind."""
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        posted = await channel.send(files=message.files(), **message.send_kwargs())
+        await self.service.store.set_message(record.id, kind, record.channel_id, posted.id)
+
+    # ---- helpers --------------------------------------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that keeps one game's public messages in version order."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def _public(self, game_id: int) -> PublicT:
+        """The public view of a running game."""
+        return cast(PublicT, self.service.view(game_id, None))
+
+    def _seat_view(self, game_id: int, seat: int) -> SeatT:
+        """A running game as one seat sees it."""
+        return cast(SeatT, self.service.view(game_id, seat))
+
+    async def _picture(self, language: str, record: GameRecord, public: PublicT) -> bytes:
+        """The public picture of this version, drawn once per version and language."""
+        cached = self._drawn.get(record.id)
+        if cached is not None and cached[:2] == (record.version, language):
+            return cached[2]
+        picture = await self._draw(language, record, public)
+        self._drawn[record.id] = (record.version, language, picture)
+        return picture
+
+
+class _Said:
+    """A private answer of text alone (what the actor did)."""
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+
+    def files(self) -> list[discord.File]:
+        """No pictures."""
+        return []
+
+    def view(self) -> discord.ui.View | None:
+        """No controls."""
+        return None
+
+
+def _is_private(message: discord.Message | None) -> bool:
+    """Whether an interaction came from an ephemeral message."""
+    return message is not None and message.flags.ephemeral
+
+
+def _clicked(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the message whose component was clicked."""
+    return interaction.message.id if interaction.message is not None else None
