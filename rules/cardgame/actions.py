@@ -39,7 +39,7 @@ class PlayGroup(Action):
     def describe(self) -> Message:
         """Say what goes to the yard."""
         return Message(
-            key="cardgame.action.play_group",
+            key="cardgame.action.play_group_locomotives" if self.locomotives else "cardgame.action.play_group",
             params={"color": color_message(self.color), "count": self.cards, "locomotives": self.locomotives},
         )
 

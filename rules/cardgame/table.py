@@ -177,7 +177,13 @@ class Table:
             player.yard[color] = cards + locomotives
             player.yard_locomotives[color] = locomotives
             self.events.append(
-                event("played_group", seat=seat, color=color_message(color), count=cards, locomotives=locomotives)
+                event(
+                    "played_group_locomotives" if locomotives else "played_group",
+                    seat=seat,
+                    color=color_message(color),
+                    count=cards,
+                    locomotives=locomotives,
+                )
             )
         else:
             for color in colors:

@@ -35,7 +35,7 @@ def test_r_cg_8_group_of_one_colour_with_locomotives_joining() -> None:
     player = state.players[0]
     assert player.yard == colors(green=4) and player.yard_locomotives == colors(green=2)
     assert player.hand == kinds()
-    assert keys(events)[0] == "played_group" and events[0].params["count"] == 2
+    assert keys(events)[0] == "played_group_locomotives" and events[0].params["count"] == 2
     assert state.plays[-1].colors == (3,) and state.plays[-1].locomotives == 2
 
 
