@@ -47,21 +47,33 @@ def _sensible(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: ran
     targets = _target_tracks(state, seat, board)
     if state.phase is Phase.SECOND_PICK:
         return _draw(moves, _needed_colors(targets, board, hand), first=False)
-    by_track = dict(moves.claims)
+    by_track = {track: pays for track, pays in moves.claims if _worth_trying(board, track, pays, hand)}
     wanted = [t for t in targets if t in by_track]
     if wanted:
         track = max(wanted, key=lambda t: (board.track_len[t], -t))
         return _claim(board, track, by_track[track], hand)
     if not targets and moves.tickets and state.cars[seat] >= NEW_TICKETS_MIN_CARS:
         return DrawTickets()
-    if moves.claims and (not targets or sum(hand) >= BIG_HAND or not moves.draws):
-        track, pays = max(moves.claims, key=lambda c: (board.track_points[c[0]], -c[0]))
-        return _claim(board, track, pays, hand)
+    if by_track and (not targets or sum(hand) >= BIG_HAND or not moves.draws):
+        track = max(by_track, key=lambda t: (board.track_points[t], -t))
+        return _claim(board, track, by_track[track], hand)
     if moves.draws:
         return _draw(moves, _needed_colors(targets, board, hand), first=True)
     if moves.tickets:
         return DrawTickets()
     return moves.pick(rng.randrange(moves.count()), board)
+
+
+def _worth_trying(board: Board, track: int, pays: tuple[Payment, ...], hand: tuple[int, ...]) -> bool:
+    """A tunnel is tried only with a spare card for the extra cost the reveal may ask (R-EU-6); else keep drawing."""
+    if not board.track_tunnel[track]:
+        return True
+    length = board.track_len[track]
+    for color, locos in pays:
+        spare = hand[LOCO] - length if color == LOCO else hand[color] - (length - locos) + hand[LOCO] - locos
+        if spare >= 1:
+            return True
+    return False
 
 
 def _claim(board: Board, track: int, pays: tuple[Payment, ...], hand: tuple[int, ...]) -> Claim:

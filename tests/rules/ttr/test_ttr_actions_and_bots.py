@@ -8,6 +8,7 @@ import pytest
 
 from rules.engine import CommonReason, IllegalAction
 from rules.ttr.actions import BuildStation, Claim, DrawCard, KeepTickets, Pass, PayTunnel, TtrAction, Withdraw
+from rules.ttr.board import CARD_CODES, board_for
 from rules.ttr.options import TtrOptions
 from rules.ttr.state import Phase, TtrState
 
@@ -115,3 +116,24 @@ def test_sensible_bot_plays_toward_its_tickets() -> None:
 def test_unknown_bot_kind_rejected() -> None:
     with pytest.raises(ValueError, match="unknown bot kind"):
         ENGINE.bot_action(started(), 0, random.Random(1), "genius")
+
+
+def test_r_eu_6_the_sensible_bot_tries_a_tunnel_only_with_a_spare_card_for_the_reveal() -> None:
+    board = board_for("europe")
+    tried = 0
+    for seed in range(12):
+        state = started("europe", 3, seed=seed)
+        rng = random.Random(seed)
+        while not ENGINE.is_over(state):
+            seat = min(ENGINE.to_act(state))
+            action = ENGINE.bot_action(state, seat, rng, "sensible")
+            if isinstance(action, Claim) and board.track_tunnel[board.track_index[action.track]]:
+                hand = state.hands[seat]
+                length = board.track_len[board.track_index[action.track]]
+                loco, color = CARD_CODES["locomotive"], CARD_CODES[action.color]
+                used = length if color == loco else length - action.locomotives
+                held = hand[loco] if color == loco else hand[color] + hand[loco] - action.locomotives
+                assert held - used >= 1, f"seed {seed}: a tunnel tried with no spare card"
+                tried += 1
+            state, _ = ENGINE.apply(state, seat, action)
+    assert tried > 0, "the games must try some tunnels for this test to mean anything"
