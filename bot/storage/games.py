@@ -60,6 +60,10 @@ class GameRecord:
         """Return the seat this user plays, or None."""
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    def bot_plays(self, seat: int) -> bool:
+        """Whether a bot player sits in this seat."""
+        return any(s.seat == seat and s.is_bot for s in self.seats)
+
 
 class GameStore:
     """The game tables on one aiosqlite connection; each write is one transaction, committed before return."""

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from bot.i18n import language_of, render
 from bot.services.games import Outcome, ServiceError
 from bot.storage.games import GameRecord
+from bot.ui.components import GameComponent, view_of
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
 from rules.engine import Event, GameEngine, GameResult, Message
@@ -133,6 +134,20 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         """The score sheet message posted at the end."""
         raise NotImplementedError
 
+    def _turn_buttons(
+        self, language: str, record: GameRecord, public: PublicT, legal: list[str]
+    ) -> list[GameComponent]:
+        """The public turn message's buttons for these legal moves."""
+        raise NotImplementedError
+
+    def _hand_button(self, language: str, record: GameRecord) -> GameComponent:
+        """The button that opens a player's private hand."""
+        raise NotImplementedError
+
+    def _legal_codes(self, seat_view: SeatT) -> list[str]:
+        """The encoded legal moves listed in a seat's view."""
+        raise NotImplementedError
+
     async def _between_turns(
         self,
         record: GameRecord,
@@ -198,6 +213,23 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             await self._narrow(interaction, cid, values)
         else:
             await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
+
+    async def fresh_controls(
+        self, interaction: discord.Interaction[Any], game_id: int, language: str
+    ) -> discord.ui.View | None:
+        """For a stale click: the turn's buttons if it is this player's turn to draw, else their My hand button."""
+        try:
+            record = await self.service.get(game_id)
+        except ServiceError:
+            return None
+        seat = record.seat_of(interaction.user.id)
+        if seat is None or record.status != "active":
+            return None
+        public = self._public(game_id)
+        if public.current == seat and public.phase in ("turn", "second_pick"):
+            legal = self._legal_codes(self._seat_view(game_id, seat))
+            return view_of(self._turn_buttons(language, record, public, legal))
+        return view_of([self._hand_button(language, record)])
 
     async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Answer privately with the player's hand and what they can do now (or their pending choice)."""
@@ -400,7 +432,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
     ) -> TurnMessage:
         """The turn message, with the buttons of the legal moves when a person is to play."""
         seat = public.current
-        human = seat is not None and not any(s.seat == seat and s.is_bot for s in record.seats)
+        human = seat is not None and not record.bot_plays(seat)
         legal = [a.encode() for a in self.engine.legal_actions(state, seat)] if human and seat is not None else []
         return self._turn(language, record, public, legal, lines, await self._picture(language, record, public))
 

@@ -32,9 +32,8 @@ from bot.exts.cardgame._private import (
     size_plays,
 )
 from bot.i18n import language_of
-from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.components import view_of
+from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
 from bot.ui.table_controller import TableController
@@ -60,21 +59,19 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
 
     # ---- what players ask for -----------------------------------------------------------------------------
 
-    async def fresh_controls(
-        self, interaction: discord.Interaction[Any], game_id: int, language: str
-    ) -> discord.ui.View | None:
-        """For a stale click: the turn's buttons if it is this player's turn to draw, else their My hand button."""
-        try:
-            record = await self.service.get(game_id)
-        except ServiceError:
-            return None
-        seat = record.seat_of(interaction.user.id)
-        if seat is None or record.status != "active":
-            return None
-        public = self._public(game_id)
-        if public.current == seat and public.phase in ("turn", "second_pick"):
-            return view_of(turn_buttons(language, record, public, legal_codes(self._seat_view(game_id, seat))))
-        return view_of([hand_button(language, record)])
+    def _turn_buttons(
+        self, language: str, record: GameRecord, public: CardGameView, legal: list[str]
+    ) -> list[GameComponent]:
+        """The face-up cards, the deck, tickets and My hand."""
+        return turn_buttons(language, record, public, legal)
+
+    def _hand_button(self, language: str, record: GameRecord) -> GameComponent:
+        """The My hand button."""
+        return hand_button(language, record)
+
+    def _legal_codes(self, seat_view: CardGameView) -> list[str]:
+        """The action codes listed in the seat's view."""
+        return legal_codes(seat_view)
 
     async def show_table(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Show the table as it is now, privately."""

@@ -72,11 +72,6 @@ def signed(points: int) -> str:
     return f"{points:+d}".replace("-", "−")
 
 
-def is_bot_seat(record: GameRecord, seat: int) -> bool:
-    """Whether a bot player sits in this seat."""
-    return any(s.seat == seat and s.is_bot for s in record.seats)
-
-
 def colour_word(language: str, colour: str) -> str:
     """A card colour as a button shows it: capitalised."""
     word = text(language, f"cardgame.color.{colour}")
@@ -147,7 +142,7 @@ def turn_message(
     seat = view.current
     names = GameController.names(record)
     who = GameController.mention(record, seat)
-    bot = is_bot_seat(record, seat)
+    bot = record.bot_plays(seat)
     key = {
         "turn": "cardgame_bot.turn.bot_playing" if bot else "cardgame_bot.turn.your_turn",
         "second_pick": "cardgame_bot.turn.second_pick",
@@ -175,7 +170,7 @@ def opening_message(language: str, record: GameRecord, view: CardGameView, table
     """The simultaneous opening ticket choice: who has chosen, and the button that opens one's own choice."""
     names = GameController.names(record)
     waiting = [p.seat for p in view.players if not p.chose_opening]
-    people = [GameController.mention(record, s) for s in waiting if not is_bot_seat(record, s)]
+    people = [GameController.mention(record, s) for s in waiting if not record.bot_plays(s)]
     status = [
         text(
             language,

@@ -129,12 +129,14 @@ def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, Any, None]:
     ]
     newgame.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback: Any = app_commands.describe(
-        game="Which game to play", **{p.name: p.description for p in OPTION_PARAMETERS}, **TIMER_DESCRIPTIONS
+        game=text("en", "commands.newgame.game.description"),
+        **{p.name: p.description for p in OPTION_PARAMETERS},
+        **TIMER_DESCRIPTIONS,
     )(newgame)
     callback = app_commands.choices(
         game=GAME_CHOICES, **{p.name: list(p.choices) for p in OPTION_PARAMETERS if p.choices}, **TIMER_CHOICES
     )(callback)
     command: app_commands.Command[Any, Any, None] = app_commands.Command(
-        name="newgame", description="Open a lobby for a new game in this channel", callback=callback
+        name="newgame", description=text("en", "commands.newgame.description"), callback=callback
     )
     return app_commands.guild_only(command)

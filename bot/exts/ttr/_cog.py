@@ -62,6 +62,18 @@ class TtrCog(commands.Cog):
         self.bot.controllers.pop(GAME, None)
         self.bot.service.unregister_publisher(GAME)
 
+    async def _running_game(self, interaction: discord.Interaction[Any]) -> tuple[GameRecord, PublicView, str] | None:
+        """This channel's running game, its public view and the typer's language; or a private answer why not."""
+        record = await self._game(interaction)
+        if record is None:
+            return None
+        language = language_of(interaction.locale)
+        public = self._public(record)
+        if public is None:
+            await reply_private(interaction, text(language, "bot.reason.not_running"))
+            return None
+        return record, public, language
+
     async def _game(self, interaction: discord.Interaction[Any]) -> GameRecord | None:
         """This channel's Ticket to Ride game, or a private answer that there is none (or where it is)."""
         try:
@@ -72,8 +84,8 @@ class TtrCog(commands.Cog):
             await reply_private(interaction, render(language_of(interaction.locale), error.message))
             return None
 
-    @app_commands.command(name="draw", description="Ticket to Ride: take a train card from the deck or face up")
-    @app_commands.describe(card="The deck, or the colour of a face-up card")
+    @app_commands.command(name="draw", description=text("en", "commands.draw.description"))
+    @app_commands.describe(card=text("en", "commands.draw.card.description"))
     @app_commands.choices(card=CARD_CHOICES)
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction[Any], card: str) -> None:
@@ -82,19 +94,15 @@ class TtrCog(commands.Cog):
         if record is not None:
             await self.controller.act(interaction, record.id, f"draw:{card}", version=None)
 
-    @app_commands.command(name="claim", description="Ticket to Ride: claim a route between two cities")
-    @app_commands.describe(route="Start typing a city: the routes you can claim now are suggested")
+    @app_commands.command(name="claim", description=text("en", "commands.claim.description"))
+    @app_commands.describe(route=text("en", "commands.claim.route.description"))
     @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction[Any], route: str) -> None:
         """Claim a route (asking how to pay when there is a choice); a route you cannot claim is explained."""
-        record = await self._game(interaction)
-        if record is None:
+        found_game = await self._running_game(interaction)
+        if found_game is None:
             return
-        language = language_of(interaction.locale)
-        public = self._public(record)
-        if public is None:
-            await reply_private(interaction, text(language, "bot.reason.not_running"))
-            return
+        record, public, language = found_game
         track_id = find_route(language, public.map, route)
         if track_id is None:
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_route", typed=route[:80]))
@@ -125,7 +133,7 @@ class TtrCog(commands.Cog):
             for t in matching[:MENU_SIZE]
         ]
 
-    @app_commands.command(name="tickets", description="Ticket to Ride: draw destination tickets")
+    @app_commands.command(name="tickets", description=text("en", "commands.tickets.description"))
     @app_commands.guild_only()
     async def tickets(self, interaction: discord.Interaction[Any]) -> None:
         """Draw destination tickets; the choice comes privately."""
@@ -133,19 +141,15 @@ class TtrCog(commands.Cog):
         if record is not None:
             await self.controller.act(interaction, record.id, "tickets", version=None)
 
-    @app_commands.command(name="station", description="Ticket to Ride Europe: build a station in a city")
-    @app_commands.describe(city="Start typing: the cities where you can build now are suggested")
+    @app_commands.command(name="station", description=text("en", "commands.station.description"))
+    @app_commands.describe(city=text("en", "commands.station.city.description"))
     @app_commands.guild_only()
     async def station(self, interaction: discord.Interaction[Any], city: str) -> None:
         """Build a station (asking how to pay when there is a choice); a city you cannot build in is explained."""
-        record = await self._game(interaction)
-        if record is None:
+        found_game = await self._running_game(interaction)
+        if found_game is None:
             return
-        language = language_of(interaction.locale)
-        public = self._public(record)
-        if public is None:
-            await reply_private(interaction, text(language, "bot.reason.not_running"))
-            return
+        record, public, language = found_game
         city_id = find_city(language, public.map, city)
         if city_id is None:
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_city", typed=city[:80]))
@@ -173,7 +177,7 @@ class TtrCog(commands.Cog):
         ]
         return [app_commands.Choice(name=city_name(language, c), value=c) for c in cities[:MENU_SIZE]]
 
-    @app_commands.command(name="hand", description="Ticket to Ride: see your cards and tickets (only you)")
+    @app_commands.command(name="hand", description=text("en", "commands.hand.description"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Show the player's hand privately, with what they can do now."""
@@ -181,7 +185,7 @@ class TtrCog(commands.Cog):
         if record is not None:
             await self.controller.show_hand(interaction, record.id)
 
-    @app_commands.command(name="board", description="Ticket to Ride: see the board now (only you)")
+    @app_commands.command(name="board", description=text("en", "commands.board.description"))
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         """Show the current board privately."""
@@ -193,7 +197,7 @@ class TtrCog(commands.Cog):
             return
         await self.controller.board(interaction, record.id)
 
-    @app_commands.command(name="score", description="Ticket to Ride: the scores so far (only you)")
+    @app_commands.command(name="score", description=text("en", "commands.score.description"))
     @app_commands.guild_only()
     async def score(self, interaction: discord.Interaction[Any]) -> None:
         """Show everyone's public standing: route points, cars, cards and tickets held."""

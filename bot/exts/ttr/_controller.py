@@ -27,7 +27,7 @@ from bot.exts.ttr._private import PrivateMessage, hand_message, needs_choice, pa
 from bot.i18n import language_of
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.components import view_of
+from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
 from bot.ui.table_controller import TableController
@@ -52,21 +52,19 @@ class TtrController(TableController[TtrState, PublicView, SeatView]):
 
     # ---- what players ask for -----------------------------------------------------------------------------
 
-    async def fresh_controls(
-        self, interaction: discord.Interaction[Any], game_id: int, language: str
-    ) -> discord.ui.View | None:
-        """For a stale click: the turn's buttons if it is this player's turn to draw, else their My hand button."""
-        try:
-            record = await self.service.get(game_id)
-        except ServiceError:
-            return None
-        seat = record.seat_of(interaction.user.id)
-        if seat is None or record.status != "active":
-            return None
-        public = self._public(game_id)
-        if public.current == seat and public.phase in ("turn", "second_pick"):
-            return view_of(turn_buttons(language, record, public, self._legal(game_id, seat)))
-        return view_of([hand_button(language, record)])
+    def _turn_buttons(
+        self, language: str, record: GameRecord, public: PublicView, legal: list[str]
+    ) -> list[GameComponent]:
+        """The face-up cards, the deck, tickets, pass and My hand."""
+        return turn_buttons(language, record, public, legal)
+
+    def _hand_button(self, language: str, record: GameRecord) -> GameComponent:
+        """The My hand button."""
+        return hand_button(language, record)
+
+    def _legal_codes(self, seat_view: SeatView) -> list[str]:
+        """The action texts listed in the seat's view."""
+        return [choice.action for choice in seat_view.legal]
 
     async def offer_payment(self, interaction: discord.Interaction[Any], game_id: int, target: str) -> None:
         """Claim a route or build a station chosen by a command: at once if only one way to pay, else ask how."""
@@ -97,10 +95,6 @@ class TtrController(TableController[TtrState, PublicView, SeatView]):
         language = await self.public_language(record)
         picture = await self._picture(language, record, self._public(game_id))
         await self._reply(interaction, PrivateMessage("", {_pictures.BOARD: picture}))
-
-    def _legal(self, game_id: int, seat: int) -> list[str]:
-        """The seat's legal action texts now."""
-        return [choice.action for choice in self._seat_view(game_id, seat).legal]
 
     # ---- the shared presentation's hooks ------------------------------------------------------------------
 

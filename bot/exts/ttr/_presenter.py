@@ -42,11 +42,6 @@ def narration(language: str, events: Sequence[Event], names: Mapping[int, str], 
     return lines
 
 
-def is_bot_seat(record: GameRecord, seat: int) -> bool:
-    """Whether a bot player sits in this seat."""
-    return any(s.seat == seat and s.is_bot for s in record.seats)
-
-
 def colour_word(language: str, colour: str) -> str:
     """A card colour as a button shows it: capitalised."""
     word = text(language, f"ttr.color.{colour}")
@@ -125,7 +120,7 @@ def turn_message(
     seat = view.current
     names = GameController.names(record)
     who = GameController.mention(record, seat)
-    is_bot = is_bot_seat(record, seat)
+    is_bot = record.bot_plays(seat)
     phase_key = {
         "turn": "ttr_bot.turn.bot_playing" if is_bot else "ttr_bot.turn.your_turn",
         "second_pick": "ttr_bot.turn.second_pick",
@@ -155,7 +150,7 @@ def opening_message(language: str, record: GameRecord, view: PublicView, board: 
     """The simultaneous ticket choice: who has chosen, and the button that opens one's own choice."""
     names = GameController.names(record)
     waiting = [p.seat for p in view.players if not p.chosen]
-    people = [GameController.mention(record, s) for s in waiting if not is_bot_seat(record, s)]
+    people = [GameController.mention(record, s) for s in waiting if not record.bot_plays(s)]
     content = text(language, "ttr_bot.opening.content", players=", ".join(people)) if people else ""
     status = [
         text(language, "ttr_bot.opening.chosen" if p.chosen else "ttr_bot.opening.waiting", player=names[p.seat])
