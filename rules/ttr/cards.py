@@ -92,13 +92,29 @@ def draw_from_deck(dr: Draft, events: list[Event]) -> int:
 
 
 def refill_market(dr: Draft, events: list[Event]) -> None:
-    """Fill empty face-up places from the deck, then apply the three-locomotive reset (R-T3)."""
+    """Fill empty face-up places from the deck, then apply the three-locomotive reset (R-T3).
+
+    The reset repeats while the new row again shows 3 locomotives; it is not tried at all when the cards outside the
+    hands cannot make a row with fewer (`market_needs_reset`), so it never loops for ever.
+    """
     refill_market_once(dr, events)
-    while dr.market.count(LOCO) >= MARKET_LOCO_LIMIT and _market_can_avoid_locos(dr):
+    while market_needs_reset(dr.deck, dr.discard, dr.market):
         dr.discard = dr.discard + dr.market
         dr.market = ()
         events.append(Event(key="ttr.event.market_reset"))
         refill_market_once(dr, events)
+
+
+def settle_market(dr: Draft, events: list[Event]) -> None:
+    """End of a turn: top up a short row (R-T4) and reset a row of 3 locomotives that can be fixed now (R-T3).
+
+    A row left with 3 locomotives because no better row could be made (see `market_needs_reset`) stays until cards
+    come back to the deck or discards (a claim or a station pays into the discards); the check runs at the end of
+    every turn, so such a row never outlives the turn in which a reset became possible.
+    """
+    market = dr.market
+    if (len(market) < MARKET_SIZE and (dr.deck or dr.discard)) or market.count(LOCO) >= MARKET_LOCO_LIMIT:
+        refill_market(dr, events)
 
 
 def refill_market_once(dr: Draft, events: list[Event]) -> None:
@@ -112,10 +128,20 @@ def refill_market_once(dr: Draft, events: list[Event]) -> None:
     dr.market = tuple(market)
 
 
-def _market_can_avoid_locos(dr: Draft) -> bool:
-    """Whether the cards outside the hands could make a market with fewer than 3 locomotives (R-T3 ruling)."""
-    available = len(dr.deck) + len(dr.discard) + len(dr.market)
-    locos = dr.deck.count(LOCO) + dr.discard.count(LOCO) + dr.market.count(LOCO)
+def market_needs_reset(deck: tuple[int, ...], discard: tuple[int, ...], market: tuple[int, ...]) -> bool:
+    """Whether the row must be reset now (R-T3): 3 or more locomotives face up, and a row with fewer can be made.
+
+    Ruling: the five face-up cards go to the discards before the new row is turned, so the cards that can make it
+    are the deck, the discards and the row itself (everything outside the hands). A row of `min(5, those cards)`
+    with at most 2 locomotives needs that many cards minus 2 that are not locomotives; when there are fewer, the
+    row is left as it is (no endless loop). When there are enough, each new row is dealt from the deck and, once the
+    deck runs out, from the reshuffled discards; every reshuffle is a new random order (from the state's seed and
+    draw counter) that can give a legal row, so the repeats end.
+    """
+    if market.count(LOCO) < MARKET_LOCO_LIMIT:
+        return False
+    available = len(deck) + len(discard) + len(market)
+    locos = deck.count(LOCO) + discard.count(LOCO) + market.count(LOCO)
     size = min(MARKET_SIZE, available)
     return available - locos >= size - (MARKET_LOCO_LIMIT - 1)
 

@@ -24,12 +24,12 @@ from rules.ttr.actions import (
 )
 from rules.ttr.board import CARD_CODES, CARD_NAMES, COLOR_MESSAGES, LOCO, Board, board_for, cards_message
 from rules.ttr.cards import (
-    MARKET_SIZE,
     draw_from_deck,
     extra_payments,
     is_affordable,
     new_deck,
     refill_market,
+    settle_market,
     spend,
     take_face_up,
 )
@@ -467,15 +467,15 @@ def _build_station(dr: Draft, board: Board, seat: int, action: BuildStation, eve
 
 
 def _end_turn(dr: Draft, events: list[Event], claimed: int = -1, passed: bool = False) -> None:
-    """Finish the current seat's turn: last round (R-E1), a round of passes (R-E2 ruling), next seat."""
+    """Finish the current seat's turn: the row's top-up and reset (R-T4, R-T3), last round (R-E1), a round of
+    passes (R-E2 ruling), next seat."""
     seat = dr.current
     dr.last_claim = claimed
     dr.first_pick, dr.first_pick_face_up = -1, False
     dr.tunnel = None
     dr.turn += 1
     dr.passes = dr.passes + 1 if passed else 0
-    if len(dr.market) < MARKET_SIZE and (dr.deck or dr.discard):
-        refill_market(dr, events)
+    settle_market(dr, events)
     over = False
     if dr.final_turns >= 0:
         dr.final_turns -= 1

@@ -13,7 +13,7 @@ import pytest
 
 from rules.engine import Event
 from rules.ttr.board import board_for
-from rules.ttr.cards import TOTAL_CARDS
+from rules.ttr.cards import MARKET_SIZE, TOTAL_CARDS, market_needs_reset
 from rules.ttr.scoring import final_scores
 from rules.ttr.state import Phase, TtrState
 from rules.ttr.view import PublicView, SeatView
@@ -48,7 +48,11 @@ def _check_step(before: TtrState, after: TtrState, events: list[Event]) -> None:
             assert after.owners[i] == owner
     tickets = [t for row in (*after.tickets, *after.offers) for t in row] + list(after.ticket_deck)
     assert len(tickets) == len(set(tickets))
-    assert len(after.market) <= 5
+    assert len(after.market) <= MARKET_SIZE
+    # R-T4: a short row only while deck and discards are empty; R-T3: 3 locomotives face up only when no row with
+    # fewer can be made (a reset possible at any moment has been made)
+    assert len(after.market) == MARKET_SIZE or not (after.deck or after.discard)
+    assert not market_needs_reset(after.deck, after.discard, after.market)
     for event in events:
         assert event.key.startswith("ttr.")
         if event.to is None:

@@ -13,7 +13,7 @@ from rules.ttr.cards import TOTAL_CARDS, new_deck
 from rules.ttr.options import FirstPlayer, TtrOptions
 from rules.ttr.state import Phase
 
-from .ttr_support import ENGINE, act, hand, keys, started, total_cards
+from .ttr_support import ENGINE, act, hand, keys, started, stocked, total_cards, track_id
 
 
 def test_r_c1_deck_has_110_cards_12_per_colour_14_locomotives() -> None:
@@ -143,6 +143,56 @@ def test_r_t3_no_endless_loop_when_only_locomotives_remain() -> None:
     state, events = act(state, 0, "draw:white")
     assert state.market.count(LOCO) >= 3  # cannot be helped: no reset loop
     assert "ttr.event.market_reset" not in keys(events)
+
+
+L = LOCO
+WHITE, BLUE, RED = 1, 2, 6
+
+
+@pytest.mark.parametrize(
+    ("map_id", "move"),
+    [("usa", f"claim:{track_id('usa', 'boston', 'new_york', 'red')}:red:0"), ("europe", "station:paris:red:0")],
+)
+def test_r_t3_row_left_with_three_locomotives_is_reset_at_end_of_turn_once_cards_come_back(
+    map_id: str, move: str
+) -> None:
+    # Deck + discards + row hold 4 locomotives and only 2 other cards: no row with < 3 locomotives can be made, so
+    # the row was left as it is. Paying red cards into the discards makes one possible: reset at the end of the turn.
+    before = stocked(started(map_id), market=(L, L, L, WHITE, BLUE), deck=(L,), hand0=hand(red=2))
+    state, events = act(before, 0, move)
+    assert state.current == 1 and "ttr.event.market_reset" in keys(events)
+    assert len(state.market) == 5 and state.market.count(LOCO) <= 2
+    assert total_cards(state) == total_cards(before) == 110
+    assert ENGINE.apply(before, 0, ENGINE.parse_action(move)) == (state, events)  # deterministic from the state
+
+
+def test_r_t3_no_reset_while_it_cannot_be_fixed_then_reset_when_it_can() -> None:
+    # 5 locomotives and 1 other card outside the hands. One red card back makes 2 others: still no row of 5 with at
+    # most 2 locomotives, so the row stays. A second red card (next turn) makes 3: the row is reset.
+    one_car = track_id("usa", "dallas", "houston")
+    other_one_car = track_id("usa", "portland", "seattle")
+    before = stocked(started(), market=(L, L, L, L, WHITE), deck=(L,), hand0=hand(red=1))
+    state, events = act(before, 0, f"claim:{one_car}:red:0")
+    assert "ttr.event.market_reset" not in keys(events) and "ttr.event.reshuffled" not in keys(events)
+    assert state.market == before.market and state.deck == before.deck and state.discard == (RED,)
+    assert state.rng == before.rng and state.current == 1
+    state, events = act(state, 1, f"claim:{other_one_car}:red:0")
+    assert "ttr.event.market_reset" in keys(events)
+    # the only legal row: the 3 cards that are not locomotives and 2 locomotives
+    assert sorted(state.market) == [WHITE, RED, RED, L, L]
+
+
+def test_r_t3_end_of_turn_reset_repeats_while_three_locomotives_come_up_again() -> None:
+    # After the claim, the first new row turns up the deck's 3 locomotives again (top is last): reset once more,
+    # from the reshuffled discards, until the row holds at most 2; the shuffles come from the state's seed.
+    before = stocked(started(), market=(L, L, L, L, WHITE), deck=(BLUE, L, L, L), hand0=hand(red=2))
+    move = f"claim:{track_id('usa', 'boston', 'new_york', 'red')}:red:0"
+    state, events = act(before, 0, move)
+    assert keys(events).count("ttr.event.market_reset") >= 2 and "ttr.event.reshuffled" in keys(events)
+    assert len(state.market) == 5 and state.market.count(LOCO) <= 2
+    assert state.rng.seed == before.rng.seed and state.rng.draws > before.rng.draws
+    assert total_cards(state) == 110
+    assert act(before, 0, move) == (state, events)
 
 
 def test_r_t4_discards_reshuffled_when_deck_empty() -> None:

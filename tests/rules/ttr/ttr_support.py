@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from rules.engine import Event
 from rules.ttr.board import CARD_CODES, board_for
+from rules.ttr.cards import DECK_COMPOSITION
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.options import FirstPlayer, TtrOptions
 from rules.ttr.state import Phase, TtrState
@@ -32,6 +33,23 @@ def started(map_id: str = "usa", n_players: int = 4, seed: int = 1, **options: o
         )
     assert state.phase is Phase.TURN and state.current == 0
     return state
+
+
+def stocked(
+    state: TtrState,
+    market: tuple[int, ...],
+    deck: tuple[int, ...],
+    discard: tuple[int, ...] = (),
+    hand0: tuple[int, ...] = (0,) * 9,
+) -> TtrState:
+    """`state` with these piles and seat 0's hand; every other card of the 110 goes to seat 1 (cards conserved)."""
+    rest = list(DECK_COMPOSITION)
+    for card in (*market, *deck, *discard):
+        rest[card] -= 1
+    rest = [n - h for n, h in zip(rest, hand0, strict=True)]
+    assert min(rest) >= 0, "more cards of a colour than the game has"
+    hands = (hand0, tuple(rest)) + ((0,) * 9,) * (state.n_players - 2)
+    return state.model_copy(update={"market": market, "deck": deck, "discard": discard, "hands": hands})
 
 
 def track_index(map_id: str, a: str, b: str, color: str | None = None) -> int:
