@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import aiosqlite
 
-from bot.storage.database import now_iso
+from bot.storage.database import Database, now_iso, writer_for
 
 ACTIVE_STATUSES = ("lobby", "active")
+CLOSED_STATUSES = ("abandoned", "cancelled")
+"""The statuses `close_games` may set (a game that ends by its rules is 'finished' through record_action)."""
+
+_ONE_OPEN_PER_CHANNEL = "games.channel_id"
+"""How SQLite names the column of the unique index games_one_open_per_channel when it refuses an insert."""
 
 
 class StaleVersion(Exception):
     """A write expected a version the game no longer has: someone else changed it first."""
+
+
+class ChannelBusy(Exception):
+    """A channel already has an open game (lobby or running); `game_id` is that game."""
+
+    def __init__(self, game_id: int, channel_id: int | None = None) -> None:
+        super().__init__(f"channel {channel_id} already has the open game {game_id}")
+        self.game_id = game_id
+        self.channel_id = channel_id
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,8 @@ class GameRecord:
     version: int
     state: str | None
     seats: tuple[SeatRecord, ...] = field(default_factory=tuple)
+    shown_version: int = 0
+    """The newest version the game's channel shows (set after each successful public post or edit)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat this user plays, or None."""
@@ -66,27 +82,21 @@ class GameRecord:
 
 
 class GameStore:
-    """The game tables on one aiosqlite connection; each write is one transaction, committed before return."""
+    """The game tables on one aiosqlite connection; each write is one transaction, committed before return.
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    Writes go through `database` (the connection's one writer, `Database.of(db)` unless another is given).
+    """
+
+    def __init__(self, db: aiosqlite.Connection, database: Database | None = None) -> None:
         self._db = db
-        self._write_lock = asyncio.Lock()
+        self.database = writer_for(db, database)
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the body as one IMMEDIATE transaction; one writer at a time on the shared connection."""
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        return self.database.transaction()
 
     def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """One transaction for another store on this connection: it shares the lock, so writes never interleave."""
-        return self._transaction()
+        """One transaction of the shared writer (`self.database.transaction()`), so writes never interleave."""
+        return self.database.transaction()
 
     async def create_game(
         self,
@@ -99,14 +109,22 @@ class GameStore:
         seed: int,
         seats: Sequence[SeatRecord],
     ) -> GameRecord:
-        """Create a game in the lobby with its first seats."""
+        """Create a game in the lobby with its first seats; raise ChannelBusy when the channel has an open game."""
         now = now_iso()
         async with self._transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, version,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
-                (game, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
-            )
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, version,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
+                    (game, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
+                )
+            except sqlite3.IntegrityError as error:
+                if _ONE_OPEN_PER_CHANNEL not in str(error):
+                    raise
+                busy = await self._open_id_in_channel(db, channel_id)
+                if busy is None:  # cannot happen inside the transaction that met the index; keep the real error
+                    raise
+                raise ChannelBusy(busy, channel_id) from error
             game_id = cursor.lastrowid
             assert game_id is not None
             await self._write_seats(db, game_id, seats)
@@ -188,6 +206,102 @@ class GameStore:
             await self._bump(db, record, status=status)
         return replace(record, status=status, version=record.version + 1)
 
+    async def set_host(self, record: GameRecord, host_id: int) -> GameRecord:
+        """Pass the host role to another person (the version must not have moved; it bumps)."""
+        async with self._transaction() as db:
+            await self._bump(db, record, status=record.status)
+            await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (host_id, record.id))
+        return replace(record, host_id=host_id, version=record.version + 1)
+
+    async def close_games(self, game_ids: Sequence[int], status: str) -> list[GameRecord]:
+        """Close several open games ('abandoned' or 'cancelled') in one transaction, bumping each version.
+
+        Games no longer open (or unknown) are skipped. Return the records closed, in id order.
+        """
+        if status not in CLOSED_STATUSES:
+            raise ValueError(f"close_games sets one of {CLOSED_STATUSES}, not {status!r}")
+        ids = sorted(set(game_ids))
+        if not ids:
+            return []
+        marks, open_marks = ",".join("?" * len(ids)), ",".join("?" * len(ACTIVE_STATUSES))
+        async with self._transaction() as db:
+            async with db.execute(
+                f"SELECT id FROM games WHERE id IN ({marks}) AND status IN ({open_marks})", (*ids, *ACTIVE_STATUSES)
+            ) as cursor:
+                closing = [row["id"] async for row in cursor]
+            if not closing:
+                return []
+            closing_marks = ",".join("?" * len(closing))
+            await db.execute(
+                f"UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id IN ({closing_marks})",
+                (status, now_iso(), *closing),
+            )
+            records = await self._select(f"SELECT * FROM games WHERE id IN ({closing_marks}) ORDER BY id", closing)
+        return records
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the game's channel now shows `version` (never lowers what was recorded)."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?", (version, game_id))
+
+    async def unshown(self) -> list[GameRecord]:
+        """Return the running or finished games whose channel shows an older version than stored, oldest first."""
+        return await self._select(
+            "SELECT * FROM games WHERE shown_version < version AND status IN ('active', 'finished') ORDER BY id"
+        )
+
+    async def open_in_place(self, channel_id: int) -> list[GameRecord]:
+        """Return the open games played in this channel (or thread), or in threads opened from it, oldest first."""
+        marks = ",".join("?" * len(ACTIVE_STATUSES))
+        return await self._select(
+            f"SELECT * FROM games WHERE status IN ({marks}) AND (channel_id = ?"
+            " OR id IN (SELECT game_id FROM game_threads WHERE parent_id = ?)) ORDER BY id",
+            (*ACTIVE_STATUSES, channel_id, channel_id),
+        )
+
+    async def open_in_guild(self, guild_id: int) -> list[GameRecord]:
+        """Return the open games of a server, oldest first."""
+        marks = ",".join("?" * len(ACTIVE_STATUSES))
+        return await self._select(
+            f"SELECT * FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY id", (guild_id, *ACTIVE_STATUSES)
+        )
+
+    async def count_open(
+        self,
+        *,
+        guild_id: int | None = None,
+        host_id: int | None = None,
+        user_id: int | None = None,
+        status: str | None = None,
+    ) -> int:
+        """Count the open games (lobby or active; only `status` if given) in a server, hosted by a person, and/or
+        with a person in a seat; the filters given combine with AND."""
+        statuses: Sequence[str] = ACTIVE_STATUSES
+        if status is not None:
+            if status not in ACTIVE_STATUSES:
+                raise ValueError(f"count_open counts open games: status is one of {ACTIVE_STATUSES}, not {status!r}")
+            statuses = (status,)
+        where = [f"g.status IN ({','.join('?' * len(statuses))})"]
+        params: list[Any] = list(statuses)
+        if guild_id is not None:
+            where.append("g.guild_id = ?")
+            params.append(guild_id)
+        if host_id is not None:
+            where.append("g.host_id = ?")
+            params.append(host_id)
+        if user_id is not None:
+            where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
+            params.append(user_id)
+        async with self._db.execute(f"SELECT COUNT(*) FROM games g WHERE {' AND '.join(where)}", params) as cursor:
+            row = await cursor.fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def idle_lobbies(self, older_than: str) -> list[GameRecord]:
+        """Return the lobbies last changed before `older_than` (ISO text, as `now_iso()` writes), idlest first."""
+        return await self._select(
+            "SELECT * FROM games WHERE status = 'lobby' AND updated_at < ? ORDER BY updated_at, id", (older_than,)
+        )
+
     async def actions(self, game_id: int) -> list[tuple[int, str]]:
         """Return the action log of a game as (seat, encoded action), in order."""
         async with self._db.execute(
@@ -239,6 +353,22 @@ class GameStore:
             [(game_id, s.seat, s.user_id, s.bot_kind, s.name) for s in seats],
         )
 
+    async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[GameRecord]:
+        """Run a SELECT of whole game rows and return them as records with their seats."""
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            rows = list(await cursor.fetchall())
+        return await self._with_seats(rows)
+
+    @staticmethod
+    async def _open_id_in_channel(db: aiosqlite.Connection, channel_id: int) -> int | None:
+        marks = ",".join("?" * len(ACTIVE_STATUSES))
+        async with db.execute(
+            f"SELECT id FROM games WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+            (channel_id, *ACTIVE_STATUSES),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else int(row["id"])
+
     async def _with_seats(self, rows: Sequence[aiosqlite.Row]) -> list[GameRecord]:
         if not rows:
             return []
@@ -263,6 +393,7 @@ class GameStore:
                 version=row["version"],
                 state=row["state"],
                 seats=tuple(seats[row["id"]]),
+                shown_version=row["shown_version"],
             )
             for row in rows
         ]

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import aiosqlite
 
+from bot.storage.database import Database, writer_for
 from bot.storage.games import ACTIVE_STATUSES, GameStore
 
 
 class PlaceStore:
     """The game_threads table, and lookups of open games by player or by a thread's parent channel."""
 
-    def __init__(self, db: aiosqlite.Connection, games: GameStore) -> None:
+    def __init__(self, db: aiosqlite.Connection, games: GameStore, database: Database | None = None) -> None:
         self._db = db
         self._games = games
+        self.database = writer_for(db, games.database if database is None else database)
 
     async def set_thread(self, game_id: int, thread_id: int, parent_id: int) -> None:
         """Remember that a game is played in a thread opened from `parent_id`."""
-        async with self._games.transaction() as db:
+        async with self.database.transaction() as db:
             await db.execute(
                 "INSERT INTO game_threads (game_id, thread_id, parent_id) VALUES (?, ?, ?)"
                 " ON CONFLICT (game_id) DO UPDATE SET thread_id = excluded.thread_id, parent_id = excluded.parent_id",

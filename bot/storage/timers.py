@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from bot.storage.database import Database, writer_for
 from bot.storage.games import GameStore
 
 Stage = Literal["reminder", "timeout", "paused"]
@@ -26,15 +27,16 @@ class TurnTimer:
 
 
 class TimerStore:
-    """The timer tables; writes share the game store's transaction lock (one connection, one writer)."""
+    """The timer tables; writes go through the one writer of the connection (the game store's, unless given)."""
 
-    def __init__(self, db: aiosqlite.Connection, games: GameStore) -> None:
+    def __init__(self, db: aiosqlite.Connection, games: GameStore, database: Database | None = None) -> None:
         self._db = db
         self._games = games
+        self.database = writer_for(db, games.database if database is None else database)
 
     async def set_policy(self, game_id: int, policy: dict[str, Any]) -> None:
         """Fix the timer policy of a game (done once, when it opens)."""
-        async with self._games.transaction() as db:
+        async with self.database.transaction() as db:
             await db.execute(
                 "INSERT INTO game_policies (game_id, data) VALUES (?, ?)"
                 " ON CONFLICT (game_id) DO UPDATE SET data = excluded.data",
@@ -75,7 +77,7 @@ class TimerStore:
 
     async def change(self, game_id: int, *, drop: Iterable[int] = (), put: Iterable[TurnTimer] = ()) -> None:
         """Delete the timers of `drop` seats and write `put` ones, in one transaction."""
-        async with self._games.transaction() as db:
+        async with self.database.transaction() as db:
             await db.executemany(
                 "DELETE FROM turn_timers WHERE game_id = ? AND seat = ?", [(game_id, seat) for seat in drop]
             )
@@ -88,7 +90,7 @@ class TimerStore:
 
     async def clear(self, game_id: int) -> None:
         """Forget every timer and missed turn of a game (it ended)."""
-        async with self._games.transaction() as db:
+        async with self.database.transaction() as db:
             await db.execute("DELETE FROM turn_timers WHERE game_id = ?", (game_id,))
             await db.execute("DELETE FROM missed_turns WHERE game_id = ?", (game_id,))
 
@@ -102,7 +104,7 @@ class TimerStore:
 
     async def set_missed(self, game_id: int, seat: int, missed: int) -> None:
         """Record a seat's count of missed turns in a row (0 forgets it)."""
-        async with self._games.transaction() as db:
+        async with self.database.transaction() as db:
             if missed == 0:
                 await db.execute("DELETE FROM missed_turns WHERE game_id = ? AND seat = ?", (game_id, seat))
             else:

@@ -20,8 +20,7 @@ async def test_migrations_apply_to_an_empty_file_once(tmp_path: Path) -> None:
     db = await open_database(path)  # a second start applies nothing again
     async with db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
         applied = [row[0] async for row in cursor]
-    async with db.execute("PRAGMA journal_mode") as cursor:
-        mode = (await cursor.fetchone())[0]
+    [(mode,)] = [tuple(row) for row in await db.execute_fetchall("PRAGMA journal_mode")]
     await db.close()
     assert applied == [number for number, _, _ in migrations()]
     assert applied[0] == 1
