@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from pathlib import Path
 
 from bot.games import GAMES
 from bot.settings import Settings
+from bot.storage.database import DatabaseUnusable, open_database
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -34,15 +36,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     settings = Settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.discord_token is not None:
-        from bot.app import create_bot
+    try:
+        if settings.discord_token is not None:
+            return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
+        from bot.sandbox.run import run_sandbox
 
-        create_bot(settings).run(settings.discord_token.get_secret_value(), log_handler=None)
-        return 0
-    from bot.sandbox.run import run_sandbox
+        options = dict(item.split("=", 1) for item in args.option)
+        return asyncio.run(run_sandbox(args.game, args.players, args.out, seed=args.seed, options=options))
+    except DatabaseUnusable as error:
+        print(f"conductor: {error}", file=sys.stderr)
+        return 2
 
-    options = dict(item.split("=", 1) for item in args.option)
-    return asyncio.run(run_sandbox(args.game, args.players, args.out, seed=args.seed, options=options))
+
+async def serve(settings: Settings, token: str) -> int:
+    """Run the bot until SIGINT or SIGTERM, then stop it gracefully: answers in flight finish before the HTTP
+    session closes, bot players finish their move, the database closes last."""
+    from bot.app import create_bot
+
+    await (await open_database(settings.database_path)).close()  # refuse a bad file before connecting to Discord
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(stop, lambda: loop.create_task(bot.close()))
+    async with bot:
+        await bot.start(token)
+    return 0
 
 
 if __name__ == "__main__":

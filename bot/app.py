@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -12,11 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.exts.cardgame import _pictures as cardgame_pictures
+from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
-from bot.i18n import language_of, text
+from bot.i18n import LANGUAGES, language_of, text
 from bot.i18n.commands import CommandTranslator
-from bot.services.games import GameService
+from bot.services.games import GameService, ServiceError
 from bot.services.guild_config import GuildConfigService
+from bot.services.lobbies import LobbyExpiry
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.database import open_database
@@ -24,8 +29,10 @@ from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.places import PlaceStore
 from bot.storage.timers import TimerStore
+from bot.ui.answers import reply_private
 from bot.ui.components import GameComponent
-from bot.ui.controller import GameController, reply_private
+from bot.ui.controller import GameController
+from bot.ui.cooldowns import Cooldowns
 from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
 from bot.ui.places import GamePlaces
@@ -34,15 +41,27 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr", "bot.exts.cardgame", "bot.exts.admin")
 """Loaded in order; the card game comes after Ticket to Ride, whose /draw, /hand, … it extends to its own games."""
+PICTURE_WARMERS = (ttr_pictures.warm, cardgame_pictures.warm)
+"""Each draws its game's static art once per language; done before the bot is ready, not on someone's click."""
+SHUTDOWN_GRACE = 10.0
+"""Seconds that interactions in flight get to finish when the bot stops."""
 
 
 class ConductorTree(app_commands.CommandTree[Any]):
-    """The slash command tree; a command that fails is logged once and the person told privately."""
+    """The slash command tree: every command is let in (or refused) by the bot first; a failure is answered."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Admit a command (not while stopping, not too often); autocomplete always answers."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True
+        client: Conductor = interaction.client
+        name = interaction.command.qualified_name if interaction.command is not None else ""
+        return await client.admit(interaction, Cooldowns.kind_of_command(name))
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
-        """Log the failure with its traceback and answer privately; the bot carries on."""
+        """Log the failure with its traceback and answer privately that nothing changed; the bot carries on."""
         log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
-        await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.internal_error"))
+        await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
 
 
 class Conductor(commands.Bot):
@@ -53,6 +72,7 @@ class Conductor(commands.Bot):
     guild_settings: GuildSettingsStore
     config: GuildConfigService
     timers: TimerService
+    lobbies: LobbyExpiry
     places: GamePlaces
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
@@ -72,10 +92,16 @@ class Conductor(commands.Bot):
         self._resumed = False
         self.clock: Callable[[], float] = time.time
         """The clock of turn timers; tests replace it before the bot starts."""
+        self.cooldowns = Cooldowns(enabled=settings.cooldowns)
+        self.closing = False
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        self._catching_up: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        """Open the database, resume open games, load the cogs, register persistent components, sync commands."""
+        """Open the database, draw the static pictures, resume open games, load the cogs, register persistent
+        components, sync commands."""
         self.db = await open_database(self.settings.database_path)
+        await asyncio.to_thread(warm_pictures)
         self.guild_settings = GuildSettingsStore(self.db)
         self.service = GameService(
             GameStore(self.db),
@@ -83,6 +109,7 @@ class Conductor(commands.Bot):
             bot_move_delay=self.settings.bot_move_delay,
         )
         self.config = GuildConfigService(self.guild_settings, GAMES)
+        self.lobbies = LobbyExpiry(self.service, self.config, clock=self.clock)  # before the lobby cog plugs in
         store = self.service.store
         self.timers = TimerService(
             TimerStore(self.db, store), self.service, clock=self.clock, announce=ChannelAnnouncer(self)
@@ -105,31 +132,124 @@ class Conductor(commands.Bot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Once connected, let bot players whose turn it was before a restart move again, and run turn timers."""
+        """Once connected: bring every channel that missed a move up to date, let bot players whose turn it was
+        before a restart move again, and run turn timers."""
         if self._resumed:
             return
         self._resumed = True
+        self._catching_up = asyncio.create_task(self._catch_up_all(), name="catch-up")
         for record in await self.service.store.with_status(("active",)):
             self.service.wake_bots(record.id)
         self.timers.start()
+        self.lobbies.start()
+
+    async def _catch_up_all(self) -> None:
+        """Show every game whose channel does not show its newest version (a crash or failed post before)."""
+        for record in await self.service.store.unshown():
+            controller = self.controllers.get(record.game)
+            if controller is None:
+                continue
+            try:
+                await controller.catch_up(record)
+            except Exception as error:
+                await controller.publish_failed(record, None, error)
 
     async def close(self) -> None:
-        """Let bot players finish the move they are making, close Discord, then the database."""
+        """Refuse new interactions and let those in flight finish; let bot players finish the move they are making;
+        close Discord, then the database. Closing twice (a signal, then `async with`) closes once."""
+        if self.closing:
+            await super().close()
+            return
+        self.closing = True
+        if self._in_flight:
+            await asyncio.wait(set(self._in_flight), timeout=SHUTDOWN_GRACE)
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+            await asyncio.gather(self._catching_up, return_exceptions=True)
         if hasattr(self, "timers"):
             await self.timers.close()
+        if hasattr(self, "lobbies"):
+            await self.lobbies.close()
         if hasattr(self, "service"):
             await self.service.close()
         await super().close()
         if hasattr(self, "db"):
             await self.db.close()
 
+    async def admit(self, interaction: discord.Interaction[Any], kind: str | None) -> bool:
+        """Let an interaction in, or answer privately why not (stopping, too many too fast); one let in is waited
+        for when the bot stops, so its answer is not cut off."""
+        language = language_of(interaction.locale)
+        if self.closing:
+            await reply_private(interaction, text(language, "bot.reason.restarting"))
+            return False
+        wait = self.cooldowns.retry_after(kind, interaction.user.id)
+        if wait:
+            await reply_private(interaction, text(language, "bot.reason.cooldown", seconds=math.ceil(wait)))
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+        return True
+
     async def route_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
-        """Send a click to the controller of its game; an unknown game is told privately, never crashes."""
-        controller = self.controllers.get(cid.game)
-        if controller is None:
-            await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.unknown_component"))
+        """Send a click to the controller of its game; whatever fails, the person gets a true private answer, and
+        a channel that missed a move of this game is brought up to date."""
+        if not await self.admit(interaction, Cooldowns.kind_of_verb(cid.verb)):
             return
-        await controller.on_component(interaction, cid, values)
+        controller = self.controllers.get(cid.game)
+        try:
+            if controller is None:
+                await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.unknown_component"))
+                return
+            await controller.on_component(interaction, cid, values)
+        except Exception:
+            log.exception("component %s failed", cid)
+            await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
+        finally:
+            await self.bring_up_to_date(cid.game_id)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
+        """After a command, bring its channel's game up to date if a stored move is not shown there yet."""
+        for game_id in self.service.behind_in(interaction.channel_id or 0):
+            await self.bring_up_to_date(game_id)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Route a click on one of our components that its message no longer shows (clicked in a client that had
+        not seen an edit yet): discord.py's persistent items only answer components still on the message."""
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        cid = ComponentId.parse(custom_id)
+        if cid is None or custom_id in _custom_ids(interaction.message.components):
+            return
+        await self.route_component(interaction, cid, [str(v) for v in data.get("values", [])])
+
+    async def bring_up_to_date(self, game_id: int) -> None:
+        """Show a running game's table in its channel if a stored move is not shown there yet."""
+        if not self.service.behind(game_id):
+            return
+        try:
+            record = await self.service.get(game_id)
+        except ServiceError:
+            return
+        controller = self.controllers.get(record.game)
+        if controller is not None:
+            await controller.ensure_shown(game_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games (and those in its threads) are over."""
+        await self.places.channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted: its game is over."""
+        await self.places.channel_gone(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left or was removed from a server: its games there are over."""
+        await self.places.guild_gone(guild.id)
 
     async def public_language(self, guild_id: int | None) -> str:
         """The language of a server's public messages: its setting, else the bot's default."""
@@ -144,3 +264,21 @@ class Conductor(commands.Bot):
 def create_bot(settings: Settings, **client_options: Any) -> Conductor:
     """Build the bot from settings; tests and tools create every bot through here."""
     return Conductor(settings, **client_options)
+
+
+def _custom_ids(components: Sequence[Any]) -> set[str]:
+    """Every custom id among a message's components, however deeply nested."""
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        found |= _custom_ids(getattr(component, "children", None) or getattr(component, "components", None) or [])
+    return found
+
+
+def warm_pictures() -> None:
+    """Draw every game's static art in every language (in a worker thread at start; cached for the process)."""
+    for warm in PICTURE_WARMERS:
+        for language in LANGUAGES:
+            warm(language)

@@ -30,4 +30,8 @@ class Settings(BaseSettings):
     guild_ready_timeout: float = Field(
         default=2.0, ge=0, description="discord.py's wait for servers at start; tests use 0.1."
     )
+    cooldowns: bool = Field(
+        default=True,
+        description="Limit how often one person may ask for pictures and commands (the sandbox turns it off).",
+    )
     log_level: str = Field(default="INFO", description="Python logging level name.")

@@ -9,12 +9,17 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import discord
+
 from rules.engine import Message, Param
 
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "ru")
 FALLBACK = "en"
+MAX_CONTENT = 2000
+"""Discord's limit on a message's text."""
+ELLIPSIS = "…"
 
 
 def language_of(locale: object) -> str:
@@ -67,6 +72,16 @@ def render(language: str, message: Message, names: Mapping[int, str] | None = No
     if names is not None and isinstance(seat, int) and not isinstance(seat, bool) and seat in names:
         params.setdefault("player", names[seat])
     return text(language, message.key, **params)
+
+
+def fit(value: str, limit: int = MAX_CONTENT) -> str:
+    """Cut text (a message, or user input echoed back) to `limit` characters, marking the cut."""
+    return value if len(value) <= limit else value[: limit - len(ELLIPSIS)] + ELLIPSIS
+
+
+def escaped(name: str) -> str:
+    """A name (user input) shown literally in a message: no bold, no masked link, no mention, whatever it holds."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name)).replace("<", "\\<")
 
 
 def _param(language: str, value: Param, names: Mapping[int, str] | None) -> str:

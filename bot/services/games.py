@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
+from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
 from rules.engine import Action, Event, GameEngine, IllegalAction, Message, Seat
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,8 @@ class GameService:
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
         self._listeners: list[GameListener] = []
+        self._shown: dict[int, int] = {}
+        """Game id → the newest version its channel shows (running games; persisted in the store too)."""
         self.locate_elsewhere: Locator | None = None
 
     # ---- lookup -------------------------------------------------------------------------------------------
@@ -136,6 +138,31 @@ class GameService:
         table = self._tables[game_id]
         return table.engine.view(self.state(game_id), seat)
 
+    # ---- what the channel shows ---------------------------------------------------------------------------
+
+    def shown(self, game_id: int) -> int:
+        """The newest version of a game its channel shows (0 when nothing was shown yet)."""
+        return self._shown.get(game_id, 0)
+
+    def behind(self, game_id: int) -> bool:
+        """Whether a running game loaded here has a stored move its channel does not show yet."""
+        table = self._tables.get(game_id)
+        return table is not None and table.record.status == "active" and self.shown(game_id) < table.record.version
+
+    def behind_in(self, channel_id: int) -> list[int]:
+        """The running games of a channel (or thread) with a stored move the channel does not show yet."""
+        return [
+            game_id for game_id, t in self._tables.items() if t.record.channel_id == channel_id and self.behind(game_id)
+        ]
+
+    async def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the channel now shows this version of the game (never lowers it)."""
+        if version <= self.shown(game_id):
+            return
+        await self.store.mark_shown(game_id, version)
+        if game_id in self._tables:
+            self._shown[game_id] = version
+
     # ---- lobby --------------------------------------------------------------------------------------------
 
     async def open_lobby(
@@ -154,17 +181,31 @@ class GameService:
             checked = engine.load_options(dict(options or {}))
         except ValidationError as error:
             raise ServiceError("bot.reason.bad_options", detail=_first_error(error)) from error
-        record = await self.store.create_game(
-            game=game,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            options=checked.model_dump(mode="json"),
-            seed=self._new_seed(),
-            seats=[SeatRecord(seat=0, name=host_name, user_id=host_id)],
-        )
+        try:
+            record = await self.store.create_game(
+                game=game,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                options=checked.model_dump(mode="json"),
+                seed=self._new_seed(),
+                seats=[SeatRecord(seat=0, name=host_name, user_id=host_id)],
+            )
+        except ChannelBusy as busy:  # the database keeps one open game per channel, whatever raced
+            raise ServiceError("bot.reason.channel_busy", id=busy.game_id) from None
         self._tables[record.id] = _Table(record=record, engine=engine)
         return record
+
+    # Join and Leave act on the clicker's own seat and are idempotent (a second click is refused as already
+    # joined / not in the lobby), so they take no version: a click on an older drawing of the lobby means the same.
+    # Adding or removing a bot player and Start change what everyone sees, so they are refused when the lobby has
+    # changed since the button was drawn (`version`, checked under the game's lock): two clicks never seat two bots.
+
+    @staticmethod
+    def _check_lobby_version(record: GameRecord, version: int | None) -> None:
+        """Refuse a lobby click drawn for an older version of the lobby (someone changed it first)."""
+        if version is not None and version != record.version:
+            raise ServiceError("bot.reason.stale_lobby")
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
         """Seat a person in a lobby."""
@@ -191,12 +232,15 @@ class GameService:
             )
             return table.record
 
-    async def add_bot(self, game_id: int, user_id: int, kind: str | None = None) -> GameRecord:
-        """Seat a bot player; anyone already seated may add one."""
+    async def add_bot(
+        self, game_id: int, user_id: int, kind: str | None = None, *, version: int | None = None
+    ) -> GameRecord:
+        """Seat a bot player; anyone already seated may add one (refused when the lobby is past `version`)."""
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is None:
                 raise ServiceError("bot.reason.not_in_lobby")
+            self._check_lobby_version(record, version)
             if len(record.seats) >= table.engine.max_players:
                 raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
             kind = kind or table.engine.bot_kinds[0]
@@ -208,24 +252,27 @@ class GameService:
             table.record = await self.store.update_lobby(record, seats)
             return table.record
 
-    async def remove_bot(self, game_id: int, user_id: int) -> GameRecord:
-        """Take the last bot player out of a lobby."""
+    async def remove_bot(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
+        """Take the last bot player out of a lobby (refused when the lobby is past `version`)."""
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is None:
                 raise ServiceError("bot.reason.not_in_lobby")
+            self._check_lobby_version(record, version)
             bots = [s for s in record.seats if s.is_bot]
             if not bots:
                 raise ServiceError("bot.reason.no_bot_to_remove")
             table.record = await self.store.update_lobby(record, _renumber(s for s in record.seats if s != bots[-1]))
             return table.record
 
-    async def start(self, game_id: int, user_id: int) -> GameRecord:
-        """Start a lobby: only the host, with enough players; the engine deals from the game's seed."""
+    async def start(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
+        """Start a lobby: only the host, with enough players, as drawn at `version` (if given); the engine deals
+        from the game's seed."""
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if user_id != record.host_id:
                 raise ServiceError("bot.reason.only_host")
+            self._check_lobby_version(record, version)
             if len(record.seats) < table.engine.min_players:
                 raise ServiceError("bot.reason.too_few_players", min=table.engine.min_players)
             options = table.engine.load_options(record.options)
@@ -236,13 +283,41 @@ class GameService:
         await self._tell(lambda listener: listener.on_started(started))
         return started
 
-    async def cancel(self, game_id: int, user_id: int) -> GameRecord:
-        """Cancel a lobby: only the host."""
+    async def cancel(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
+        """Cancel a lobby: only the host. The host's Cancel button means it whatever changed (no version); an
+        expiry passes the version it found idle, so a lobby someone just joined is not cancelled under them."""
         async with self._locked_lobby(game_id) as table:
             if user_id != table.record.host_id:
                 raise ServiceError("bot.reason.only_host")
+            self._check_lobby_version(table.record, version)
             table.record = await self.store.set_status(table.record, "cancelled")
             del self._tables[game_id]
+            return table.record
+
+    async def pass_host(self, game_id: int, user_id: int, *, seat: int | None = None) -> GameRecord:
+        """Pass the host role of a running game from `user_id` (who left their `seat`) to the next person in seat
+        order after that seat; unchanged when they are not the host or no other person is seated."""
+        table = await self._table(game_id)
+        async with table.lock:
+            record = table.record
+            if record.status != "active":
+                raise ServiceError("bot.reason.not_running")
+            if record.host_id != user_id:
+                return record
+            after = seat if seat is not None else record.seat_of(user_id)
+            people = sorted(
+                (s for s in record.seats if s.user_id is not None and s.user_id != user_id), key=lambda s: s.seat
+            )
+            if not people:
+                return record
+            heir = next((s for s in people if after is not None and s.seat > after), people[0])
+            assert heir.user_id is not None
+            try:
+                table.record = await self.store.set_host(record, heir.user_id)
+            except StaleVersion:
+                log.exception("game %s changed under its lock; reloading it", record.id)
+                self._tables.pop(record.id, None)
+                raise ServiceError("bot.reason.stale") from None
             return table.record
 
     # ---- play ---------------------------------------------------------------------------------------------
@@ -294,9 +369,9 @@ class GameService:
             status = "cancelled" if table.record.status == "lobby" else "abandoned"
             table.record = await self.store.set_status(table.record, status)
             if table.bots is not None and not table.bots.done():  # its driver looks the game up once more
-                table.bots.add_done_callback(lambda _: self._tables.pop(game_id, None))
+                table.bots.add_done_callback(lambda _: self._forget(game_id))
             else:
-                self._tables.pop(game_id, None)
+                self._forget(game_id)
             return table.record
 
     def add_listener(self, listener: GameListener) -> None:
@@ -317,14 +392,18 @@ class GameService:
         await self._tell(lambda listener: listener.on_closed(record))
 
     async def publish(self, outcome: Outcome) -> None:
-        """Show a move nobody clicked for through the game's publisher, then tell listeners."""
+        """Show a move nobody clicked for through the game's publisher, then tell listeners whatever it did.
+
+        Publishers deal with their own failures (the channel catches up later); this only guards the listeners.
+        """
         publisher = self._publishers.get(outcome.record.game)
-        if publisher is not None:
-            try:
+        try:
+            if publisher is not None:
                 await publisher(outcome)
-            except Exception:
-                log.exception("publishing a bot move failed in game %s", outcome.record.id)
-        await self.after_move(outcome)
+        except Exception:
+            log.exception("publishing a bot move failed in game %s", outcome.record.id)
+        finally:
+            await self.after_move(outcome)
 
     async def _tell(self, call: Callable[[GameListener], Awaitable[None]]) -> None:
         for listener in self._listeners:
@@ -404,11 +483,11 @@ class GameService:
             )
         except StaleVersion:
             log.exception("game %s changed under its lock; reloading it", table.record.id)
-            self._tables.pop(table.record.id, None)
+            self._forget(table.record.id)
             raise ServiceError("bot.reason.stale") from None
         table.state = state
         if finished:
-            self._tables.pop(table.record.id, None)
+            self._forget(table.record.id)
         return Outcome(record=table.record, state=state, seat=seat, action=action, events=events, by_bot=by_bot)
 
     # ---- loading ------------------------------------------------------------------------------------------
@@ -431,8 +510,15 @@ class GameService:
         table = _Table(record=record, engine=engine)
         if record.status == "active":
             table.state = await self._replayed_state(engine, record)
-        self._tables[game_id] = self._tables.get(game_id, table)
+        if game_id not in self._tables:
+            self._tables[game_id] = table
+            self._shown[game_id] = max(self._shown.get(game_id, 0), record.shown_version)
         return self._tables[game_id]
+
+    def _forget(self, game_id: int) -> None:
+        """Drop a game that closed from memory."""
+        self._tables.pop(game_id, None)
+        self._shown.pop(game_id, None)
 
     async def _replayed_state(self, engine: AnyEngine, record: GameRecord) -> BaseModel:
         """Rebuild the state from the log; the log is the truth, and a differing snapshot is logged loudly."""

@@ -1,7 +1,14 @@
-"""What every game's controller shares: applying a clicked or typed move, refusing privately, replying."""
+"""What every game's controller shares: applying a clicked or typed move, refusing privately, showing the table.
+
+A move is stored before anyone is told; what happens after that (posting the table, answering the mover) may fail
+without undoing it. So the mover is told the truth ("recorded, but not shown"), the listeners (timers, threads) are
+told in any case, and the channel catches up later: each game records the newest version its channel shows, and a
+channel that fell behind is shown the table as it stands on the next click, on /board and at start.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Mapping
@@ -13,13 +20,20 @@ import discord
 from bot.i18n import language_of, render, text
 from bot.services.games import GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
+from bot.ui import permissions
+from bot.ui.answers import Reply, acknowledge, answer
 from bot.ui.custom_ids import ComponentId
+from bot.ui.names import seat_names
 from rules.engine import IllegalAction, Message
 
 if TYPE_CHECKING:
     from bot.app import Conductor
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
 
 
 @dataclass
@@ -48,18 +62,32 @@ class TurnMessage:
         return kwargs
 
 
+def place_gone(error: BaseException) -> bool:
+    """Whether Discord says the channel or thread (or the whole server) is gone for the bot."""
+    if isinstance(error, discord.NotFound):
+        return error.code == UNKNOWN_CHANNEL
+    return isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS
+
+
 class GameController:
-    """One game's presentation: subclasses draw its messages; this base applies moves and refuses."""
+    """One game's presentation: subclasses draw its messages; this base applies moves, refuses and recovers."""
 
     game: str
 
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def presenting(self, game_id: int) -> asyncio.Lock:
+        """The lock that keeps one game's public messages in version order."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
 
     @property
     def service(self) -> GameService:
         """The game service of the running bot."""
         return self.bot.service
+
+    # ---- moves --------------------------------------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Handle a click: `act` applies the action in the id (or the chosen select value); others go to on_verb."""
@@ -76,7 +104,11 @@ class GameController:
     async def act(
         self, interaction: discord.Interaction[Any], game_id: int, action: str, *, version: int | None
     ) -> Outcome | None:
-        """Apply a person's move and publish it, or tell them privately why not; never raises for bad input."""
+        """Apply a person's move and show it, or tell them privately why not; never raises for bad input.
+
+        Once the move is stored, a failure to show it is told to the mover as such, and the listeners (timers,
+        threads, the game's end) hear of the move whatever happened to the messages.
+        """
         try:
             outcome = await self.service.act(game_id, interaction.user.id, action, version)
         except ServiceError as error:
@@ -86,26 +118,81 @@ class GameController:
         except IllegalAction as error:
             await self.refuse(interaction, error.message)
             return None
-        await self.publish(outcome, interaction)
-        await self.service.after_move(outcome)
+        try:
+            await self.publish(outcome, interaction)
+        except Exception as error:
+            await self.publish_failed(outcome.record, interaction, error)
+        finally:
+            await self.service.after_move(outcome)
         return outcome
+
+    async def publish_bot_move(self, outcome: Outcome) -> None:
+        """Show a move nobody clicked for (a bot player's, or one played for an absent person)."""
+        try:
+            await self.publish(outcome, None)
+        except Exception as error:
+            await self.publish_failed(outcome.record, None, error)
+
+    async def publish_failed(
+        self, record: GameRecord, interaction: discord.Interaction[Any] | None, error: Exception
+    ) -> None:
+        """A stored move could not be shown: close a game whose place is gone, else tell the mover the truth."""
+        if place_gone(error):
+            await self.bot.places.gone(record, reason=str(error))
+            return
+        language = language_of(interaction.locale) if interaction is not None else "en"
+        if isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS:
+            lacking = permissions.missing_in(self.bot, record.channel_id)
+            if not lacking and interaction is not None:
+                lacking = permissions.missing(interaction.app_permissions, permissions.IN_CHANNEL)
+            listed = ", ".join(text(language, f"bot.permission.{name}") for name in lacking or ["send_messages"])
+            why = text(language, "bot.failure.why_permissions", permissions=listed)
+            log.warning("game %s: no permission to show a move in channel %s", record.id, record.channel_id)
+        elif isinstance(error, discord.HTTPException):
+            why = text(language, "bot.failure.why_discord")
+            log.warning("game %s: Discord refused to show a move: %s", record.id, error)
+        else:
+            why = text(language, "bot.failure.why_internal")
+            log.error("game %s: showing a move failed", record.id, exc_info=error)
+        if interaction is not None:
+            await answer(interaction, Reply(text(language, "bot.failure.recorded_not_shown", why=why)))
+
+    # ---- refusals -----------------------------------------------------------------------------------------
 
     async def refuse(
         self, interaction: discord.Interaction[Any], message: Message, *, game_id: int | None = None
     ) -> None:
-        """Answer privately with the reason; with a game id, attach that player's current controls."""
+        """Answer privately with the reason; with a game id (a stale click), with that player's controls now, or
+        whose turn it is when they have nothing to do."""
         language = language_of(interaction.locale)
         content = render(language, message)
         view = None
         if game_id is not None:
             view = await self.fresh_controls(interaction, game_id, language)
-        await reply_private(interaction, content, view=view)
+            if view is None:
+                content = await self._whose_turn(language, game_id) or content
+        await answer(interaction, Reply(content, controls=view))
 
     async def fresh_controls(
         self, interaction: discord.Interaction[Any], game_id: int, language: str
     ) -> discord.ui.View | None:
         """Return up-to-date controls for whoever clicked something stale (None: nothing to offer)."""
         return None
+
+    async def _whose_turn(self, language: str, game_id: int) -> str | None:
+        """ "That button is from an earlier turn; it is X's turn now", for a stale click with nothing to offer."""
+        try:
+            record = await self.service.get(game_id)
+            state = self.service.state(game_id)
+        except ServiceError:
+            return None
+        names = self.names(record)
+        acting = sorted(self.service.engine(record.game).to_act(state))
+        if not acting:
+            return None
+        return text(language, "bot.reason.stale_not_yours", player=", ".join(names[seat] for seat in acting))
+
+    # ---- the public messages ------------------------------------------------------------------------------
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
         """Present a game that just left its lobby."""
@@ -115,6 +202,23 @@ class GameController:
         """Present an accepted move (interaction is None for bot players' moves)."""
         raise NotImplementedError
 
+    async def catch_up(self, record: GameRecord) -> None:
+        """Show the game as it stands now in its channel, which missed one or more moves (or its end)."""
+        raise NotImplementedError
+
+    async def ensure_shown(self, game_id: int) -> None:
+        """Bring a running game's channel up to date if a move was stored but not shown."""
+        if not self.service.behind(game_id):
+            return
+        try:
+            record = await self.service.get(game_id)
+        except ServiceError:
+            return
+        try:
+            await self.catch_up(record)
+        except Exception as error:
+            await self.publish_failed(record, None, error)
+
     async def show_turn(
         self,
         record: GameRecord,
@@ -123,34 +227,62 @@ class GameController:
         *,
         in_place: bool = False,
     ) -> None:
-        """Show a game's new public message: edit the clicked turn message in place, or retire the old turn
-        message's buttons and post a new one (answering the interaction first, so its response is fast)."""
-        store = self.service.store
-        current = await store.get_message(record.id, "turn")
-        clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
-        if in_place and interaction is not None and clicked is not None and current and clicked == current[1]:
-            await interaction.response.edit_message(attachments=message.files(), **message.send_kwargs())
-            return
-        if interaction is not None and clicked is not None and current and clicked == current[1]:
-            await interaction.response.edit_message(view=None)
-        elif current is not None:
-            await self._retire(current)
-        if interaction is not None and not interaction.response.is_done():
-            response = await interaction.response.send_message(files=message.files(), **message.send_kwargs())
-            posted = getattr(response.resource, "id", None)
-        else:
-            channel = self.bot.get_partial_messageable(record.channel_id)
-            posted = (await channel.send(files=message.files(), **message.send_kwargs())).id
-        if posted is not None:
-            await store.set_message(record.id, "turn", record.channel_id, posted)
+        """Show a game's new public message: edit the turn message in place, or post a new one and retire the old
+        one's buttons; the click is acknowledged first, so drawing and posting never make it late."""
+        typed = interaction is not None and interaction.type is discord.InteractionType.application_command
+        if typed and interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)  # public: the new turn message will be its answer
+        elif interaction is not None:
+            await acknowledge(interaction)
+        current = await self.service.store.get_message(record.id, "turn")
+        if in_place and current is not None and await self._edit(current, message):
+            if typed and interaction is not None:
+                await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
+        else:  # the new message first: if posting fails, the old one keeps its buttons to click
+            await self.post(record, message, answering=interaction if typed else None)
+            if current is not None:
+                await self.retire(current)
+        await self.service.mark_shown(record.id, record.version)
 
-    async def _retire(self, where: tuple[int, int]) -> None:
+    async def post(
+        self,
+        record: GameRecord,
+        message: TurnMessage,
+        *,
+        kind: str = "turn",
+        answering: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """Post a public message where the game is played (as the answer to a command that "thinks" publicly, if
+        given) and remember it as the game's message of this kind."""
+        if answering is not None:
+            sent = await answering.followup.send(files=message.files(), wait=True, **message.send_kwargs())
+            await self.service.store.set_message(record.id, kind, record.channel_id, sent.id)
+            return
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        posted = await channel.send(files=message.files(), **message.send_kwargs())
+        await self.service.store.set_message(record.id, kind, record.channel_id, posted.id)
+
+    async def retire(self, where: tuple[int, int]) -> None:
         """Remove the buttons of an older turn message; a message deleted meanwhile is not an error."""
         channel_id, message_id = where
         try:
             await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise
             log.info("turn message %s was deleted; nothing to retire", message_id)
+
+    async def _edit(self, where: tuple[int, int], message: TurnMessage) -> bool:
+        """Edit a public message in place; False when it was deleted meanwhile (post a new one instead)."""
+        channel_id, message_id = where
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(attachments=message.files(), **message.send_kwargs())
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise
+            return False
+        return True
 
     async def public_language(self, record: GameRecord) -> str:
         """Return the language of a game's public messages: the server's choice, else the bot's default."""
@@ -158,41 +290,16 @@ class GameController:
 
     @staticmethod
     def names(record: GameRecord) -> Mapping[int, str]:
-        """Return seat -> display name for narrating a game (bot players marked)."""
-        return {s.seat: s.display_name for s in record.seats}
+        """Return seat -> display name for narrating a game (bot players marked, markdown escaped)."""
+        return seat_names(record)
 
     @staticmethod
     def picture_names(record: GameRecord) -> list[str]:
-        """Return the plain names by seat, for pictures (their font has no emoji)."""
+        """Return the plain names by seat, for pictures (their font has no emoji, and they are not markdown)."""
         return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
 
     @staticmethod
     def mention(record: GameRecord, seat: int) -> str:
         """Return a mention that pings the person in a seat (a bot player's name otherwise)."""
         found = next(s for s in record.seats if s.seat == seat)
-        return f"<@{found.user_id}>" if found.user_id is not None else found.display_name
-
-
-async def reply_private(
-    interaction: discord.Interaction[Any],
-    content: str,
-    *,
-    view: discord.ui.View | None = None,
-    files: list[discord.File] | None = None,
-    embed: discord.Embed | None = None,
-) -> None:
-    """Answer only the person who clicked or typed (ephemeral), as a response or a follow-up."""
-    kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "files": files or []}
-    if view is not None:
-        kwargs["view"] = view
-    if embed is not None:
-        kwargs["embed"] = embed
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
-
-
-def say(language: str, key: str, **params: Any) -> str:
-    """Shorthand for a bot text in a language."""
-    return text(language, key, **params)
+        return f"<@{found.user_id}>" if found.user_id is not None else seat_names(record)[seat]

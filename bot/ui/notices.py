@@ -2,30 +2,49 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import render
 from bot.storage.games import GameRecord
+from bot.ui.controller import MISSING_PERMISSIONS, place_gone
+from bot.ui.names import seat_names
 from rules.engine import Message
 
 if TYPE_CHECKING:
     from bot.app import Conductor
 
+log = logging.getLogger(__name__)
+
 
 class ChannelAnnouncer:
-    """Posts a notice in a game's channel or thread; `{player}` is the seat's name unless the notice sets it."""
+    """Posts a notice in a game's channel or thread; `{player}` is the seat's name unless the notice sets it.
+
+    A notice that cannot be posted is not retried: a game whose place is gone is ended, and a missing permission
+    is logged once per game (a reminder is not worth an admin's inbox of errors).
+    """
 
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
+        self._unheard: set[int] = set()
 
     async def __call__(self, record: GameRecord, message: Message, ping: int | None) -> None:
         """Post `message` worded in the server's language, pinging only the user `ping` (if any)."""
         language = await self.bot.public_language(record.guild_id)
-        names = {s.seat: s.display_name for s in record.seats}
         mentions = discord.AllowedMentions(
             users=[discord.Object(id=ping)] if ping is not None else False, roles=False, everyone=False
         )
         channel = self.bot.get_partial_messageable(record.channel_id)
-        await channel.send(render(language, message, names), allowed_mentions=mentions)
+        try:
+            await channel.send(render(language, message, seat_names(record)), allowed_mentions=mentions)
+        except discord.HTTPException as error:
+            if place_gone(error):
+                await self.bot.places.gone(record, reason=str(error))
+            elif isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS:
+                if record.id not in self._unheard:
+                    self._unheard.add(record.id)
+                    log.warning("game %s: no permission to post notices in channel %s", record.id, record.channel_id)
+            else:
+                raise

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from bot.services.games import GameListener, Outcome
+from bot.services.games import GameListener, Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.storage.places import PlaceStore
 from rules.engine import Message
@@ -27,6 +27,8 @@ class GamePlaces(GameListener):
     def __init__(self, bot: Conductor, store: PlaceStore) -> None:
         self.bot = bot
         self.store = store
+        self._gone: set[int] = set()
+        """Games closed because their place is gone: nothing is left there to edit or archive."""
 
     @staticmethod
     def can_open_thread(interaction: discord.Interaction[Any]) -> bool:
@@ -65,6 +67,26 @@ class GamePlaces(GameListener):
             key="admin.reason.game_elsewhere", params={"id": record.id, "channel": f"<#{record.channel_id}>"}
         )
 
+    async def channel_gone(self, channel_id: int) -> None:
+        """A channel or thread was deleted: end the games played there (or in threads of it)."""
+        for record in await self.bot.service.store.open_in_place(channel_id):
+            await self.gone(record, reason=f"channel {channel_id} was deleted")
+
+    async def guild_gone(self, guild_id: int) -> None:
+        """The bot is no longer in a server: end its games there."""
+        for record in await self.bot.service.store.open_in_guild(guild_id):
+            await self.gone(record, reason=f"the bot left server {guild_id}")
+
+    async def gone(self, record: GameRecord, *, reason: str) -> None:
+        """End a game whose place is gone, once: abandoned, its timers stopped, nothing retried there."""
+        try:
+            ended = await self.bot.service.end(record.id)
+        except ServiceError:
+            return  # already closed
+        log.warning("game %s ended as abandoned: %s", record.id, reason)
+        self._gone.add(record.id)
+        await self.bot.service.after_close(ended)
+
     async def on_moved(self, outcome: Outcome) -> None:
         """Archive a game's thread once its final move is shown."""
         if outcome.finished:
@@ -72,6 +94,9 @@ class GamePlaces(GameListener):
 
     async def on_closed(self, record: GameRecord) -> None:
         """A game ended early: its turn message loses its buttons, and its thread is archived."""
+        if record.id in self._gone:
+            self._gone.discard(record.id)
+            return
         where = await self.bot.service.store.get_message(record.id, "turn")
         if where is not None:
             channel_id, message_id = where

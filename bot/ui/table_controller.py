@@ -1,16 +1,16 @@
 """What the card-table games' controllers share: every accepted move is told privately to whoever made it, then
 shown publicly.
 
-The actor's answer comes first and carries no public picture, so the first response is fast; the game's picture
-is drawn after it, off the event loop. Public messages are presented one move at a time, in version order (one
-lock per game): the opening message is edited as players choose, a turn's steps edit the turn message in place,
-and a finished turn retires that message's buttons and posts the next one. Each game supplies its engine, its
-presenter functions and its picture through the hooks below.
+The actor's answer comes first; anything that draws a picture is preceded by acknowledging the click, so Discord's
+3-second deadline holds however slow drawing is. Public messages are presented one move at a time, in version
+order (one lock per game): the opening message is edited as players choose, a turn's steps edit the turn message
+in place, and a finished turn retires that message's buttons and posts the next one. A channel that missed a move
+(a failed post, a restart) is shown the table as it stands instead. Each game supplies its engine, its presenter
+functions and its picture through the hooks below.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -18,32 +18,17 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 import discord
 from pydantic import BaseModel
 
-from bot.i18n import language_of, render
+from bot.i18n import language_of, render, text
 from bot.services.games import Outcome, ServiceError
 from bot.storage.games import GameRecord
+from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
 from bot.ui.components import GameComponent, view_of
-from bot.ui.controller import GameController, TurnMessage
+from bot.ui.controller import GameController, TurnMessage, place_gone
 from bot.ui.custom_ids import ComponentId
+from bot.ui.pictures import PICTURES
 from rules.engine import Event, GameEngine, GameResult, Message
 
 log = logging.getLogger(__name__)
-
-
-class PrivateReply(Protocol):
-    """An ephemeral reply as a game's private module builds it: text, pictures and controls."""
-
-    @property
-    def content(self) -> str:
-        """The text of the reply."""
-        ...
-
-    def files(self) -> list[discord.File]:
-        """Fresh discord.File objects for the pictures."""
-        ...
-
-    def view(self) -> discord.ui.View | None:
-        """The controls as a View, or None when there are none."""
-        ...
 
 
 class TableView(Protocol):
@@ -80,15 +65,10 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
     def __init__(self, bot: Any, engine: GameEngine[StateT, Any, Any]) -> None:
         super().__init__(bot)
         self.engine = engine
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._shown: dict[int, int] = {}
-        """Game id → the newest version shown publicly."""
         self._events: dict[int, list[Event]] = {}
         """Game id → public events since the last new turn message (the turn in play)."""
         self._last_turn: dict[int, list[Event]] = {}
         """Game id → public events of the turn before (what the turn message tells first)."""
-        self._drawn: dict[int, tuple[int, str, bytes]] = {}
-        """Game id → (version, language, PNG) of the newest public picture drawn."""
 
     # ---- what each game supplies ------------------------------------------------------------------------
 
@@ -148,15 +128,8 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         """The encoded legal moves listed in a seat's view."""
         raise NotImplementedError
 
-    async def _between_turns(
-        self,
-        record: GameRecord,
-        language: str,
-        public: PublicT,
-        events: list[Event],
-        responding: discord.Interaction[Any] | None,
-    ) -> discord.Interaction[Any] | None:
-        """What a game shows before a new turn whose start it announces; returns the click still to answer."""
+    async def _between_turns(self, record: GameRecord, language: str, public: PublicT, events: list[Event]) -> None:
+        """What a game shows before a new turn whose start it announces."""
         raise NotImplementedError
 
     def _turn_begins(self, events: list[Event]) -> bool:
@@ -167,33 +140,34 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
         """Post the opening message (who has chosen their tickets), and hand the host their choice at once."""
-        async with self._lock(record.id):
-            language = await self.public_language(record)
-            public = self._public(record.id)
-            message = self._opening(language, record, public, await self._picture(language, record, public))
-            message.ping = True
-            channel = self.bot.get_partial_messageable(record.channel_id)
-            posted = await channel.send(files=message.files(), **message.send_kwargs())
-            await self.service.store.set_message(record.id, "opening", record.channel_id, posted.id)
-            self._shown[record.id] = record.version
-            seat = record.seat_of(interaction.user.id)
-            if seat is not None:
-                mine = await self._hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
-                await interaction.followup.send(
-                    mine.content, files=mine.files(), view=mine.view() or discord.utils.MISSING, ephemeral=True
-                )
+        try:
+            async with self.presenting(record.id):
+                await self._post_opening(record, self._public(record.id))
+        except Exception as error:
+            await self.publish_failed(record, interaction, error)
+        seat = record.seat_of(interaction.user.id)
+        if seat is not None:
+            mine = await self._hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
+            await answer(interaction, mine)
         self.service.wake_bots(record.id)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         """Tell the actor privately (if a person), then update the public messages."""
-        async with self._lock(outcome.record.id):
+        async with self.presenting(outcome.record.id):
             if interaction is not None:
                 await self._answer_actor(outcome, interaction)
-            await self._present(outcome, interaction)
+                await acknowledge(interaction)  # a public click with nothing private to say: drawing comes next
+            await self._present(outcome)
 
-    async def publish_bot_move(self, outcome: Outcome) -> None:
-        """Publish a move nobody clicked for (a bot player's, or one played for an absent person)."""
-        await self.publish(outcome, None)
+    async def catch_up(self, record: GameRecord) -> None:
+        """Show the game as it stands: the opening, the turn in play, or the final sheet."""
+        async with self.presenting(record.id):
+            if record.status == "finished":
+                assert record.state is not None
+                state = self.engine.load_state(record.state)
+            else:
+                state = cast(StateT, self.service.state(record.id))
+            await self._show_as_it_stands(record, state)
 
     # ---- components -------------------------------------------------------------------------------------
 
@@ -237,8 +211,18 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         if found is None:
             return
         record, seat = found
+        await acknowledge(interaction, private_answer=True)
         mine = await self._hand(language_of(interaction.locale), record, self._seat_view(game_id, seat))
-        await self._reply(interaction, mine)
+        await answer(interaction, mine, replace=True)
+
+    async def show_picture(self, interaction: discord.Interaction[Any], game_id: int, filename: str) -> None:
+        """Show the game's public picture as it is now, privately (and bring a channel that fell behind up)."""
+        await acknowledge(interaction, private_answer=True)
+        await self.ensure_shown(game_id)
+        record = await self.service.get(game_id)
+        language = language_of(interaction.locale)
+        picture = await self._draw(language, record, self._public(game_id))
+        await answer(interaction, Reply(pictures={filename: picture}))
 
     # ---- answering the actor ------------------------------------------------------------------------------
 
@@ -249,33 +233,17 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         names = self.names(outcome.record)
         private = [render(language, e, names) for e in outcome.events if e.to == outcome.seat]
         mine = cast(SeatT, self.engine.view(cast(StateT, outcome.state), outcome.seat))
-        from_private = _is_private(interaction.message)
         typed = interaction.type is discord.InteractionType.application_command
-        answer: PrivateReply
+        reply: PrivateReply
         if self._needs_choice(mine):
-            answer = await self._hand(language, outcome.record, mine, private)
-        elif private or from_private or typed:
-            lines = private or self._narrate(language, self._own_move(outcome.events), names, summary=True)
-            answer = _Said("\n".join(lines))
+            await acknowledge(interaction, private_answer=True)  # the choice comes with a picture
+            reply = await self._hand(language, outcome.record, mine, private)
+        elif private or is_private(interaction.message) or typed:
+            lines = private or self._narrate(language, self._own_move(outcome.events), names, summary=False)
+            reply = Reply("\n".join(lines))
         else:
             return
-        await self._reply(interaction, answer)
-
-    async def _reply(self, interaction: discord.Interaction[Any], message: PrivateReply) -> None:
-        """Edit the private message that was clicked, or send a new ephemeral one."""
-        view = message.view()
-        if _is_private(interaction.message) and not interaction.response.is_done():
-            await interaction.response.edit_message(
-                content=message.content, attachments=message.files(), embed=None, view=view
-            )
-            return
-        kwargs: dict[str, Any] = {"files": message.files(), "ephemeral": True}
-        if view is not None:
-            kwargs["view"] = view
-        if interaction.response.is_done():
-            await interaction.followup.send(message.content or "\u200b", **kwargs)
-        else:
-            await interaction.response.send_message(message.content or None, **kwargs)
+        await answer(interaction, reply, replace=True)
 
     async def _narrow(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """A pick in a private narrowing menu: the next menu, or the move itself."""
@@ -293,7 +261,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         elif result is None:
             await self.refuse(interaction, Message(key=self.not_possible), game_id=cid.game_id)
         else:
-            await self._reply(interaction, result)
+            await answer(interaction, result, replace=True)
 
     async def _player(self, interaction: discord.Interaction[Any], game_id: int) -> tuple[GameRecord, int] | None:
         """The running game and the clicker's seat, or a private refusal and None."""
@@ -313,32 +281,60 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
 
     # ---- the public messages ------------------------------------------------------------------------------
 
-    async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        """Update the public messages for one accepted move (older moves than the one shown are skipped)."""
+    async def _present(self, outcome: Outcome) -> None:
+        """Update the public messages for one accepted move; a channel that missed a move is shown the table as it
+        stands instead, and a move older than what is shown is skipped."""
         record = outcome.record
-        if record.version <= self._shown.get(record.id, -1):
+        shown = self.service.shown(record.id)
+        if record.version <= shown:
             return
-        self._shown[record.id] = record.version
+        state = cast(StateT, outcome.state)
+        if shown < record.version - 1:
+            await self._show_as_it_stands(record, state)
+            return
         events = self._events.setdefault(record.id, [])
         events.extend(e for e in outcome.events if e.public)
         language = await self.public_language(record)
-        state = cast(StateT, outcome.state)
         public = cast(PublicT, self.engine.view(state, None))
-        responding = interaction if interaction is not None and not interaction.response.is_done() else None
         if outcome.finished:
-            await self._finish(record, language, state, public, responding)
-        elif public.phase == "opening":
+            await self._finish(record, language, state, public)
+            return
+        if public.phase == "opening":
             await self._edit_opening(record, language, public)
         elif self._turn_begins(outcome.events):
-            responding = await self._between_turns(record, language, public, outcome.events, responding)
-            await self._new_turn(record, language, state, public, responding)
+            await self._between_turns(record, language, public, outcome.events)
+            await self._new_turn(record, language, state, public)
         elif public.phase in self.continuing and public.current == outcome.seat:
             if not outcome.by_bot:  # a bot finishes its turn at once: show the turn when it is done
-                await self._same_turn(record, language, state, public, responding)
+                await self._same_turn(record, language, state, public)
         else:
-            await self._new_turn(record, language, state, public, responding)
-        if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer()
+            await self._new_turn(record, language, state, public)
+        await self.service.mark_shown(record.id, record.version)
+
+    async def _show_as_it_stands(self, record: GameRecord, state: StateT) -> None:
+        """Present the current state afresh (the channel missed moves): the events in between are not retold."""
+        language = await self.public_language(record)
+        public = cast(PublicT, self.engine.view(state, None))
+        self._events[record.id] = []
+        self._last_turn[record.id] = []
+        if self.engine.is_over(state):
+            await self._finish(record, language, state, public)
+        elif public.phase == "opening":
+            await self._post_opening(record, public)
+        else:
+            await self._new_turn(record, language, state, public, lines=[text(language, "bot.catch_up.shown")])
+            await self.service.mark_shown(record.id, record.version)
+
+    async def _post_opening(self, record: GameRecord, public: PublicT) -> None:
+        """Post the opening message with the picture (retiring an older one, if any) and remember it."""
+        language = await self.public_language(record)
+        message = self._opening(language, record, public, await self._draw(language, record, public))
+        message.ping = True
+        older = await self.service.store.get_message(record.id, "opening")
+        if older is not None:
+            await self.retire(older)
+        await self.post(record, message, kind="opening")
+        await self.service.mark_shown(record.id, record.version)
 
     async def _edit_opening(self, record: GameRecord, language: str, public: PublicT) -> None:
         """Redraw who has chosen their tickets; the buttons go once everyone has."""
@@ -350,82 +346,54 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await partial.edit(**{**message.send_kwargs(), "view": message.view})
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if place_gone(error):
+                raise
             log.info("opening message %s of game %s was deleted; play goes on", message_id, record.id)
 
-    async def _same_turn(
-        self,
-        record: GameRecord,
-        language: str,
-        state: StateT,
-        public: PublicT,
-        responding: discord.Interaction[Any] | None,
-    ) -> None:
+    async def _same_turn(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
         """A step inside a turn (first card, tickets drawn, ...): edit the turn message in place."""
         names = self.names(record)
         lines = self._narrate(language, self._last_turn.get(record.id, []), names, summary=True)
         lines += self._narrate(language, self._events.get(record.id, []), names, summary=False)
         message = await self._turn_message(record, language, state, public, lines)
         current = await self.service.store.get_message(record.id, "turn")
-        if current is None:
-            await self._post(record, message)
-            return
-        if responding is not None and _clicked(responding) == current[1]:
-            await responding.response.edit_message(attachments=message.files(), **message.send_kwargs())
-            return
-        channel_id, message_id = current
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            await partial.edit(attachments=message.files(), **message.send_kwargs())
-        except discord.NotFound:  # deleted by someone: show the turn in a new message instead
-            await self._post(record, message)
+        if current is None or not await self._edit(current, message):
+            await self.post(record, message)
 
     async def _new_turn(
-        self,
-        record: GameRecord,
-        language: str,
-        state: StateT,
-        public: PublicT,
-        responding: discord.Interaction[Any] | None,
+        self, record: GameRecord, language: str, state: StateT, public: PublicT, *, lines: Sequence[str] = ()
     ) -> None:
-        """Retire the last turn message's buttons (answering the click with it if it was clicked), then post the
-        next turn's message with the picture and what happened."""
-        await self._retire_turn(record, responding)
+        """Post the next turn's message with the picture and what happened (or `lines`, when catching up), then
+        retire the last one's buttons (in this order, so a failed post leaves buttons to click)."""
+        previous = await self.service.store.get_message(record.id, "turn")
         names = self.names(record)
         self._last_turn[record.id] = self._events.pop(record.id, [])
-        lines = self._narrate(language, self._last_turn[record.id], names, summary=True)
-        message = await self._turn_message(record, language, state, public, lines)
+        told = list(lines) or self._narrate(language, self._last_turn[record.id], names, summary=True)
+        message = await self._turn_message(record, language, state, public, told)
         message.ping = True
-        await self._post(record, message)
+        await self.post(record, message)
+        if previous is not None:
+            await self.retire(previous)
 
-    async def _finish(
-        self,
-        record: GameRecord,
-        language: str,
-        state: StateT,
-        public: PublicT,
-        responding: discord.Interaction[Any] | None,
-    ) -> None:
-        """The end: retire the last turn message, post the game's score sheet, and forget the game."""
-        await self._retire_turn(record, responding)
+    async def _finish(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
+        """The end: post the game's score sheet, retire the last turn message, and forget the game."""
         result = self.engine.result(state)
         assert result is not None
         lines = self._narrate(language, self._events.pop(record.id, []), self.names(record), summary=True)
         message = await self._final(language, record, public, lines, result)
-        channel = self.bot.get_partial_messageable(record.channel_id)
-        await channel.send(files=message.files(), **message.send_kwargs())
-        for table in (self._shown, self._drawn, self._locks, self._last_turn):
+        await self.post(record, message, kind="final")
+        await self._retire_turn(record)
+        await self.service.mark_shown(record.id, record.version)
+        for table in (self._locks, self._last_turn):
             table.pop(record.id, None)
+        PICTURES.forget(lambda key: isinstance(key, tuple) and key[:1] == (record.id,))
 
-    async def _retire_turn(self, record: GameRecord, responding: discord.Interaction[Any] | None) -> None:
-        """Take the buttons off the turn message, answering the click with that if it was clicked there."""
+    async def _retire_turn(self, record: GameRecord) -> None:
+        """Take the buttons off the turn message."""
         current = await self.service.store.get_message(record.id, "turn")
-        if current is None:
-            return
-        if responding is not None and not responding.response.is_done() and _clicked(responding) == current[1]:
-            await responding.response.edit_message(view=None)
-        else:
-            await self._retire(current)
+        if current is not None:
+            await self.retire(current)
 
     async def _turn_message(
         self, record: GameRecord, language: str, state: StateT, public: PublicT, lines: list[str]
@@ -434,19 +402,9 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         seat = public.current
         human = seat is not None and not record.bot_plays(seat)
         legal = [a.encode() for a in self.engine.legal_actions(state, seat)] if human and seat is not None else []
-        return self._turn(language, record, public, legal, lines, await self._picture(language, record, public))
-
-    async def _post(self, record: GameRecord, message: TurnMessage, *, kind: str = "turn") -> None:
-        """Post a public message and remember it as the game's message of this kind."""
-        channel = self.bot.get_partial_messageable(record.channel_id)
-        posted = await channel.send(files=message.files(), **message.send_kwargs())
-        await self.service.store.set_message(record.id, kind, record.channel_id, posted.id)
+        return self._turn(language, record, public, legal, lines, await self._draw(language, record, public))
 
     # ---- helpers --------------------------------------------------------------------------------------------
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        """The lock that keeps one game's public messages in version order."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
 
     def _public(self, game_id: int) -> PublicT:
         """The public view of a running game."""
@@ -455,37 +413,3 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
     def _seat_view(self, game_id: int, seat: int) -> SeatT:
         """A running game as one seat sees it."""
         return cast(SeatT, self.service.view(game_id, seat))
-
-    async def _picture(self, language: str, record: GameRecord, public: PublicT) -> bytes:
-        """The public picture of this version, drawn once per version and language."""
-        cached = self._drawn.get(record.id)
-        if cached is not None and cached[:2] == (record.version, language):
-            return cached[2]
-        picture = await self._draw(language, record, public)
-        self._drawn[record.id] = (record.version, language, picture)
-        return picture
-
-
-class _Said:
-    """A private answer of text alone (what the actor did)."""
-
-    def __init__(self, content: str) -> None:
-        self.content = content
-
-    def files(self) -> list[discord.File]:
-        """No pictures."""
-        return []
-
-    def view(self) -> discord.ui.View | None:
-        """No controls."""
-        return None
-
-
-def _is_private(message: discord.Message | None) -> bool:
-    """Whether an interaction came from an ephemeral message."""
-    return message is not None and message.flags.ephemeral
-
-
-def _clicked(interaction: discord.Interaction[Any]) -> int | None:
-    """The id of the message whose component was clicked."""
-    return interaction.message.id if interaction.message is not None else None

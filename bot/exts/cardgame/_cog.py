@@ -20,7 +20,7 @@ from bot.exts.cardgame._presenter import GAME
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.controller import reply_private
+from bot.ui.answers import reply_private
 from rules.cardgame.cards import KIND_NAMES
 
 if TYPE_CHECKING:

@@ -31,7 +31,6 @@ from bot.exts.cardgame._private import (
     needs_choice,
     size_plays,
 )
-from bot.i18n import language_of
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
@@ -75,10 +74,7 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
 
     async def show_table(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Show the table as it is now, privately."""
-        record = await self.service.get(game_id)
-        language = language_of(interaction.locale)
-        picture = await self._picture(language, record, self._public(game_id))
-        await self._reply(interaction, PrivateMessage("", {_pictures.TABLE: picture}))
+        await self.show_picture(interaction, game_id, _pictures.TABLE)
 
     def public_view(self, game_id: int) -> CardGameView:
         """The public view of a running game already loaded."""
@@ -120,7 +116,7 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
 
     async def _draw(self, language: str, record: GameRecord, public: CardGameView) -> bytes:
         """The table."""
-        return await _pictures.table(language, public, self.picture_names(record))
+        return await _pictures.table(language, record, public)
 
     def _opening(self, language: str, record: GameRecord, public: CardGameView, picture: bytes | None) -> TurnMessage:
         """Who has chosen their tickets, with the table when first posted."""
@@ -142,7 +138,7 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
         self, language: str, record: GameRecord, public: CardGameView, lines: list[str], result: GameResult
     ) -> TurnMessage:
         """The score sheet with every stack revealed, and the winner."""
-        scores = await _pictures.final_scoring(language, public, self.picture_names(record))
+        scores = await _pictures.final_scoring(language, record, public)
         return final_message(language, record, public, lines, result, scores)
 
     def _turn_begins(self, events: list[Event]) -> bool:
@@ -150,34 +146,21 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
         return any(e.key == TURN_STARTED for e in events)
 
     async def _between_turns(
-        self,
-        record: GameRecord,
-        language: str,
-        public: CardGameView,
-        events: list[Event],
-        responding: discord.Interaction[Any] | None,
-    ) -> discord.Interaction[Any] | None:
-        """Turn 1 ends the opening; a first scoring gets its own message, which answers the click."""
+        self, record: GameRecord, language: str, public: CardGameView, events: list[Event]
+    ) -> None:
+        """Turn 1 ends the opening; a first scoring gets its own message."""
         if any(e.key == TURN_STARTED and e.params.get("turn") == 1 for e in events):
             await self._edit_opening(record, language, public)  # the last opening choice: play begins
         if any(e.key == FIRST_SCORING for e in events):
-            await self._first_scoring(record, language, public, responding)
-            return None
-        return responding
+            await self._first_scoring(record, language, public)
 
-    async def _first_scoring(
-        self,
-        record: GameRecord,
-        language: str,
-        public: CardGameView,
-        responding: discord.Interaction[Any] | None,
-    ) -> None:
+    async def _first_scoring(self, record: GameRecord, language: str, public: CardGameView) -> None:
         """4 players, first deck out: retire the turn message, then post the scoring with its picture."""
-        await self._retire_turn(record, responding)
+        await self._retire_turn(record)
         events = self._events.get(record.id, [])
         names = self.names(record)
         scored = narration(language, [e for e in events if e.key == FIRST_SCORING], names)
         self._events[record.id] = [e for e in events if e.key != FIRST_SCORING]  # told here, not again
-        picture = await _pictures.first_scoring(language, public, self.picture_names(record))
+        picture = await _pictures.first_scoring(language, record, public)
         message = first_scoring_message(language, record, scored, picture)
-        await self._post(record, message, kind="first_scoring")
+        await self.post(record, message, kind="first_scoring")

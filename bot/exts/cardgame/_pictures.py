@@ -1,15 +1,18 @@
-"""The card game's pictures the bot posts, drawn by render/cardgame in a worker thread (never on the event loop).
+"""The card game's pictures the bot posts, drawn by render/cardgame in worker pools (never on the event loop) and
+kept per game, version, seat and language, so a second look costs nothing.
 
 File names say only what a picture is (`table.png`, `hand.png`, …), never whose cards or which tickets.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from bot.i18n import text
+from bot.storage.games import GameRecord
+from bot.ui.pictures import PICTURES, draw_once
 from render.cardgame import render_hand, render_scoring, render_table
+from rules.cardgame import CardGameEngine
 from rules.cardgame.view import CardGameView
 
 TABLE = "table.png"
@@ -23,21 +26,36 @@ def labels(language: str) -> Callable[[str], str]:
     return lambda key: text(language, key)
 
 
-async def table(language: str, view: CardGameView, names: Sequence[str]) -> bytes:
+def _names(record: GameRecord) -> list[str]:
+    """The plain names by seat (the pictures' font has no emoji, and pictures need no markdown escaping)."""
+    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
+
+
+async def table(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The table everyone sees (what the turn messages show)."""
-    return await asyncio.to_thread(render_table, view, labels(language), list(names))
+    key = (record.id, record.version, "table", language)
+    return await PICTURES.get(key, lambda: render_table(view, labels(language), _names(record)))
 
 
-async def hand(language: str, view: CardGameView, names: Sequence[str]) -> bytes:
+async def hand(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """A player's cards and tickets, with any offered to choose from (private)."""
-    return await asyncio.to_thread(render_hand, view, labels(language), list(names))
+    key = (record.id, record.version, "hand", view.seat, language)
+    return await PICTURES.get(key, lambda: render_hand(view, labels(language), _names(record)), private=True)
 
 
-async def first_scoring(language: str, view: CardGameView, names: Sequence[str]) -> bytes:
+async def first_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The 4-player first scoring (public once it has happened)."""
-    return await asyncio.to_thread(render_scoring, view, labels(language), list(names), "first")
+    return await draw_once(lambda: render_scoring(view, labels(language), _names(record), "first"))
 
 
-async def final_scoring(language: str, view: CardGameView, names: Sequence[str]) -> bytes:
+async def final_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The final score sheet (public, once the game is over)."""
-    return await asyncio.to_thread(render_scoring, view, labels(language), list(names), "final")
+    return await draw_once(lambda: render_scoring(view, labels(language), _names(record), "final"))
+
+
+def warm(language: str) -> None:
+    """Draw the table and a hand once in `language`, so the first game after a start is not the slow one."""
+    engine = CardGameEngine()
+    state = engine.new_game(engine.load_options({}), 2, seed=0)
+    render_table(engine.view(state, None), labels(language), ["A", "B"])
+    render_hand(engine.view(state, 0), labels(language), ["A", "B"])

@@ -19,7 +19,7 @@ from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
 from rules.cardgame import CardGameEngine
 from rules.cardgame.view import CardGameView
-from rules.engine import Event, GameResult
+from rules.engine import Event, GameResult, Message
 
 GAME = CardGameEngine.game_id
 COLOUR = discord.Colour.from_rgb(120, 30, 44)
@@ -56,13 +56,21 @@ SCORE_MARKS = {
 }
 
 
+FIRST_SCORED = "cardgame.event.first_scoring"
+FIRST_SCORED_NONE = "cardgame.event.first_scoring_none"
+"""A player who completed nothing at the first scoring is told so in words, not with an empty list."""
+
+
 def narration(language: str, events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     """The public events worded, one line each (the big moments in bold); private events never."""
     lines = []
     for event in events:
         if not event.public or event.key in _QUIET:
             continue
-        line = render(language, event, names)
+        said: Message = event
+        if event.key == FIRST_SCORED and not event.params.get("completed"):
+            said = Message(key=FIRST_SCORED_NONE, params=event.params)
+        line = render(language, said, names)
         lines.append(f"**{line}**" if event.key in _LOUD else line)
     return lines
 

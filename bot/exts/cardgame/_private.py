@@ -94,7 +94,7 @@ async def hand_message(
     """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now."""
     if needs_choice(view):
         return await ticket_choice(language, record, view, lines)
-    picture = await _pictures.hand(language, view, GameController.picture_names(record))
+    picture = await _pictures.hand(language, record, view)
     status = _status(language, record, view)
     items: list[GameComponent] = []
     if view.phase == "turn" and view.current == view.seat:
@@ -274,7 +274,7 @@ async def ticket_choice(
     with a button to keep none)."""
     offered = view.offered or []
     opening = view.phase == "opening"
-    picture = await _pictures.hand(language, view, GameController.picture_names(record))
+    picture = await _pictures.hand(language, record, view)
     options = [
         discord.SelectOption(
             label=f"{number}. {ticket_words(language, t)}"[:100],

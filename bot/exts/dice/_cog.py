@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.exts.dice._controller import DiceController
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
-from bot.ui.controller import reply_private
+from bot.ui.answers import reply_private
 
 if TYPE_CHECKING:
     from bot.app import Conductor

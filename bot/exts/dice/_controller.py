@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
 
 from bot.exts.dice._presenter import GAME, action_buttons, final_message, narration, turn_message
-from bot.i18n import render
+from bot.i18n import render, text
 from bot.services.games import Outcome
 from bot.storage.games import GameRecord
+from bot.ui.answers import acknowledge
 from bot.ui.components import view_of
 from bot.ui.controller import GameController
+from bot.ui.pictures import draw_once
 from rules.dice import DiceView
 from rules.engine import Message
 
@@ -27,16 +28,50 @@ class DiceController(GameController):
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
         """Post the first turn message, with the roll-off and the first roll the engine already made."""
-        language = await self.public_language(record)
-        view = self._view(record)
-        lines = [self._opening_line(language, record, view)]
-        message = await asyncio.to_thread(turn_message, language, record, view, lines)
-        message.ping = True
-        await self.show_turn(record, message, interaction)
+        try:
+            async with self.presenting(record.id):
+                await self._show_as_it_stands(record, interaction, opening=True)
+        except Exception as error:
+            await self.publish_failed(record, interaction, error)
         self.service.wake_bots(record.id)
 
+    async def catch_up(self, record: GameRecord) -> None:
+        """Show the turn in play (or the final table) as it stands; the moves in between are not retold."""
+        async with self.presenting(record.id):
+            await self._show_as_it_stands(record, None, opening=False)
+
+    async def _show_as_it_stands(
+        self, record: GameRecord, interaction: discord.Interaction[Any] | None, *, opening: bool
+    ) -> None:
+        language = await self.public_language(record)
+        engine = self.service.engine(GAME)
+        state = engine.load_state(record.state) if record.status == "finished" and record.state else None
+        view: DiceView = engine.view(state, None) if state is not None else self._view(record)  # type: ignore[assignment]
+        if state is not None:
+            result = engine.result(state)
+            message = await draw_once(lambda: final_message(language, record, view, [], result))
+        else:
+            lines = [self._opening_line(language, record, view) if opening else text(language, "bot.catch_up.shown")]
+            message = await draw_once(lambda: turn_message(language, record, view, lines))
+            message.ping = True
+        await self.show_turn(record, message, interaction)
+
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        """Edit the turn message after an add; post a new one after a roll or a new turn; the table at the end."""
+        """Edit the turn message after an add; post a new one after a roll or a new turn; the table at the end.
+
+        In version order: a move older than what the channel shows is skipped, and a channel that missed a move is
+        shown the turn as it stands."""
+        async with self.presenting(outcome.record.id):
+            shown = self.service.shown(outcome.record.id)
+            if outcome.record.version <= shown:
+                if interaction is not None:
+                    await acknowledge(interaction)
+            elif shown < outcome.record.version - 1:
+                await self._show_as_it_stands(outcome.record, interaction, opening=False)
+            else:
+                await self._present(outcome, interaction)
+
+    async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         record = outcome.record
         language = await self.public_language(record)
         names = self.names(record)
@@ -44,17 +79,14 @@ class DiceController(GameController):
         lines = narration(language, outcome.events, names)
         if outcome.finished:
             result = self.service.engine(GAME).result(outcome.state)
-            message = await asyncio.to_thread(final_message, language, record, view, lines, result)
+            message = await draw_once(lambda: final_message(language, record, view, lines, result))
             await self.show_turn(record, message, interaction)
+            self._locks.pop(record.id, None)
             return
         same_roll = all(event.key in _SAME_ROLL_EVENTS for event in outcome.events)
-        message = await asyncio.to_thread(turn_message, language, record, view, lines)
+        message = await draw_once(lambda: turn_message(language, record, view, lines))
         message.ping = not same_roll and view.turn is not None and view.turn.seat != outcome.seat
         await self.show_turn(record, message, interaction, in_place=same_roll)
-
-    async def publish_bot_move(self, outcome: Outcome) -> None:
-        """Publish a bot player's move (no interaction to answer)."""
-        await self.publish(outcome, None)
 
     async def fresh_controls(
         self, interaction: discord.Interaction[Any], game_id: int, language: str

@@ -32,7 +32,7 @@ from bot.exts.ttr._private import legal_texts
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.controller import reply_private
+from bot.ui.answers import reply_private
 from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO
 from rules.ttr.view import PublicView
 

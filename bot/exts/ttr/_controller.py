@@ -27,6 +27,7 @@ from bot.exts.ttr._private import PrivateMessage, hand_message, needs_choice, pa
 from bot.i18n import language_of
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
+from bot.ui.answers import answer
 from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
@@ -74,7 +75,7 @@ class TtrController(TableController[TtrState, PublicView, SeatView]):
         record, seat = found
         choice = payment_choice(language_of(interaction.locale), record, self._seat_view(game_id, seat), target)
         if isinstance(choice, PrivateMessage):
-            await self._reply(interaction, choice)
+            await answer(interaction, choice, replace=True)
         elif choice is not None:
             await self.act(interaction, game_id, choice, version=record.version)
 
@@ -91,10 +92,7 @@ class TtrController(TableController[TtrState, PublicView, SeatView]):
 
     async def board(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Show the current board privately."""
-        record = await self.service.get(game_id)
-        language = await self.public_language(record)
-        picture = await self._picture(language, record, self._public(game_id))
-        await self._reply(interaction, PrivateMessage("", {_pictures.BOARD: picture}))
+        await self.show_picture(interaction, game_id, _pictures.BOARD)
 
     # ---- the shared presentation's hooks ------------------------------------------------------------------
 
@@ -149,22 +147,14 @@ class TtrController(TableController[TtrState, PublicView, SeatView]):
         self, language: str, record: GameRecord, public: PublicView, lines: list[str], result: GameResult
     ) -> TurnMessage:
         """The score sheet, every ticket and the winner, with the final board."""
-        scores = await _pictures.score_sheet(language, public, self.picture_names(record))
-        board = await self._picture(language, record, public)
+        scores = await _pictures.score_sheet(language, record, public)
+        board = await self._draw(language, record, public)
         return final_message(language, record, public, lines, result, scores, board)
 
     def _turn_begins(self, events: list[Event]) -> bool:
         """The last opening choice: play begins."""
         return any(e.key == PLAY_BEGINS for e in events)
 
-    async def _between_turns(
-        self,
-        record: GameRecord,
-        language: str,
-        public: PublicView,
-        events: list[Event],
-        responding: discord.Interaction[Any] | None,
-    ) -> discord.Interaction[Any] | None:
+    async def _between_turns(self, record: GameRecord, language: str, public: PublicView, events: list[Event]) -> None:
         """Play begins: the opening message loses its buttons."""
         await self._edit_opening(record, language, public)
-        return responding

@@ -1,15 +1,19 @@
-"""The Ticket to Ride pictures the bot posts, drawn by render/ttr in a worker thread (never on the event loop).
+"""The Ticket to Ride pictures the bot posts, drawn by render/ttr in worker pools (never on the event loop) and kept
+per game, version, seat and language, so a second look costs nothing.
 
 File names say only what a picture is (`board.png`, `hand.png`, …), never whose cards or which tickets.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import cast
 
 from bot.i18n import text
+from bot.storage.games import GameRecord
+from bot.ui.pictures import PICTURES, draw_once
 from render.ttr import render_board, render_hand, render_score_sheet, render_ticket_choice
+from rules.ttr import TicketToRideEngine
 from rules.ttr.view import PublicView, SeatView
 
 BOARD = "board.png"
@@ -23,21 +27,41 @@ def labels(language: str) -> Callable[[str], str]:
     return lambda key: text(language, key)
 
 
-async def board(language: str, view: PublicView, names: Sequence[str]) -> bytes:
+def _names(record: GameRecord) -> list[str]:
+    """The plain names by seat (the pictures' font has no emoji, and pictures need no markdown escaping)."""
+    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
+
+
+async def board(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The board with the public panel (what the turn message shows)."""
-    return await asyncio.to_thread(render_board, view, labels(language), list(names))
+    key = (record.id, record.version, "board", language)
+    return await PICTURES.get(key, lambda: render_board(view, labels(language), _names(record)))
 
 
-async def hand(language: str, view: SeatView, names: Sequence[str]) -> bytes:
+async def hand(language: str, record: GameRecord, view: SeatView) -> bytes:
     """A player's cards, tickets and trains (private)."""
-    return await asyncio.to_thread(render_hand, view, labels(language), list(names))
+    key = (record.id, record.version, "hand", view.seat, language)
+    return await PICTURES.get(key, lambda: render_hand(view, labels(language), _names(record)), private=True)
 
 
-async def ticket_choice(language: str, view: SeatView) -> bytes:
+async def ticket_choice(language: str, record: GameRecord, view: SeatView) -> bytes:
     """The tickets a player is choosing from (private)."""
-    return await asyncio.to_thread(render_ticket_choice, view, labels(language))
+    key = (record.id, record.version, "tickets", view.seat, language)
+    return await PICTURES.get(key, lambda: render_ticket_choice(view, labels(language)), private=True)
 
 
-async def score_sheet(language: str, view: PublicView, names: Sequence[str]) -> bytes:
+async def score_sheet(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The final score sheet (public, once the game is over)."""
-    return await asyncio.to_thread(render_score_sheet, view, labels(language), list(names))
+    return await draw_once(lambda: render_score_sheet(view, labels(language), _names(record)))
+
+
+def warm(language: str) -> None:
+    """Draw every map's art once in `language` (the first board of a map costs about a second)."""
+    engine = TicketToRideEngine()
+    for map_id in ("usa", "europe"):
+        state = engine.new_game(engine.load_options({"map": map_id}), 2, seed=0)
+        names = ["A", "B"]
+        render_board(engine.view(state, None), labels(language), names)
+        seat = cast(SeatView, engine.view(state, 0))
+        render_hand(seat, labels(language), names)
+        render_ticket_choice(seat, labels(language))

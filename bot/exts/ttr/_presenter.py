@@ -233,4 +233,4 @@ def _final_lines(language: str, view: PublicView, final: FinalPlayer, stations: 
 
 async def board_picture(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The board for the public messages, drawn in a worker thread."""
-    return await _pictures.board(language, view, GameController.picture_names(record))
+    return await _pictures.board(language, record, view)

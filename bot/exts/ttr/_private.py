@@ -76,8 +76,7 @@ async def hand_message(language: str, record: GameRecord, view: SeatView, lines:
         return await ticket_choice(language, record, view, lines)
     if view.seat in view.to_act and view.phase == "tunnel":
         return await tunnel_choice(language, record, view, lines)
-    names = GameController.picture_names(record)
-    picture = await _pictures.hand(language, view, names)
+    picture = await _pictures.hand(language, record, view)
     items: list[GameComponent] = []
     status = _status(language, record, view)
     if view.phase == "turn" and view.current == view.seat:
@@ -105,7 +104,7 @@ async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines
     """The offered tickets as a picture and a multi-select that enforces the minimum to keep."""
     keeps = [a.removeprefix("keep:").split(",") for a in legal_texts(view) if a.startswith("keep:")]
     least = min((len(k) for k in keeps), default=1)
-    picture = await _pictures.ticket_choice(language, view)
+    picture = await _pictures.ticket_choice(language, record, view)
     options = [
         discord.SelectOption(
             label=ticket_words(language, view.map, t.id)[:100],
@@ -155,7 +154,7 @@ async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines
         cards=revealed,
         extra=tunnel.extra,
     )
-    picture = await _pictures.hand(language, view, GameController.picture_names(record))
+    picture = await _pictures.hand(language, record, view)
     return PrivateMessage("\n".join([*lines, content]), {_pictures.HAND: picture}, items)
 
 

@@ -9,11 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import Conductor, create_bot
+from bot.app import Conductor, create_bot, warm_pictures
 from bot.sandbox import LocalDiscord, LocalUser
 from bot.sandbox.run import ScriptedTable, sandbox_settings
 
 PEOPLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_art() -> None:
+    """Draw the games' static art once per test run, as a starting bot does before it is ready (several seconds on
+    a busy machine; the cold start itself is tested in test_real_server.py with caches cleared)."""
+    warm_pictures()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import sqlite3
 import struct
@@ -166,35 +165,6 @@ async def test_a_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DatabaseUnusable) as error:
         await open_database(path)
     refusal(error, path, "cannot create or write")
-
-
-async def test_a_folder_without_write_permission_is_refused(tmp_path: Path) -> None:
-    folder = tmp_path / "read-only"
-    folder.mkdir()
-    folder.chmod(0o500)
-    try:
-        if os.access(folder, os.W_OK):
-            pytest.skip("running as a user (root) whom permissions do not stop; the two tests above cover it")
-        path = folder / "conductor.sqlite3"
-        with pytest.raises(DatabaseUnusable) as error:
-            await open_database(path)
-        refusal(error, path, "cannot create or write")
-    finally:
-        folder.chmod(0o700)
-
-
-async def test_a_read_only_file_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "conductor.sqlite3"
-    await a_database_with_data(path, rows=1)
-    path.chmod(0o400)
-    try:
-        if os.access(path, os.W_OK):
-            pytest.skip("running as a user (root) whom permissions do not stop")
-        with pytest.raises(DatabaseUnusable) as error:
-            await open_database(path)
-        refusal(error, path, "cannot create or write")
-    finally:
-        path.chmod(0o600)
 
 
 async def test_user_version_follows_the_migrations_and_is_set_on_files_from_before(tmp_path: Path) -> None:

@@ -1,0 +1,83 @@
+"""Pictures drawn off the event loop in bounded worker pools, each drawn once per game, version and reader.
+
+Public pictures (the board every turn) and private ones (hands, asked for at will) have pools of their own, so forty
+people asking for their hands at once queue behind each other, not in front of the next turn's board. Recent
+pictures are kept, bounded in bytes: a second look at the same hand or board costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+
+PUBLIC_WORKERS = 2
+PRIVATE_WORKERS = 1
+MAX_BYTES = 64 * 1024 * 1024
+"""What the kept pictures may weigh in all (a board is about 250 KB, a hand about 100 KB)."""
+
+_public_pool = ThreadPoolExecutor(PUBLIC_WORKERS, thread_name_prefix="render-public")
+_private_pool = ThreadPoolExecutor(PRIVATE_WORKERS, thread_name_prefix="render-private")
+
+
+class PictureCache:
+    """Recent pictures by key, bounded in bytes; concurrent requests for one key share one drawing."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._size = 0
+        self._drawing: dict[Hashable, Future[bytes]] = {}
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    async def get(self, key: Hashable, draw: Callable[[], bytes], *, private: bool = False) -> bytes:
+        """The picture for `key`, drawn by `draw` in a worker thread unless kept or being drawn already."""
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+                return kept
+            future = self._drawing.get(key)
+            if future is None:
+                self.misses += 1
+                pool = _private_pool if private else _public_pool
+                future = pool.submit(draw)
+                self._drawing[key] = future
+                future.add_done_callback(lambda done: self._keep(key, done))
+        return await asyncio.wrap_future(future)
+
+    def forget(self, match: Callable[[Hashable], bool]) -> None:
+        """Drop the kept pictures whose key matches (a game that ended)."""
+        with self._lock:
+            for key in [k for k in self._kept if match(k)]:
+                self._size -= len(self._kept.pop(key))
+
+    def _keep(self, key: Hashable, done: Future[bytes]) -> None:
+        with self._lock:
+            self._drawing.pop(key, None)
+            if done.cancelled() or done.exception() is not None:
+                return
+            data = done.result()
+            self._kept[key] = data
+            self._size += len(data)
+            while self._size > self.max_bytes and self._kept:
+                _, dropped = self._kept.popitem(last=False)
+                self._size -= len(dropped)
+
+
+PICTURES = PictureCache()
+"""The bot's pictures; keys start with the game id so a finished game's can be forgotten."""
+
+
+async def draw_once(draw: Callable[[], T], *, private: bool = False) -> T:
+    """Draw something nobody will ask for again (a score sheet) in a worker pool, without keeping it."""
+    pool = _private_pool if private else _public_pool
+    return await asyncio.wrap_future(pool.submit(draw))
