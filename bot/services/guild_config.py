@@ -18,7 +18,7 @@ from annotated_types import Ge, Le
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.games import GameInfo
-from bot.i18n import FALLBACK, LANGUAGES, table, text
+from bot.i18n import FALLBACK, LANGUAGES, fit, table, text
 from bot.services.games import ServiceError
 from bot.storage.guild_settings import GuildSettingsStore
 from rules.engine import Message
@@ -29,6 +29,15 @@ MAX_MINUTES = 7 * 24 * 60
 """The longest wait a timer may be set to: a week."""
 MAX_MISSED = 20
 """The most timed-out turns in a row a server may allow before a bot player takes the seat."""
+MIN_MINUTES = 5
+"""The shortest reminder or timeout (0 still means none): shorter ones ping people every few breaths and, with the
+pause policy, count a whole game's worth of missed turns during one coffee."""
+MAX_LOBBIES_PER_PERSON = 25
+MAX_GAMES_PER_PERSON = 50
+MAX_GAMES_PER_SERVER = 500
+"""The highest caps an admin may set: far above any friends' server, still a bound."""
+ECHO_LIMIT = 100
+"""User input quoted back in a refusal is cut to this many characters (no real value is longer)."""
 
 _YES = frozenset({"yes", "y", "true", "on", "1", "да", "д", "вкл"})
 _NO = frozenset({"no", "n", "false", "off", "0", "нет", "н", "выкл"})
@@ -76,6 +85,44 @@ class TimerPolicy(BaseModel):
         return self
 
 
+class LobbyLimits(BaseModel):
+    """Bounds on opening games, so one person (or a script) cannot fill a server with lobbies and threads.
+
+    The defaults fit a server of friends and stop abuse: a person hosts at most 2 open lobbies at once (one to
+    fill, one more in another channel); sits in at most 5 open games (slow board games run for days, several in
+    parallel); a server runs at most 25 open games (each costs memory and pictures; a busy server of friends has a
+    handful); and a lobby nobody joins, leaves or changes for 60 minutes is cancelled (people who are coming come
+    within the hour; the host opens a new one with one command).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    lobbies_per_person: int = Field(
+        default=2, ge=1, le=MAX_LOBBIES_PER_PERSON, description="Open lobbies one person may host at once."
+    )
+    games_per_person: int = Field(
+        default=5, ge=1, le=MAX_GAMES_PER_PERSON, description="Open games (lobby or running) one person may sit in."
+    )
+    games_per_server: int = Field(
+        default=25, ge=1, le=MAX_GAMES_PER_SERVER, description="Open games (lobby or running) on the server."
+    )
+    lobby_expiry_minutes: int = Field(
+        default=60,
+        ge=MIN_MINUTES,
+        le=MAX_MINUTES,
+        description="Minutes without any change after which a lobby expires.",
+    )
+
+
+LIMIT_BOUNDS = {
+    "lobbies_per_person": (1, MAX_LOBBIES_PER_PERSON),
+    "games_per_person": (1, MAX_GAMES_PER_PERSON),
+    "games_per_server": (1, MAX_GAMES_PER_SERVER),
+    "lobby_expiry_minutes": (MIN_MINUTES, MAX_MINUTES),
+}
+"""Each limit and the values an admin may give it."""
+
+
 class GuildConfig(BaseModel):
     """One server's settings; the defaults are how the bot behaves on a server that never changed anything."""
 
@@ -86,6 +133,8 @@ class GuildConfig(BaseModel):
     creator_role_id: int | None = Field(default=None, description="Only this role may create games (None: all).")
     bots_allowed: bool = Field(default=True, description="Whether bot players may be seated in a lobby.")
     timers: TimerPolicy = Field(default_factory=TimerPolicy)
+    timers_locked: bool = Field(default=False, description="Whether hosts must keep the server's turn timers.")
+    limits: LobbyLimits = Field(default_factory=LobbyLimits)
     options: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Per game, the variant options set here (JSON values)."
     )
@@ -163,13 +212,13 @@ class OptionSpec:
             return True
         if word in _NO or word in _words("bot.word.no"):
             return False
-        raise ServiceError("admin.reason.not_yes_no", option=self.label(), value=str(given))
+        raise ServiceError("admin.reason.not_yes_no", option=self.label(), value=echo(given))
 
     def _parse_int(self, given: Any) -> int:
         try:
             number = int(str(given).strip()) if not isinstance(given, int) or isinstance(given, bool) else given
         except ValueError:
-            raise ServiceError("admin.reason.not_a_number", option=self.label(), value=str(given)) from None
+            raise ServiceError("admin.reason.not_a_number", option=self.label(), value=echo(given)) from None
         if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
             raise ServiceError(
                 "admin.reason.out_of_range", option=self.label(), value=number, low=self.low or 0, high=self.high or 0
@@ -183,7 +232,12 @@ class OptionSpec:
             names = {choice.lower(), *(_words(key) if key else ())}
             if word in names:
                 return choice
-        raise ServiceError("admin.reason.not_a_choice", option=self.label(), value=str(given), allowed=self.allowed())
+        raise ServiceError("admin.reason.not_a_choice", option=self.label(), value=echo(given), allowed=self.allowed())
+
+
+def echo(value: Any) -> str:
+    """User input as a refusal quotes it: cut to ECHO_LIMIT characters, so no answer outgrows Discord's limits."""
+    return fit(str(value), ECHO_LIMIT)
 
 
 def choice_key(namespace: str, field: str, value: str) -> str | None:
@@ -240,7 +294,7 @@ class GuildConfigService:
         found = next((s for s in self.specs(game) if s.name == name), None)
         if found is None:
             names: list[str | int | Message] = [s.label() for s in self.specs(game)]
-            raise ServiceError("admin.reason.unknown_option", option=name, options=names)
+            raise ServiceError("admin.reason.unknown_option", option=echo(name), options=names)
         return found
 
     # ---- reading and changing -----------------------------------------------------------------------------
@@ -314,8 +368,13 @@ class GuildConfigService:
 
     @staticmethod
     def with_timers(policy: TimerPolicy, **changes: Any) -> TimerPolicy:
-        """A timer policy with some values changed; refused with the reason when a value or the pair is wrong."""
-        values = {**policy.model_dump(), **{k: v for k, v in changes.items() if v is not None}}
+        """A timer policy with some values changed; refused with the reason when a value or the pair is wrong.
+
+        A reminder or timeout given here is 0 (none) or at least MIN_MINUTES; values already in `policy` are
+        kept as they are (a server set before the minimum existed still saves its other changes).
+        """
+        given = {k: v for k, v in changes.items() if v is not None}
+        values = {**policy.model_dump(), **given}
         for name in ("reminder_minutes", "timeout_minutes"):
             if not 0 <= int(values[name]) <= MAX_MINUTES:
                 raise ServiceError(
@@ -324,6 +383,13 @@ class GuildConfigService:
                     value=int(values[name]),
                     low=0,
                     high=MAX_MINUTES,
+                )
+            if name in given and 0 < int(given[name]) < MIN_MINUTES:
+                raise ServiceError(
+                    "admin.reason.below_minimum",
+                    option=Message(key=f"admin.timers.{name}"),
+                    value=int(given[name]),
+                    minimum=MIN_MINUTES,
                 )
         if not 0 <= int(values["missed_limit"]) <= MAX_MISSED:
             raise ServiceError(
@@ -338,13 +404,29 @@ class GuildConfigService:
             raise ServiceError(
                 "admin.reason.not_a_choice",
                 option=Message(key="admin.timers.on_timeout"),
-                value=str(values["on_timeout"]),
+                value=echo(values["on_timeout"]),
                 allowed=Message(key="admin.word.plain", params={"value": allowed}),
             )
         reminder, timeout = int(values["reminder_minutes"]), int(values["timeout_minutes"])
         if reminder and timeout and timeout <= reminder:
             raise ServiceError("admin.reason.timeout_not_after_reminder", reminder=reminder, timeout=timeout)
         return TimerPolicy.model_validate(values)
+
+    @staticmethod
+    def with_limits(limits: LobbyLimits, **changes: int | None) -> LobbyLimits:
+        """Caps and lobby expiry with some values changed; refused with the reason when one is out of bounds."""
+        given = {k: v for k, v in changes.items() if v is not None}
+        for name, value in given.items():
+            low, high = LIMIT_BOUNDS[name]
+            if not low <= int(value) <= high:
+                raise ServiceError(
+                    "admin.reason.out_of_range",
+                    option=Message(key=f"admin.limits.{name}"),
+                    value=int(value),
+                    low=low,
+                    high=high,
+                )
+        return limits.model_copy(update={k: int(v) for k, v in given.items()})
 
     # ---- new games ----------------------------------------------------------------------------------------
 
@@ -359,6 +441,28 @@ class GuildConfigService:
         for name, raw in chosen.items():
             values[name] = self.spec(game, name).parse(raw)
         return values
+
+    def timers_for_new_game(self, config: GuildConfig, overrides: Mapping[str, Any]) -> TimerPolicy:
+        """A new game's timers: the server's, with the host's overrides for this one game, within what it allows.
+
+        Hosts may not override locked timers, switch off (0) a reminder, timeout or hand-over the server has on,
+        or go below MIN_MINUTES; each refusal says why.
+        """
+        given = {name: value for name, value in overrides.items() if value is not None}
+        if not given:
+            return config.timers
+        if config.timers_locked:
+            raise ServiceError("admin.reason.timers_locked")
+        server = config.timers
+        for name in ("reminder_minutes", "timeout_minutes", "missed_limit"):
+            if name in given and int(given[name]) == 0 and getattr(server, name):
+                key = (
+                    "admin.reason.hand_over_cannot_be_off"
+                    if name == "missed_limit"
+                    else "admin.reason.timer_cannot_be_off"
+                )
+                raise ServiceError(key, option=Message(key=f"admin.timers.{name}"), value=getattr(server, name))
+        return self.with_timers(server, **given)
 
     @staticmethod
     def may_create_games(config: GuildConfig, role_ids: Collection[int], *, admin: bool) -> bool:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.i18n import escaped
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.storage.games import GameRecord
@@ -29,6 +31,12 @@ Announcer = Callable[[GameRecord, Message, int | None], Awaitable[None]]
 
 RETRY_SECONDS = 300.0
 """When firing a timer failed (Discord refused a message, say), try again this much later."""
+MAX_STILL_WAITING = 3
+"""With the pause policy, how many times "still waiting for …" is said in one wait. After that the game waits
+silently until the player acts or an admin ends it (or, when missed turns hand the seat over, until then): a
+player who is away for a week is not pinged every few minutes of it."""
+WAIT_SILENTLY = math.inf
+"""The due time of a paused wait that has said all it may: it never fires, and a move by the player replaces it."""
 MAX_MOVES_FOR_ABSENT = 200
 """A bound on the moves played for one absent person in one go (a turn is a handful; this only stops a runaway)."""
 
@@ -136,6 +144,10 @@ class TimerService(GameListener):
                         if await self._fire(timer):
                             fired += 1
                     except Exception:  # one game's trouble (say, a channel gone) must not stop everyone's timers
+                        if await self._closed(timer.game_id):  # e.g. its place is gone and the game was closed
+                            log.info("turn timer of game %s stopped: the game is closed", timer.game_id)
+                            await self._forget(timer.game_id)
+                            continue
                         log.exception("turn timer of game %s seat %s failed; retrying later", timer.game_id, timer.seat)
                         retry = _stage(timer, timer.stage, self.clock() + RETRY_SECONDS)
                         await self.store.change(timer.game_id, put=[retry])
@@ -199,7 +211,13 @@ class TimerService(GameListener):
             notice = Message(key="admin.notice.handed_over", params={"seat": timer.seat, "missed": missed})
             await self.hand_over(record.id, timer.seat, notice)
             return
-        await self.store.change(record.id, put=[_stage(timer, "paused", self.clock() + policy.timeout_minutes * 60)])
+        ping = missed - 1  # the pause itself was said at the first miss; this is "still waiting" number `ping`
+        due = self.clock() + policy.timeout_minutes * 60
+        if not policy.missed_limit and ping >= MAX_STILL_WAITING:
+            due = WAIT_SILENTLY  # said for the last time: nothing more will happen until the player acts
+        await self.store.change(record.id, put=[_stage(timer, "paused", due)])
+        if ping > MAX_STILL_WAITING:
+            return  # counting on towards the hand-over, silently
         user_id = _user_of(record, timer.seat)
         params = {"seat": timer.seat, "player": f"<@{user_id}>", "missed": missed, "limit": policy.missed_limit}
         await self.announce(record, _counted("admin.notice.still_waiting", params), user_id)
@@ -233,7 +251,7 @@ class TimerService(GameListener):
         """Give a person's seat to a bot player for good, saying why; with no person left the game is abandoned."""
         record = await self.games.hand_to_bot(game_id, seat)
         await self.store.set_missed(game_id, seat, 0)
-        name = next(s.name for s in record.seats if s.seat == seat)  # the person's name, not the bot's 🤖 one
+        name = escaped(next(s.name for s in record.seats if s.seat == seat))  # the person's, not the bot's 🤖 one
         await self.announce(record, Message(key=notice.key, params={**notice.params, "player": name}), None)
         if not any(s.user_id is not None for s in record.seats):
             ended = await self.games.end(game_id)
@@ -293,6 +311,15 @@ class TimerService(GameListener):
         people = {s.seat for s in record.seats if s.user_id is not None}
         state = self.games.state(record.id)
         return set(self.games.engine(record.game).to_act(state)) & people
+
+    async def _closed(self, game_id: int) -> bool:
+        """Whether a game is no longer open (ended, or closed because its channel or thread is gone)."""
+        try:
+            record = await self.games.store.get(game_id)
+        except Exception:
+            log.exception("could not look up game %s", game_id)
+            return False
+        return record is None or record.status not in ("lobby", "active")
 
     async def _forget(self, game_id: int) -> None:
         await self.store.clear(game_id)

@@ -12,7 +12,14 @@ from discord import app_commands
 
 from bot.i18n import text
 from bot.services.games import ServiceError
-from bot.services.guild_config import MAX_MINUTES, MAX_MISSED, AfkPolicy, GuildConfigService, TimerPolicy
+from bot.services.guild_config import (
+    MAX_MINUTES,
+    MAX_MISSED,
+    AfkPolicy,
+    GuildConfigService,
+    LobbyLimits,
+    TimerPolicy,
+)
 from bot.storage.games import GameRecord
 
 if TYPE_CHECKING:
@@ -35,6 +42,7 @@ class NewGamePlan:
     timers: TimerPolicy
     threads: bool
     bots_allowed: bool
+    limits: LobbyLimits
 
 
 def timer_lines(language: str, policy: TimerPolicy) -> list[str]:
@@ -81,15 +89,22 @@ async def plan_new_game(
     chosen: Mapping[str, Any],
     timer_choices: Mapping[str, Any] | None = None,
 ) -> NewGamePlan:
-    """Check the person may open a game, and build its options and timers; refused with the reason."""
+    """Check the person may open a game, and build its options and timers (host overrides within what the server
+    allows); refused with the reason."""
     service: GuildConfigService = bot.config
     config = await service.get(interaction.guild_id)
     if not service.may_create_games(config, role_ids(interaction.user), admin=is_admin(interaction)):
         raise ServiceError("admin.reason.not_a_creator", role=f"<@&{config.creator_role_id}>")
     options = service.options_for_new_game(config, game, chosen)
     overrides = {TIMER_OVERRIDES[name]: value for name, value in (timer_choices or {}).items() if value is not None}
-    timers = service.with_timers(config.timers, **overrides)
-    return NewGamePlan(options=options, timers=timers, threads=config.threads, bots_allowed=config.bots_allowed)
+    timers = service.timers_for_new_game(config, overrides)
+    return NewGamePlan(
+        options=options,
+        timers=timers,
+        threads=config.threads,
+        bots_allowed=config.bots_allowed,
+        limits=config.limits,
+    )
 
 
 def timer_parameters() -> list[inspect.Parameter]:

@@ -8,12 +8,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import game_name, settings_embed
+from bot.exts.admin._words import game_name, limit_lines, settings_embed, timers_lock_line
 from bot.games import GAMES
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
-from bot.services.guild_config import MAX_MINUTES, MAX_MISSED, AfkPolicy, GuildConfig, Language
-from bot.ui.controller import reply_private
+from bot.services.guild_config import (
+    MAX_GAMES_PER_PERSON,
+    MAX_GAMES_PER_SERVER,
+    MAX_LOBBIES_PER_PERSON,
+    MAX_MINUTES,
+    MAX_MISSED,
+    MIN_MINUTES,
+    AfkPolicy,
+    GuildConfig,
+    Language,
+    echo,
+)
+from bot.ui.answers import reply_private
 from bot.ui.house_rules import is_admin, timer_lines
 from rules.engine import Message
 
@@ -134,7 +145,7 @@ class ConfigCog(commands.Cog):
     async def language(self, interaction: discord.Interaction[Any], value: str) -> None:
         """Choose the language of public messages (or go back to the bot's default)."""
         if value != "default" and value not in {lang.value for lang in Language}:
-            await self._refuse(interaction, Message(key="admin.reason.unknown_language", params={"value": value}))
+            await self._refuse(interaction, Message(key="admin.reason.unknown_language", params={"value": echo(value)}))
             return
         chosen = None if value == "default" else Language(value)
         if await self._change(interaction, lambda config: config.model_copy(update={"language": chosen})):
@@ -184,6 +195,7 @@ class ConfigCog(commands.Cog):
         timeout=text("en", "commands.config_timers.timeout.description"),
         on_timeout=text("en", "commands.config_timers.on_timeout.description"),
         missed=text("en", "commands.config_timers.missed.description"),
+        locked=text("en", "commands.config_timers.locked.description"),
     )
     @app_commands.choices(on_timeout=POLICY_CHOICES)
     async def timers(
@@ -193,8 +205,10 @@ class ConfigCog(commands.Cog):
         timeout: app_commands.Range[int, 0, MAX_MINUTES] | None = None,
         on_timeout: str | None = None,
         missed: app_commands.Range[int, 0, MAX_MISSED] | None = None,
+        locked: bool | None = None,
     ) -> None:
-        """Set the turn timer policy: any of the reminder, the timeout, what a timeout does, and the hand-over."""
+        """Set the turn timer policy: any of the reminder, the timeout (each 0 or at least MIN_MINUTES), what a
+        timeout does, the hand-over, and whether hosts may change them for one game."""
         changes = {
             "reminder_minutes": reminder,
             "timeout_minutes": timeout,
@@ -204,14 +218,52 @@ class ConfigCog(commands.Cog):
         service = self.bot.config
 
         def edit(config: GuildConfig) -> GuildConfig:
-            return config.model_copy(update={"timers": service.with_timers(config.timers, **changes)})
+            update: dict[str, Any] = {"timers": service.with_timers(config.timers, **changes)}
+            if locked is not None:
+                update["timers_locked"] = locked
+            return config.model_copy(update=update)
 
         if await self._change(interaction, edit):
             return
         language = language_of(interaction.locale)
-        policy = (await service.get(interaction.guild_id)).timers
+        config = await service.get(interaction.guild_id)
+        lines = [text(language, "admin.saved.timers"), *timer_lines(language, config.timers)]
+        lines.append(timers_lock_line(language, config))
+        await self._answer(interaction, "\n".join(lines))
+
+    @config.command(name="limits", description=text("en", "commands.config_limits.description"))
+    @app_commands.describe(
+        lobbies_per_person=text("en", "commands.config_limits.lobbies_per_person.description"),
+        games_per_person=text("en", "commands.config_limits.games_per_person.description"),
+        games_per_server=text("en", "commands.config_limits.games_per_server.description"),
+        lobby_expiry=text("en", "commands.config_limits.lobby_expiry.description"),
+    )
+    async def limits(
+        self,
+        interaction: discord.Interaction[Any],
+        lobbies_per_person: app_commands.Range[int, 1, MAX_LOBBIES_PER_PERSON] | None = None,
+        games_per_person: app_commands.Range[int, 1, MAX_GAMES_PER_PERSON] | None = None,
+        games_per_server: app_commands.Range[int, 1, MAX_GAMES_PER_SERVER] | None = None,
+        lobby_expiry: app_commands.Range[int, MIN_MINUTES, MAX_MINUTES] | None = None,
+    ) -> None:
+        """Set the caps on open lobbies and games (per person, per server) and when an idle lobby expires."""
+        service = self.bot.config
+        changes = {
+            "lobbies_per_person": lobbies_per_person,
+            "games_per_person": games_per_person,
+            "games_per_server": games_per_server,
+            "lobby_expiry_minutes": lobby_expiry,
+        }
+
+        def edit(config: GuildConfig) -> GuildConfig:
+            return config.model_copy(update={"limits": service.with_limits(config.limits, **changes)})
+
+        if await self._change(interaction, edit):
+            return
+        language = language_of(interaction.locale)
+        config = await service.get(interaction.guild_id)
         await self._answer(
-            interaction, "\n".join([text(language, "admin.saved.timers"), *timer_lines(language, policy)])
+            interaction, "\n".join([text(language, "admin.saved.limits"), *limit_lines(language, config)])
         )
 
     @config.command(name="reset", description=text("en", "commands.config_reset.description"))
@@ -263,7 +315,7 @@ class ConfigCog(commands.Cog):
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
         config = await self.bot.config.get(interaction.guild_id)
-        running = len([r for r in await self.bot.service.store.with_status() if r.guild_id == interaction.guild_id])
+        running = await self.bot.service.store.count_open(guild_id=interaction.guild_id)
         await reply_private(interaction, said, embed=settings_embed(language, self.bot.config, config, running))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,15 +11,17 @@ from discord.ext import commands
 
 from bot.exts.lobby._presenter import lobby_embed
 from bot.games import GAMES
-from bot.i18n import language_of, render, text
+from bot.i18n import escaped, language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.controller import reply_private
+from bot.ui.answers import reply_private
 from bot.ui.house_rules import is_admin
 from rules.engine import Message
 
 if TYPE_CHECKING:
     from bot.app import Conductor
+
+log = logging.getLogger(__name__)
 
 
 class GamesCog(commands.Cog):
@@ -34,7 +37,8 @@ class GamesCog(commands.Cog):
         record = await self._game_here(interaction)
         if record is None:
             return
-        if interaction.user.id != record.host_id and not is_admin(interaction):
+        hosting = interaction.user.id == record.host_id and record.seat_of(interaction.user.id) is not None
+        if not hosting and not is_admin(interaction):  # a host who left the game is no longer its host
             await self._refuse(interaction, Message(key="admin.reason.only_host_or_admin"))
             return
         try:
@@ -46,14 +50,15 @@ class GamesCog(commands.Cog):
         if ended.status == "cancelled":
             await self._redraw_lobby(language, ended)
         key = "admin.notice.lobby_cancelled" if ended.status == "cancelled" else "admin.notice.ended"
-        notice = text(language, key, player=interaction.user.display_name, id=ended.id)
+        notice = text(language, key, player=escaped(interaction.user.display_name), id=ended.id)
         await interaction.response.send_message(notice, allowed_mentions=discord.AllowedMentions.none())
         await self.bot.service.after_close(ended)
 
     @app_commands.command(name="leave", description=text("en", "commands.leave.description"))
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """Leave this channel's running game: a bot player takes the seat for the rest of the game."""
+        """Leave this channel's running game: a bot player takes the seat for the rest of the game; a host who
+        leaves passes the host role to the next person in seat order (announced in the game's place)."""
         record = await self._game_here(interaction)
         if record is None:
             return
@@ -72,8 +77,33 @@ class GamesCog(commands.Cog):
             await self._refuse(interaction, error.message)
             return
         language = language_of(interaction.locale)
-        key = "admin.saved.left_ended" if after.status == "abandoned" else "admin.saved.left"
-        await interaction.followup.send(text(language, key, id=record.id), ephemeral=True)
+        if after.status == "abandoned":
+            said = text(language, "admin.saved.left_ended", id=record.id)
+        else:
+            said = text(language, "admin.saved.left", id=record.id)
+            heir = await self._pass_host(after, interaction.user.id, seat)
+            if heir is not None:
+                said += " " + text(language, "admin.saved.left_host", player=heir)
+        await reply_private(interaction, said)
+
+    async def _pass_host(self, record: GameRecord, user_id: int, seat: int) -> str | None:
+        """If the person who left hosted the game, pass the role on and announce it; the new host's name, or None."""
+        if record.host_id != user_id or record.status != "active":
+            return None
+        try:
+            passed = await self.bot.service.pass_host(record.id, user_id, seat=seat)
+        except ServiceError:
+            return None  # it ended meanwhile
+        if passed.host_id == user_id:
+            return None
+        heir = next(s for s in passed.seats if s.user_id == passed.host_id)
+        name = escaped(heir.name)
+        notice = Message(key="admin.notice.new_host", params={"player": name, "id": passed.id})
+        try:
+            await self.bot.timers.announce(passed, notice, None)
+        except discord.HTTPException as error:
+            log.warning("could not announce the new host of game %s: %s", passed.id, error)
+        return name
 
     async def _game_here(self, interaction: discord.Interaction[Any]) -> GameRecord | None:
         """The open game of this channel or thread; None after telling the person where theirs is (or that none is)."""

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.exts.admin._words import COLOUR, command_words, game_name, variant_lines, walk_slash_commands
 from bot.games import GAMES
 from bot.i18n import language_of, text
-from bot.ui.controller import reply_private
+from bot.ui.answers import reply_private
 from bot.ui.house_rules import timer_lines
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.i18n import render, table, text
-from bot.services.guild_config import GuildConfig, GuildConfigService
+from bot.services.guild_config import MIN_MINUTES, GuildConfig, GuildConfigService
 from bot.ui.house_rules import timer_lines
 
 COLOUR = discord.Colour.from_rgb(69, 90, 100)
@@ -57,8 +57,13 @@ def settings_embed(language: str, service: GuildConfigService, config: GuildConf
         text(language, "admin.summary.bots", value=_yes_no(language, config.bots_allowed)),
     ]
     embed.add_field(name=text(language, "admin.summary.general"), value=_fit(general), inline=False)
+    timers = [
+        *timer_lines(language, config.timers),
+        timers_lock_line(language, config),
+    ]
+    embed.add_field(name=text(language, "admin.summary.timers"), value=_fit(timers), inline=False)
     embed.add_field(
-        name=text(language, "admin.summary.timers"), value=_fit(timer_lines(language, config.timers)), inline=False
+        name=text(language, "admin.summary.limits"), value=_fit(limit_lines(language, config)), inline=False
     )
     for game in GAMES:
         embed.add_field(
@@ -66,6 +71,24 @@ def settings_embed(language: str, service: GuildConfigService, config: GuildConf
         )
     embed.set_footer(text=text(language, "admin.summary.footer", running=running))
     return embed
+
+
+def timers_lock_line(language: str, config: GuildConfig) -> str:
+    """Whether hosts may change the turn timers for one game here, and within what."""
+    if config.timers_locked:
+        return text(language, "admin.timers.locked")
+    return text(language, "admin.timers.unlocked", minimum=MIN_MINUTES)
+
+
+def limit_lines(language: str, config: GuildConfig) -> list[str]:
+    """A server's caps on open lobbies and games, and its lobby expiry, as short lines."""
+    limits = config.limits
+    return [
+        text(language, "admin.limits.lobbies_per_person_line", value=limits.lobbies_per_person),
+        text(language, "admin.limits.games_per_person_line", value=limits.games_per_person),
+        text(language, "admin.limits.games_per_server_line", value=limits.games_per_server),
+        text(language, "admin.limits.lobby_expiry_minutes_line", value=limits.lobby_expiry_minutes),
+    ]
 
 
 def _yes_no(language: str, value: bool) -> str:

@@ -1,33 +1,43 @@
-"""/newgame: open a lobby in this channel for one of the games."""
+"""/newgame: open a lobby in this channel (or a thread of its own) for one of the games; idle lobbies shown expired."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 from bot.exts.lobby._controller import LobbyController
 from bot.exts.lobby._options import option_parameters, options_for
 from bot.exts.lobby._presenter import lobby_embed, lobby_view
 from bot.games import GAMES
-from bot.i18n import language_of, render, text
+from bot.i18n import fit, language_of, render, text
 from bot.services.games import ServiceError
-from bot.ui.controller import reply_private
+from bot.services.guild_config import ECHO_LIMIT, LobbyLimits
+from bot.storage.games import GameRecord
+from bot.ui.answers import reply_private
 from bot.ui.house_rules import (
     TIMER_CHOICES,
     TIMER_DESCRIPTIONS,
     TIMER_OVERRIDES,
+    NewGamePlan,
     plan_new_game,
     timer_lines,
     timer_parameters,
 )
+from bot.ui.permissions import FOR_THREADS, explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
     from bot.app import Conductor
+    from bot.services.lobbies import LobbyExpiry
+
+log = logging.getLogger(__name__)
 
 GAME_CHOICES = [
     app_commands.Choice(name=text("en", f"bot.game.{info.namespace}"), value=g) for g, info in GAMES.items()
@@ -36,80 +46,243 @@ OPTION_PARAMETERS = option_parameters(GAMES)
 
 
 class LobbyCog(commands.Cog):
-    """Opening games; the lobby's buttons are handled by its controller."""
+    """Opening games; the lobby's buttons are handled by its controller, idle lobbies shown expired here."""
 
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
+        self._caps = asyncio.Lock()
+        self._opening: dict[object, tuple[int | None, int]] = {}
+        """/newgame calls past their caps check whose lobby is not stored yet: (server, person) each."""
 
     async def cog_load(self) -> None:
         """Register the lobby's controller for its components, and /newgame (built from the options models)."""
         self.bot.controllers["lobby"] = LobbyController(self.bot)
         self.bot.tree.add_command(newgame_command(self))
+        expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)
+        if expiry is not None:
+            expiry.present = self.show_expired
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
         self.bot.controllers.pop("lobby", None)
         self.bot.tree.remove_command("newgame")
+        expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)
+        if expiry is not None and expiry.present == self.show_expired:
+            expiry.present = None
 
     async def newgame(self, interaction: discord.Interaction[Any], game: str, **given: Any) -> None:
-        """Open a lobby here with the invoker as host; one open game per channel; options override the server's."""
+        """Open a lobby here with the invoker as host (in a thread of its own when the server wants it).
+
+        Refusals come first and privately: a wrong game or option, the server's rules, missing permissions,
+        caps, a channel with an open game. Then a lobby in the channel is the answer itself; with a thread, the
+        answer is deferred publicly before the thread is opened, and the pointer to the thread fills it.
+        """
         language = language_of(interaction.locale)
         if game not in GAMES or interaction.channel_id is None:
             await reply_private(interaction, text(language, "bot.reason.unknown_game"))
             return
         chosen, foreign = options_for(game, OPTION_PARAMETERS, given)
         if foreign:
-            names = ", ".join(foreign)
+            names = fit(", ".join(foreign), ECHO_LIMIT)
             await reply_private(interaction, text(language, "bot.reason.option_not_for_game", options=names))
             return
-        try:  # the server's rules: who may create, locked options, timers, threads
+        try:  # the server's rules: who may create, locked options, timers, threads, caps
             timers = {name: given.get(name) for name in TIMER_OVERRIDES}
             plan = await plan_new_game(self.bot, interaction, game, chosen, timers)
+            _check_options(game, plan.options)
+        except ServiceError as error:
+            await reply_private(interaction, render(language, error.message))
+            return
+        lacking = missing_here(interaction)
+        if lacking:
+            await reply_private(interaction, explain(language, lacking, interaction.channel_id))
+            return
+        in_thread = plan.threads and self.bot.places.can_open_thread(interaction)
+        no_threads = [n for n in missing_here(interaction, threads=True) if n in FOR_THREADS] if in_thread else []
+        if not in_thread or no_threads:
+            busy = await self.bot.service.store.in_channel(interaction.channel_id)  # a friendly fast path:
+            if busy:  # the database decides below, whatever raced
+                await reply_private(interaction, text(language, "bot.reason.channel_busy", id=busy[0].id))
+                return
+        token = object()
+        async with self._caps:  # the caps check and the reservation are one step: simultaneous calls count each other
+            cap = await self._cap_reached(interaction.guild_id, interaction.user.id, plan.limits)
+            if cap is None:
+                self._opening[token] = (interaction.guild_id, interaction.user.id)
+        if cap is not None:
+            await reply_private(interaction, render(language, cap))
+            return
+        try:
+            if in_thread and not no_threads:
+                await self._open_in_thread(interaction, game, plan, token)
+            else:
+                await self._open_here(interaction, game, plan, token, no_threads=no_threads)
+        finally:
+            self._opening.pop(token, None)
+
+    async def _open_here(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        plan: NewGamePlan,
+        token: object,
+        *,
+        no_threads: list[str],
+    ) -> None:
+        """Open the lobby in this channel and answer with it; with threads wanted but impossible, say why."""
+        language = language_of(interaction.locale)
+        assert interaction.channel_id is not None
+        try:
+            record = await self._store_lobby(interaction, game, plan, interaction.channel_id, token)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
         public = await self.bot.public_language(interaction.guild_id)
-        info = GAMES[game]
-        thread = None
-        if plan.threads and self.bot.places.can_open_thread(interaction):
-            title = text(public, f"bot.game.{info.namespace}")
-            name = text(public, "admin.thread.name", game=title, host=interaction.user.display_name)
-            thread = await self.bot.places.open_thread(interaction, name)
-        open_here = [] if thread is not None else await self.bot.service.store.in_channel(interaction.channel_id)
-        if open_here:
-            message = Message(key="bot.reason.channel_busy", params={"id": open_here[0].id})
-            await reply_private(interaction, text(language, message.key, **message.params))
-            return
-        try:
-            record = await self.bot.service.open_lobby(
-                game=game,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id if thread is None else thread.id,
-                host_id=interaction.user.id,
-                host_name=interaction.user.display_name,
-                options=plan.options,
-            )
-        except ServiceError as error:
-            await reply_private(interaction, text(language, error.message.key, **error.message.params))
-            return
-        await self.bot.timers.adopt(record.id, plan.timers)
-        view = lobby_view(public, info, record, bots_allowed=plan.bots_allowed)
-        assert view is not None, "a new lobby always has its buttons"
-        embed = lobby_embed(public, info, record, timers=timer_lines(public, plan.timers))
-        if thread is not None:  # the lobby goes in the game's thread; the channel gets a pointer to it
-            await self.bot.places.bind(record, thread)
-            posted = await thread.send(embed=embed, view=view)
-            await self.bot.service.store.set_message(record.id, "lobby", thread.id, posted.id)
-            title = text(public, f"bot.game.{info.namespace}")
-            pointer = text(
-                public, "admin.thread.pointer", host=interaction.user.mention, game=title, thread=thread.mention
-            )
-            await interaction.response.send_message(pointer, allowed_mentions=discord.AllowedMentions.none())
-            return
+        embed, view = _lobby(public, game, record, plan)
         response = await interaction.response.send_message(embed=embed, view=view)
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, message_id)
+        if no_threads:
+            await reply_private(interaction, _no_threads(language, no_threads, interaction.channel_id))
+
+    async def _open_in_thread(
+        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, token: object
+    ) -> None:
+        """Defer publicly, open the game's thread, put the lobby there and point to it from the channel."""
+        language = language_of(interaction.locale)
+        assert interaction.channel_id is not None
+        await interaction.response.defer(thinking=True)  # opening a thread and posting in it take round trips
+        public = await self.bot.public_language(interaction.guild_id)
+        title = text(public, f"bot.game.{GAMES[game].namespace}")
+        name = text(public, "admin.thread.name", game=title, host=interaction.user.display_name)
+        thread = await self.bot.places.open_thread(interaction, name)
+        if thread is None:  # Discord refused (logged): the game is played in the channel, and the host told why
+            await self._open_here_after_all(interaction, game, plan, token)
+            return
+        try:
+            record = await self._store_lobby(interaction, game, plan, thread.id, token)
+        except ServiceError as error:
+            await _withdraw(interaction, render(language, error.message))
+            return
+        await self.bot.places.bind(record, thread)
+        embed, view = _lobby(public, game, record, plan)
+        try:
+            posted = await thread.send(embed=embed, view=view)
+        except discord.HTTPException as error:  # nobody could join it: close it (and its thread) and say so
+            log.warning("could not post the lobby of game %s in its thread %s: %s", record.id, thread.id, error)
+            cancelled = await self.bot.service.cancel(record.id, record.host_id)
+            await self.bot.service.after_close(cancelled)
+            await _withdraw(interaction, text(language, "bot.reason.internal_error"))
+            return
+        await self.bot.service.store.set_message(record.id, "lobby", thread.id, posted.id)
+        pointer = text(public, "admin.thread.pointer", host=interaction.user.mention, game=title, thread=thread.mention)
+        await interaction.followup.send(pointer, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _open_here_after_all(
+        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, token: object
+    ) -> None:
+        """After a public defer, the thread could not be opened: the lobby fills the answer in the channel."""
+        language = language_of(interaction.locale)
+        assert interaction.channel_id is not None
+        try:
+            record = await self._store_lobby(interaction, game, plan, interaction.channel_id, token)
+        except ServiceError as error:
+            await _withdraw(interaction, render(language, error.message))
+            return
+        public = await self.bot.public_language(interaction.guild_id)
+        embed, view = _lobby(public, game, record, plan)
+        posted = await interaction.followup.send(embed=embed, view=view, wait=True)
+        await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, posted.id)
+        await interaction.followup.send(text(language, "admin.lobby.thread_failed"), ephemeral=True)
+
+    async def _store_lobby(
+        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, channel_id: int, token: object
+    ) -> GameRecord:
+        """Store the lobby (the database refuses a second open game in a place) and fix its timers."""
+        try:
+            record = await self.bot.service.open_lobby(
+                game=game,
+                guild_id=interaction.guild_id,
+                channel_id=channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                options=plan.options,
+            )
+        finally:
+            self._opening.pop(token, None)  # stored (or refused): the database counts it from now on
+        await self.bot.timers.adopt(record.id, plan.timers)
+        return record
+
+    async def _cap_reached(self, guild_id: int | None, user_id: int, limits: LobbyLimits) -> Message | None:
+        """The first cap this person would pass by opening one more game here, or None."""
+        if guild_id is None:
+            return None
+        store = self.bot.service.store
+        mine = sum(1 for opening in self._opening.values() if opening == (guild_id, user_id))
+        here = sum(1 for g, _ in self._opening.values() if g == guild_id)
+        lobbies = await store.count_open(guild_id=guild_id, host_id=user_id, status="lobby") + mine
+        if lobbies >= limits.lobbies_per_person:
+            return Message(key="admin.reason.cap_lobbies_per_person", params={"limit": limits.lobbies_per_person})
+        games = await store.count_open(guild_id=guild_id, user_id=user_id) + mine
+        if games >= limits.games_per_person:
+            return Message(key="admin.reason.cap_games_per_person", params={"limit": limits.games_per_person})
+        total = await store.count_open(guild_id=guild_id) + here
+        if total >= limits.games_per_server:
+            return Message(key="admin.reason.cap_games_per_server", params={"limit": limits.games_per_server})
+        return None
+
+    async def show_expired(self, record: GameRecord, minutes: int) -> None:
+        """Show a lobby that expired: its message without buttons, and a word in its channel or thread."""
+        language = await self.bot.public_language(record.guild_id)
+        where = await self.bot.service.store.get_message(record.id, "lobby")
+        if where is not None:
+            channel_id, message_id = where
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                await message.edit(
+                    embed=lobby_embed(language, GAMES[record.game], record, expired_after=minutes), view=None
+                )
+            except discord.HTTPException as error:
+                log.info("could not redraw the expired lobby of game %s: %s", record.id, error)
+        notice = text(language, "admin.notice.lobby_expired", id=record.id, minutes=minutes)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
+
+
+def _check_options(game: str, options: dict[str, Any]) -> None:
+    """Refuse options that do not go together before anything is shown (the service checks them again)."""
+    try:
+        GAMES[game].engine.load_options(dict(options))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        detail = fit(f"{where}: {first.get('msg', '')}".strip(": "), ECHO_LIMIT * 3)
+        raise ServiceError("bot.reason.bad_options", detail=detail) from error
+
+
+def _lobby(language: str, game: str, record: GameRecord, plan: NewGamePlan) -> tuple[discord.Embed, discord.ui.View]:
+    """A new lobby's embed and buttons."""
+    info = GAMES[game]
+    view = lobby_view(language, info, record, bots_allowed=plan.bots_allowed)
+    assert view is not None, "a new lobby always has its buttons"
+    return lobby_embed(language, info, record, timers=timer_lines(language, plan.timers)), view
+
+
+def _no_threads(language: str, names: list[str], channel_id: int | None) -> str:
+    """Threads are on, but the bot may not open them here: which permissions an admin should grant."""
+    listed = ", ".join(text(language, f"bot.permission.{name}") for name in names)
+    where = f"<#{channel_id}>" if channel_id is not None else text(language, "bot.permission.here")
+    return text(language, "admin.lobby.no_threads", permissions=listed, channel=where)
+
+
+async def _withdraw(interaction: discord.Interaction[Any], content: str) -> None:
+    """Refuse privately after a public "thinking…": remove it, so the refusal is not shown to the channel."""
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as error:
+        log.warning("could not remove the public answer to interaction %s: %s", interaction.id, error)
+    await interaction.followup.send(fit(content), ephemeral=True)
 
 
 def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, Any, None]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.games import GameInfo
-from bot.i18n import text
+from bot.i18n import escaped, text
 from bot.storage.games import GameRecord
 from bot.ui.components import button, view_of
 from bot.ui.custom_ids import ComponentId
@@ -16,24 +16,34 @@ from bot.ui.options_text import rules_in_effect
 _COLOUR = discord.Colour.from_rgb(46, 125, 50)
 
 
-def lobby_embed(language: str, info: GameInfo, record: GameRecord, *, timers: Sequence[str] = ()) -> discord.Embed:
-    """Draw the lobby as an embed; its wording follows the record's status; `timers` words the turn timers."""
+def lobby_embed(
+    language: str,
+    info: GameInfo,
+    record: GameRecord,
+    *,
+    timers: Sequence[str] = (),
+    expired_after: int | None = None,
+) -> discord.Embed:
+    """Draw the lobby as an embed; its wording follows the record's status; `timers` words the turn timers;
+    `expired_after` (minutes) says a cancelled lobby expired for want of activity. Names are shown literally."""
     engine = info.engine
     title = text(language, f"bot.game.{info.namespace}")
     status_key = {"lobby": "bot.lobby.open", "active": "bot.lobby.started", "cancelled": "bot.lobby.cancelled"}
+    key = "admin.lobby.expired" if expired_after is not None else status_key.get(record.status, "bot.lobby.started")
     embed = discord.Embed(
         title=text(language, "bot.lobby.title", game=title),
         description=text(
             language,
-            status_key.get(record.status, "bot.lobby.started"),
+            key,
             host=f"<@{record.host_id}>",
             min=engine.min_players,
             max=engine.max_players,
+            minutes=expired_after,
         ),
         colour=_COLOUR,
     )
     players = [
-        f"{s.seat + 1}. {s.display_name}"
+        f"{s.seat + 1}. {escaped(s.display_name)}"
         + (text(language, "bot.lobby.host_mark") if s.user_id == record.host_id else "")
         for s in record.seats
     ]

@@ -8,6 +8,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalRole, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
+from bot.services.lobbies import LobbyExpiry
 from bot.storage.games import GameRecord
 from bot.storage.timers import TurnTimer
 from rules.dice import DiceEngine
@@ -24,10 +26,11 @@ CREATORS = "Conductors"
 
 
 class Clock:
-    """The bot's clock, moved by the test: timers fire without anyone waiting."""
+    """The bot's clock, moved by the test: timers fire without anyone waiting. `now` starts it elsewhere (lobby
+    expiry compares it with the wall-clock time stored at a lobby's last change: start it at time.time())."""
 
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now
@@ -134,6 +137,15 @@ async def armed(bot: Conductor, game_id: int, seat: int, version: int) -> TurnTi
             if timer is not None or record is None or record.version != version:
                 return timer
             await asyncio.sleep(0.005)
+
+
+def lobby_expiry(bot: Conductor) -> LobbyExpiry:
+    """The bot's lobby expiry (on the bot's clock); one made like it when the bot does not keep one."""
+    wired: LobbyExpiry | None = getattr(bot, "lobbies", None)
+    if wired is not None:
+        return wired
+    cog: Any = bot.get_cog("LobbyCog")
+    return LobbyExpiry(bot.service, bot.config, clock=bot.clock, present=cog.show_expired)
 
 
 def lobby_in(stand_in: LocalDiscord, place: int | str) -> RecordedMessage:

@@ -90,22 +90,22 @@ async def test_a_game_created_with_the_server_defaults_and_one_with_a_host_overr
 
         assert "⏰ The player to act is reminded after 10 min." in defaults.message.embed_text()
         override = await stand_in.slash(
-            "Cat", "newgame", {"game": "dice", "target": 60, "reminder": 3, "timeout": 9}, channel="general"
+            "Cat", "newgame", {"game": "dice", "target": 60, "reminder": 5, "timeout": 9}, channel="general"
         )
         assert override.message is not None and "Target score: **60**" in override.message.embed_text()
         assert "⌛ After 9 min a bot player plays the turn for them." in override.message.embed_text()
         hosted = await bot.service.game_in_channel(override.message.channel_id)
         assert hosted.options == {"target": 60, "mode": "elimination", "tie": "shared"}
         policy = await bot.timers.policy(hosted.id)
-        assert (policy.reminder_minutes, policy.timeout_minutes) == (3, 9)
+        assert (policy.reminder_minutes, policy.timeout_minutes) == (5, 9)
         joined = await stand_in.click("Ben", override.message, button(override.message, "join"))
-        assert "⏰ The player to act is reminded after 3 min." in (
+        assert "⏰ The player to act is reminded after 5 min." in (
             joined.message.embed_text() if joined.message else ""
         )
         bad_timers = await stand_in.slash(
-            "Eve", "newgame", {"game": "dice", "reminder": 9, "timeout": 3}, channel="general"
+            "Eve", "newgame", {"game": "dice", "reminder": 9, "timeout": 6}, channel="general"
         )
-        assert bad_timers.content == "The timeout (3 min) must come later than the reminder (9 min)."
+        assert bad_timers.content == "The timeout (6 min) must come later than the reminder (9 min)."
 
 
 async def test_a_locked_option_cannot_be_overridden_by_a_host(stand_in: LocalDiscord, running: Running) -> None:
@@ -154,7 +154,7 @@ async def test_changes_apply_to_new_games_only(stand_in: LocalDiscord, running: 
         said = await stand_in.slash("Boss", "config option", {"game": "dice", "option": "target", "value": "300"})
         assert said.message is not None
         assert "games already open keep their rules (open now: 1)" in said.message.embeds[0]["footer"]["text"]
-        await stand_in.slash("Boss", "config timers", {"reminder": 1, "timeout": 2, "on_timeout": "pause"})
+        await stand_in.slash("Boss", "config timers", {"reminder": 5, "timeout": 7, "on_timeout": "pause"})
         assert (await bot.service.get(running_game.id)).options["target"] == 100
         policy = await bot.timers.policy(running_game.id)
         assert (policy.reminder_minutes, policy.timeout_minutes, policy.on_timeout.value) == (10, 60, "bot")

@@ -128,3 +128,37 @@ async def test_leaving_in_the_middle_of_ones_turn_lets_the_bot_finish_it(
         await version_after(bot, record.id, version + 1)  # the hand-over, then the bot player's first move
         played = {s for s, _ in await bot.service.store.actions(record.id)}
         assert played == {seat}
+
+
+async def test_a_host_who_leaves_passes_the_host_role_on_and_can_no_longer_end_the_game(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot, "dice", "Ben", "Cat")
+        left = await stand_in.slash("Ann", "leave")
+        answer = await left.edited()
+        assert answer.content == (
+            f"You left game #{record.id}; a bot player plays your seat from now on. Ben is the host now."
+        )
+        said = await stand_in.wait_for_message(lambda m: m.content.startswith("👑"))
+        assert said.content == f"👑 Ben is now the host of game #{record.id}."
+        assert (await bot.service.get(record.id)).host_id == stand_in.user("Ben").id
+        refused = await stand_in.slash("Ann", "endgame")
+        assert refused.ephemeral and refused.content == "Only the host of this game or a server admin can end it."
+        assert await status(bot, record.id) == "active"
+        cat = await stand_in.slash("Cat", "leave")  # not the host: nothing passes
+        assert (await cat.edited()).content == (
+            f"You left game #{record.id}; a bot player plays your seat from now on."
+        )
+        ended = await stand_in.slash("Ben", "endgame")
+        assert not ended.ephemeral and await status(bot, record.id) == "abandoned"
+
+
+async def test_a_host_who_leaves_last_ends_the_game_as_before(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        record = await started(stand_in, bot)
+        await stand_in.slash("Ben", "leave")
+        last = await stand_in.slash("Ann", "leave")
+        assert (await last.edited()).content == f"You left game #{record.id}; nobody else was left, so it ended."
+        assert await status(bot, record.id) == "abandoned"
+        assert not any(m.content.startswith("👑") for m in stand_in.channel_messages("trains"))

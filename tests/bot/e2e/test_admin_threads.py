@@ -30,6 +30,8 @@ async def test_a_thread_game_is_played_in_its_thread_and_the_thread_is_archived_
         saved = await stand_in.slash("Boss", "config threads", {"enabled": True})
         assert saved.content == "Saved: new games open in a thread of their own."
         pointer = await stand_in.slash("Ann", "newgame", {"game": "dice", "target": 10})
+        assert pointer.response_type == 5 and not pointer.ephemeral, "a public 'thinking' while the thread opens"
+        await pointer.followup(0)  # the pointer fills it
         [thread] = stand_in.threads
         assert not pointer.ephemeral and f"<#{thread.id}>" in pointer.content
         assert thread.parent_id == stand_in.channel("trains").id and thread.type == 11
@@ -63,8 +65,8 @@ async def test_a_thread_game_is_played_in_its_thread_and_the_thread_is_archived_
 async def test_a_lobby_cancelled_in_its_thread_archives_the_thread(stand_in: LocalDiscord, running: Running) -> None:
     async with running():
         await stand_in.slash("Boss", "config threads", {"enabled": True})
-        await stand_in.slash("Ann", "newgame", {"game": "dice"})
-        await stand_in.slash("Ben", "newgame", {"game": "dice"})  # a second game beside it: threads never collide
+        await (await stand_in.slash("Ann", "newgame", {"game": "dice"})).followup(0)
+        await (await stand_in.slash("Ben", "newgame", {"game": "dice"})).followup(0)  # threads never collide
         first, second = stand_in.threads
         lobby = lobby_in(stand_in, first.id)
         cancelled = await stand_in.click("Ann", lobby, button(lobby, "cancel"))

@@ -102,7 +102,8 @@ async def test_after_repeated_missed_turns_a_bot_player_takes_the_seat_for_good(
     stand_in: LocalDiscord, running: Running, clock: Clock
 ) -> None:
     async with running() as bot:
-        record = await started(stand_in, bot, reminder=0, timeout=5, missed=2)
+        await stand_in.slash("Boss", "config timers", {"reminder": 0})  # a host cannot switch the reminder off
+        record = await started(stand_in, bot, timeout=5, missed=2)
         ann, ben = stand_in.user("Ann"), stand_in.user("Ben")
         rng = random.Random(4)
         for _ in range(300):
@@ -132,7 +133,8 @@ async def test_the_pause_policy_waits_for_the_player_who_then_plays_on(
     stand_in: LocalDiscord, running: Running, clock: Clock
 ) -> None:
     async with running() as bot:
-        record = await started(stand_in, bot, reminder=0, timeout=5, afk="pause")
+        await stand_in.slash("Boss", "config timers", {"reminder": 0})
+        record = await started(stand_in, bot, timeout=5, afk="pause")
         absent = seat_to_act(bot, record.id)
         clock.advance(6)
         bot.timers.poke()
@@ -147,3 +149,35 @@ async def test_the_pause_policy_waits_for_the_player_who_then_plays_on(
         async with asyncio.timeout(5):  # the timers hear of the move once it is shown, just after the reply
             while await bot.timers.store.missed(record.id, absent) != 0:
                 await asyncio.sleep(0.005)
+
+
+async def test_host_overrides_stay_within_what_the_server_allows(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        cases = {
+            (("timeout", 0),): "Timeout is on here (60 min): a host cannot switch it off for one game.",
+            (("reminder", 0),): "Reminder is on here (10 min): a host cannot switch it off for one game.",
+            (("missed", 0),): "Missed turns before a bot takes over: this server hands a seat to a bot player"
+            " after 3; a host cannot switch that off for one game.",
+            (("timeout", 2),): "Timeout must be at least 5 min; 2 min is too short.",
+        }
+        for overrides, reason in cases.items():
+            refused = await stand_in.slash("Ann", "newgame", {"game": "dice", **dict(overrides)})
+            assert refused.ephemeral and refused.content == reason
+        russian = await stand_in.slash("Dan", "newgame", {"game": "dice", "timeout": 0})
+        assert russian.content.startswith("Тайм-аут: на этом сервере стоит 60 мин — ведущий не может")
+        assert await bot.service.store.in_channel(stand_in.channel("trains").id) == []
+
+        short = await stand_in.slash("Boss", "config timers", {"timeout": 2})
+        assert short.ephemeral and short.content == "Timeout must be at least 5 min; 2 min is too short."
+        locked = await stand_in.slash("Boss", "config timers", {"timeout": 45, "locked": True})
+        assert "🔒 Hosts cannot change the timers for one game." in locked.content
+        refused = await stand_in.slash("Ann", "newgame", {"game": "dice", "timeout": 90})
+        assert refused.content == "This server fixes the turn timers: a host cannot change them for one game."
+        opened = await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        assert not opened.ephemeral, "without overrides a game opens with the server's timers"
+        record = await bot.service.game_in_channel(stand_in.channel("trains").id)
+        assert (await bot.timers.policy(record.id)).timeout_minutes == 45
+        unlocked = await stand_in.slash("Boss", "config timers", {"locked": False})
+        assert "✏️ Hosts can change the timers for one game: not below 5 min" in unlocked.content
+        longer = await stand_in.slash("Ben", "newgame", {"game": "dice", "timeout": 90}, channel="general")
+        assert not longer.ephemeral

@@ -10,7 +10,17 @@ import pytest
 from bot.games import GAMES
 from bot.i18n import render
 from bot.services.games import ServiceError
-from bot.services.guild_config import AfkPolicy, GuildConfig, GuildConfigService, Language, TimerPolicy, option_specs
+from bot.services.guild_config import (
+    ECHO_LIMIT,
+    MIN_MINUTES,
+    AfkPolicy,
+    GuildConfig,
+    GuildConfigService,
+    Language,
+    LobbyLimits,
+    TimerPolicy,
+    option_specs,
+)
 from bot.storage.guild_settings import GuildSettingsStore
 
 GUILD = 77
@@ -176,3 +186,79 @@ def test_only_the_chosen_role_or_an_admin_may_create_games_when_a_role_is_set() 
     assert may(anyone, set(), admin=False)
     assert may(role_only, {9}, admin=False) and may(role_only, set(), admin=True)
     assert not may(role_only, {8}, admin=False)
+
+
+def test_a_timer_below_the_minimum_is_refused_but_zero_still_switches_it_off() -> None:
+    with pytest.raises(ServiceError) as refused:
+        GuildConfigService.with_timers(TimerPolicy(), timeout_minutes=2)
+    assert refusal(refused) == f"Timeout must be at least {MIN_MINUTES} min; 2 min is too short."
+    with pytest.raises(ServiceError) as russian:
+        GuildConfigService.with_timers(TimerPolicy(), reminder_minutes=1)
+    assert refusal(russian, "ru") == f"Напоминание: не меньше {MIN_MINUTES} мин; 1 мин — слишком мало."
+    assert GuildConfigService.with_timers(TimerPolicy(), reminder_minutes=0).reminder_minutes == 0
+    legacy = TimerPolicy(reminder_minutes=2, timeout_minutes=60)  # stored before the minimum existed
+    assert GuildConfigService.with_timers(legacy, missed_limit=5).reminder_minutes == 2, "other changes still save"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        ({"timeout_minutes": 0}, "Timeout is on here (60 min): a host cannot switch it off for one game."),
+        ({"reminder_minutes": 0}, "Reminder is on here (10 min): a host cannot switch it off for one game."),
+        (
+            {"missed_limit": 0},
+            "Missed turns before a bot takes over: this server hands a seat to a bot player after 3;"
+            " a host cannot switch that off for one game.",
+        ),
+        ({"timeout_minutes": 2}, f"Timeout must be at least {MIN_MINUTES} min; 2 min is too short."),
+    ],
+)
+def test_a_host_cannot_switch_off_the_servers_timers_or_go_below_the_minimum(
+    overrides: dict[str, object], expected: str
+) -> None:
+    svc = GuildConfigService(None, GAMES)  # type: ignore[arg-type]
+    with pytest.raises(ServiceError) as refused:
+        svc.timers_for_new_game(GuildConfig(), overrides)
+    assert refusal(refused) == expected
+
+
+def test_a_host_may_change_timers_within_the_servers_rules_unless_they_are_locked() -> None:
+    svc = GuildConfigService(None, GAMES)  # type: ignore[arg-type]
+    config = GuildConfig(timers=TimerPolicy(reminder_minutes=0, timeout_minutes=30, missed_limit=0))
+    longer = svc.timers_for_new_game(config, {"reminder_minutes": 5, "timeout_minutes": 90, "on_timeout": "pause"})
+    assert (longer.reminder_minutes, longer.timeout_minutes, longer.on_timeout) == (5, 90, AfkPolicy.PAUSE)
+    off_here = svc.timers_for_new_game(config, {"reminder_minutes": 0, "missed_limit": 0})
+    assert off_here == config.timers, "switching off what the server has off is no change"
+    assert svc.timers_for_new_game(config, {"reminder_minutes": None}) == config.timers
+    locked = config.model_copy(update={"timers_locked": True})
+    assert svc.timers_for_new_game(locked, {}) == config.timers
+    with pytest.raises(ServiceError) as refused:
+        svc.timers_for_new_game(locked, {"timeout_minutes": 90})
+    assert refusal(refused) == "This server fixes the turn timers: a host cannot change them for one game."
+
+
+async def test_limits_have_sensible_defaults_are_checked_and_stored(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    assert GuildConfig().limits == LobbyLimits(
+        lobbies_per_person=2, games_per_person=5, games_per_server=25, lobby_expiry_minutes=60
+    )
+    with pytest.raises(ServiceError) as refused:
+        svc.with_limits(LobbyLimits(), lobby_expiry_minutes=1)
+    assert refusal(refused) == f"Lobby expiry must be from {MIN_MINUTES} to 10080; 1 is outside that."
+    with pytest.raises(ServiceError) as zero:
+        svc.with_limits(LobbyLimits(), games_per_server=0)
+    assert refusal(zero) == "Open games on the server must be from 1 to 500; 0 is outside that."
+    await svc.change(GUILD, lambda c: c.model_copy(update={"limits": svc.with_limits(c.limits, lobbies_per_person=1)}))
+    await svc.change(GUILD, lambda c: c.model_copy(update={"timers_locked": True}))
+    again = await service(db).get(GUILD)
+    assert again.limits == LobbyLimits(lobbies_per_person=1) and again.timers_locked
+
+
+def test_over_long_input_is_cut_when_a_refusal_quotes_it() -> None:
+    svc = GuildConfigService(None, GAMES)  # type: ignore[arg-type]
+    typed = "x" * 5000
+    for option, value in (("target", typed), ("mode", typed), (typed, "1")):
+        with pytest.raises(ServiceError) as refused:
+            svc.with_option(GuildConfig(), "dice", option, value)
+        said = refusal(refused)
+        assert "x" * ECHO_LIMIT not in said and "x" * (ECHO_LIMIT - 1) + "…" in said and len(said) < 400

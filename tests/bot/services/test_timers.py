@@ -12,7 +12,7 @@ import pytest
 
 from bot.services.games import GameService, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
-from bot.services.timers import RETRY_SECONDS, TimerService
+from bot.services.timers import MAX_STILL_WAITING, RETRY_SECONDS, WAIT_SILENTLY, TimerService
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.timers import TimerStore
 from rules.dice import DiceEngine
@@ -73,10 +73,16 @@ def make_table(db: aiosqlite.Connection, clock: Clock | None = None) -> Table:
 
 
 async def start_game(
-    table: Table, policy: TimerPolicy, *, game: str = "dice", people: tuple[int, ...] = (ANN, BEN), bots: int = 0
+    table: Table,
+    policy: TimerPolicy,
+    *,
+    game: str = "dice",
+    people: tuple[int, ...] = (ANN, BEN),
+    bots: int = 0,
+    channel: int = 2,
 ) -> GameRecord:
     svc = table.service
-    record = await svc.open_lobby(game=game, guild_id=1, channel_id=2, host_id=people[0], host_name="Ann")
+    record = await svc.open_lobby(game=game, guild_id=1, channel_id=channel, host_id=people[0], host_name="Ann")
     await table.timers.adopt(record.id, policy)
     for user in people[1:]:
         await svc.join(record.id, user, f"P{user}")
@@ -311,7 +317,7 @@ async def test_a_timer_that_fails_to_fire_is_retried_later_and_the_others_still_
     table = make_table(db)
     broken = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))
     table.service._tables[broken.id].record = replace(broken, channel_id=666)  # where messages cannot be posted
-    working = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0), people=(CAT, BEN))
+    working = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0), people=(CAT, BEN), channel=3)
     recorded = table.timers.announce
 
     async def announce(record: GameRecord, message: Message, ping: int | None) -> None:
@@ -327,3 +333,66 @@ async def test_a_timer_that_fails_to_fire_is_retried_later_and_the_others_still_
     assert [params["id"] for _, params, _ in table.notices] == [working.id]
     [retry] = (await table.timers.store.timers(broken.id)).values()
     assert retry.stage == "reminder" and retry.due_at == table.clock.now + RETRY_SECONDS
+
+
+async def test_pause_pings_are_bounded_then_the_game_waits_silently_until_the_player_acts(
+    db: aiosqlite.Connection,
+) -> None:
+    table = make_table(db)
+    policy = TimerPolicy(reminder_minutes=0, timeout_minutes=5, on_timeout=AfkPolicy.PAUSE, missed_limit=0)
+    record = await start_game(table, policy)
+    absent = min(to_act(table, record.id))
+    for _ in range(MAX_STILL_WAITING + 5):  # far more periods than pings allowed
+        table.clock.advance(5)
+        await table.timers.run_due()
+    assert table.keys() == ["admin.notice.paused_uncounted"] + ["admin.notice.still_waiting_uncounted"] * (
+        MAX_STILL_WAITING
+    )
+    silent = (await table.timers.store.timers(record.id))[absent]
+    assert silent.stage == "paused" and silent.due_at == WAIT_SILENTLY
+    table.clock.advance(7 * 24 * 60)
+    assert await table.timers.run_due() == 0, "a week later, still silent"
+    assert await table.service.store.actions(record.id) == [], "the game waits for the player"
+    await user_moves(table, record.id, (ANN, BEN)[absent])  # the player is back: timers as usual again
+    assert await table.timers.store.missed(record.id, absent) == 0
+    assert all(t.due_at < WAIT_SILENTLY for t in (await table.timers.store.timers(record.id)).values())
+
+
+async def test_pause_pings_stop_at_the_bound_but_the_hand_over_still_comes(db: aiosqlite.Connection) -> None:
+    table = make_table(db)
+    limit = MAX_STILL_WAITING + 3
+    policy = TimerPolicy(reminder_minutes=0, timeout_minutes=5, on_timeout=AfkPolicy.PAUSE, missed_limit=limit)
+    record = await start_game(table, policy)
+    absent = min(to_act(table, record.id))
+    for _ in range(limit):
+        table.clock.advance(5)
+        await table.timers.run_due()
+    assert table.keys() == [
+        "admin.notice.paused",
+        *["admin.notice.still_waiting"] * MAX_STILL_WAITING,
+        "admin.notice.handed_over",
+    ]
+    assert table.notices[-1][1]["missed"] == limit
+    assert (await table.service.get(record.id)).seats[absent].is_bot
+    await table.service.close()
+
+
+async def test_a_timer_whose_game_closed_while_it_fired_is_not_retried(
+    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = make_table(db)
+    record = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))
+
+    async def announce(gone: GameRecord, message: Message, ping: int | None) -> None:
+        ended = await table.service.end(gone.id)  # as the dead-place handler does for a deleted channel
+        await table.service.after_close(ended)
+        raise RuntimeError("Unknown Channel")
+
+    table.timers.announce = announce
+    table.clock.advance(10)
+    with caplog.at_level(logging.INFO):
+        await table.timers.run_due()
+    assert await table.timers.store.timers(record.id) == {}
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    table.clock.advance(RETRY_SECONDS / 60 + 1)
+    assert await table.timers.run_due() == 0

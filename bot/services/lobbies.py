@@ -1,0 +1,130 @@
+"""Idle lobbies expire: a lobby nobody joined, left or changed for longer than its server allows is cancelled.
+
+The check runs in a background loop every `interval` seconds (`start()` / `close()`); tests call `run_due()` after
+moving the injected clock, and nothing in them waits on the real one. A lobby's idle time is measured from its
+last change as stored (`updated_at`, written from the wall clock by `now_iso`), so the clock must count seconds
+since the epoch like `time.time`.
+
+Each expired lobby is cancelled through the game service at the version found idle (a lobby someone touches at
+that moment stays open), then shown as expired by the presenter the lobby extension sets (`present`; None shows
+nothing), and the game service's listeners are told it closed (its thread is archived).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from bot.services.games import GameService, ServiceError
+from bot.services.guild_config import MIN_MINUTES, GuildConfigService
+from bot.storage.games import GameRecord
+
+log = logging.getLogger(__name__)
+
+Presenter = Callable[[GameRecord, int], Awaitable[None]]
+"""Show a lobby as expired (redraw it without buttons, tell its channel); gets the cancelled record and the minutes."""
+
+CHECK_EVERY = 60.0
+"""Seconds between two looks for idle lobbies: expiry is counted in minutes, so a minute late is on time."""
+
+
+class LobbyExpiry:
+    """Cancels lobbies idle longer than their server's `limits.lobby_expiry_minutes`."""
+
+    def __init__(
+        self,
+        games: GameService,
+        config: GuildConfigService,
+        *,
+        clock: Callable[[], float] = time.time,
+        present: Presenter | None = None,
+        interval: float = CHECK_EVERY,
+    ) -> None:
+        self.games = games
+        self.config = config
+        self.clock = clock
+        self.present: Presenter | None = present
+        self.interval = interval
+        self._running = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._loop: asyncio.Task[None] | None = None
+        self._closing = False
+
+    async def run_due(self) -> list[GameRecord]:
+        """Cancel every lobby idle past its server's limit by the clock now; return the lobbies cancelled."""
+        expired: list[GameRecord] = []
+        async with self._running:
+            now = self.clock()
+            candidates = await self.games.store.idle_lobbies(_iso(now - MIN_MINUTES * 60))  # no server allows less
+            by_limit: dict[int, set[int | None]] = {}
+            for guild_id in {record.guild_id for record in candidates}:
+                minutes = (await self.config.get(guild_id)).limits.lobby_expiry_minutes
+                by_limit.setdefault(minutes, set()).add(guild_id)
+            for minutes, guilds in sorted(by_limit.items()):
+                for record in await self.games.store.idle_lobbies(_iso(now - minutes * 60)):
+                    if self._closing:
+                        return expired
+                    if record.guild_id not in guilds:
+                        continue
+                    cancelled = await self._expire(record, minutes)
+                    if cancelled is not None:
+                        expired.append(cancelled)
+        return expired
+
+    async def _expire(self, record: GameRecord, minutes: int) -> GameRecord | None:
+        try:
+            cancelled = await self.games.cancel(record.id, record.host_id, version=record.version)
+        except ServiceError:  # changed, started or closed since it was read: not idle any more
+            return None
+        except Exception:
+            log.exception("could not expire the lobby of game %s", record.id)
+            return None
+        try:
+            if self.present is not None:
+                await self.present(cancelled, minutes)
+        except Exception:
+            log.exception("could not show the lobby of game %s as expired", record.id)
+        await self.games.after_close(cancelled)
+        return cancelled
+
+    # ---- the background loop ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start looking for idle lobbies in the background (once the bot is connected)."""
+        if self._loop is None:
+            self._loop = asyncio.create_task(self._run(), name="lobby-expiry")
+
+    def poke(self) -> None:
+        """Look again now (a test moved the clock)."""
+        self._wake.set()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop the loop after the lobby it is expiring; then cancel it."""
+        self._closing = True
+        self.poke()
+        if self._loop is not None:
+            done, _ = await asyncio.wait({self._loop}, timeout=timeout)
+            if not done:
+                self._loop.cancel()
+                await asyncio.gather(self._loop, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while not self._closing:
+            self._wake.clear()
+            try:
+                await self.run_due()
+            except Exception:
+                log.exception("expiring idle lobbies failed; trying again later")
+            if self._closing:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.interval)
+
+
+def _iso(seconds: float) -> str:
+    """A moment as `now_iso` writes it (UTC, ISO 8601), for comparing with stored `updated_at`."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")

@@ -1,0 +1,87 @@
+"""Idle lobbies expire through the local Discord: the test moves the bot's clock, so nothing waits for real."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox import LocalDiscord
+from tests.bot.e2e.admin_support import (
+    Clock,
+    Running,
+    bot_runner,
+    button,
+    checked_stand_in,
+    lobby_expiry,
+    lobby_in,
+)
+
+
+@pytest.fixture
+async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
+    async with checked_stand_in(caplog) as discord_:
+        yield discord_
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(time.time())  # a lobby's idle time counts from its last change, stored by the wall clock
+
+
+@pytest.fixture
+def running(stand_in: LocalDiscord, tmp_path: Path, clock: Clock) -> Running:
+    return bot_runner(stand_in, tmp_path / "games.sqlite3", clock)
+
+
+async def test_a_lobby_nobody_touches_expires_without_buttons_and_the_channel_is_told(
+    stand_in: LocalDiscord, running: Running, clock: Clock
+) -> None:
+    async with running() as bot:
+        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        assert lobby is not None
+        record = await bot.service.game_in_channel(lobby.channel_id)
+        expiry = lobby_expiry(bot)
+        clock.advance(59)
+        assert await expiry.run_due() == []
+        clock.advance(2)
+        [expired] = await expiry.run_due()
+        assert expired.id == record.id and expired.status == "cancelled"
+        notice = await stand_in.wait_for_message(lambda m: m.content.startswith("⌛"))
+        assert notice.content == (
+            f"⌛ The lobby of game #{record.id} expired: nobody joined or changed it for 60 min."
+            " Open a new one with /newgame."
+        )
+        shown = stand_in.message(lobby.id)
+        assert shown.components == [] and "This lobby expired: nobody joined or changed it for 60 min." in (
+            shown.embed_text()
+        )
+        stored = await bot.service.store.get(record.id)
+        assert stored is not None and stored.status == "cancelled"
+        fresh = await stand_in.slash("Ben", "newgame", {"game": "dice"})
+        assert not fresh.ephemeral, "the channel is free again"
+
+
+async def test_each_server_sets_its_expiry_and_a_thread_lobby_that_expires_is_archived(
+    stand_in: LocalDiscord, running: Running, clock: Clock
+) -> None:
+    async with running() as bot:
+        saved = await stand_in.slash("Boss", "config limits", {"lobby_expiry": 30})
+        assert "⌛ A lobby nobody joins or changes for **30** min expires." in saved.content
+        too_short = await stand_in.slash("Boss", "config limits", {"lobby_expiry": 1}, force=True)
+        assert too_short.content == "Lobby expiry must be from 5 to 10080; 1 is outside that."
+        await stand_in.slash("Boss", "config threads", {"enabled": True})
+        await (await stand_in.slash("Ann", "newgame", {"game": "dice"})).followup(0)
+        [thread] = stand_in.threads
+        lobby = lobby_in(stand_in, thread.id)
+        clock.advance(20)
+        await stand_in.click("Ben", lobby, button(lobby, "join"))  # a change: stored now, by the wall clock
+        expiry = lobby_expiry(bot)
+        clock.advance(11)
+        [expired] = await expiry.run_due()
+        assert expired.channel_id == thread.id
+        notice = await stand_in.wait_for_message(lambda m: m.content.startswith("⌛"), channel=thread.id)
+        assert "for 30 min" in notice.content
+        await stand_in.wait_for(lambda: stand_in.channel(thread.id).archived or None, what="the thread archived")

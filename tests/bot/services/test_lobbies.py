@@ -1,0 +1,165 @@
+"""Lobbies on a real SQLite file: versioned clicks, the host role passed on, and idle lobbies expiring by the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiosqlite
+import pytest
+
+from bot.games import GAMES
+from bot.services.games import GameListener, GameService, ServiceError
+from bot.services.guild_config import GuildConfigService
+from bot.services.lobbies import LobbyExpiry
+from bot.storage.games import GameRecord, GameStore
+from bot.storage.guild_settings import GuildSettingsStore
+from rules.dice import DiceEngine
+
+ANN, BEN, CAT = 1, 2, 3
+GUILD, PATIENT_GUILD = 9, 10
+
+
+class Clock:
+    """Seconds since the epoch, starting now (lobbies' idle time is stored from the wall clock), moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, minutes: float) -> None:
+        self.now += minutes * 60
+
+
+class Closed(GameListener):
+    def __init__(self) -> None:
+        self.closed: list[int] = []
+
+    async def on_closed(self, record: GameRecord) -> None:
+        self.closed.append(record.id)
+
+
+def service(db: aiosqlite.Connection) -> GameService:
+    return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0, new_seed=lambda: 1234)
+
+
+async def lobby(svc: GameService, channel: int = 8, guild: int = GUILD, host: int = ANN) -> GameRecord:
+    return await svc.open_lobby(game="dice", guild_id=guild, channel_id=channel, host_id=host, host_name="Ann")
+
+
+async def test_two_simultaneous_add_bot_clicks_drawn_for_one_version_seat_one_bot(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    record = await lobby(svc)
+    results = await asyncio.gather(
+        svc.add_bot(record.id, ANN, version=record.version),
+        svc.add_bot(record.id, ANN, version=record.version),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(refused) == 1 and refused[0].message.key == "bot.reason.stale_lobby"
+    assert [s.is_bot for s in (await svc.get(record.id)).seats] == [False, True]
+
+
+async def test_stale_remove_bot_and_start_are_refused_and_change_nothing(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    record = await lobby(svc)
+    drawn = await svc.add_bot(record.id, ANN)
+    await svc.join(record.id, BEN, "Ben")  # the lobby moves on: what was drawn before is stale
+    for call in (svc.remove_bot(record.id, ANN, version=drawn.version), svc.start(record.id, ANN, version=0)):
+        with pytest.raises(ServiceError) as refused:
+            await call
+        assert refused.value.message.key == "bot.reason.stale_lobby"
+    now = await svc.get(record.id)
+    assert now.status == "lobby" and len(now.seats) == 3 and now.version == drawn.version + 1
+    started = await svc.start(record.id, ANN, version=now.version)
+    assert started.status == "active"
+
+
+async def test_the_host_role_passes_to_the_next_person_in_seat_order(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    record = await lobby(svc)
+    await svc.join(record.id, BEN, "Ben")
+    await svc.add_bot(record.id, ANN)
+    await svc.join(record.id, CAT, "Cat")
+    started = await svc.start(record.id, ANN)
+    assert (await svc.pass_host(started.id, BEN)).host_id == ANN, "only the host's role passes"
+    handed = await svc.hand_to_bot(started.id, 0)  # Ann leaves: her seat goes to a bot player first
+    passed = await svc.pass_host(handed.id, ANN, seat=0)
+    assert passed.host_id == BEN and passed.version == handed.version + 1
+    stored = await svc.store.get(started.id)
+    assert stored is not None and stored.host_id == BEN
+    await svc.hand_to_bot(started.id, 3)
+    assert (await svc.pass_host(started.id, BEN, seat=1)).host_id == BEN, "with no other person seated, the role stays"
+    await svc.close()
+
+
+async def test_the_host_role_wraps_around_to_the_first_seat(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    record = await lobby(svc)
+    await svc.join(record.id, BEN, "Ben")
+    await svc.join(record.id, CAT, "Cat")
+    game = await svc.start(record.id, ANN)
+    game = await svc.pass_host(game.id, ANN, seat=0)
+    game = await svc.pass_host(game.id, BEN, seat=1)
+    assert game.host_id == CAT
+    assert (await svc.pass_host(game.id, CAT, seat=2)).host_id == ANN
+
+
+async def test_idle_lobbies_expire_after_their_servers_limit_by_the_clock(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    config = GuildConfigService(GuildSettingsStore(db), GAMES)
+    await config.change(
+        PATIENT_GUILD,
+        lambda c: c.model_copy(update={"limits": config.with_limits(c.limits, lobby_expiry_minutes=120)}),
+    )
+    listener = Closed()
+    svc.add_listener(listener)
+    shown: list[tuple[int, int]] = []
+
+    async def present(record: GameRecord, minutes: int) -> None:
+        shown.append((record.id, minutes))
+
+    clock = Clock()
+    expiry = LobbyExpiry(svc, config, clock=clock, present=present)
+    idle = await lobby(svc, channel=8)
+    patient = await lobby(svc, channel=7, guild=PATIENT_GUILD)
+    started = await lobby(svc, channel=6, host=CAT)
+    await svc.add_bot(started.id, CAT)
+    await svc.start(started.id, CAT)
+    clock.advance(59)
+    assert await expiry.run_due() == []
+    clock.advance(2)
+    expired = await expiry.run_due()
+    assert [r.id for r in expired] == [idle.id] and expired[0].status == "cancelled"
+    assert shown == [(idle.id, 60)] and listener.closed == [idle.id]
+    clock.advance(60)
+    assert [r.id for r in await expiry.run_due()] == [patient.id]
+    assert (await svc.get(started.id)).status == "active", "a running game never expires"
+    assert await expiry.run_due() == []
+    await svc.close()
+
+
+async def test_a_lobby_changed_after_it_was_found_idle_is_not_expired(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    record = await lobby(svc)
+    await svc.join(record.id, BEN, "Ben")  # between the look for idle lobbies and the cancel
+    with pytest.raises(ServiceError) as refused:
+        await svc.cancel(record.id, ANN, version=record.version)
+    assert refused.value.message.key == "bot.reason.stale_lobby"
+    assert (await svc.get(record.id)).status == "lobby"
+
+
+async def test_the_expiry_loop_runs_in_the_background_and_stops_on_close(db: aiosqlite.Connection) -> None:
+    svc = service(db)
+    config = GuildConfigService(GuildSettingsStore(db), GAMES)
+    clock = Clock()
+    clock.advance(61)
+    expiry = LobbyExpiry(svc, config, clock=clock, interval=3600)
+    record = await lobby(svc)
+    expiry.start()
+    async with asyncio.timeout(5):
+        while (await svc.store.get(record.id)).status != "cancelled":  # type: ignore[union-attr]
+            await asyncio.sleep(0.005)
+    await expiry.close()
