@@ -6,10 +6,12 @@ It is the floor of the end-to-end tests and of the offline sandbox; see README.m
 from bot.sandbox.errors import (
     ImpossibleInteraction,
     LocalDiscordError,
+    MissedDeadline,
     NotConnected,
     RejectedResponse,
     StandInTimeout,
 )
+from bot.sandbox.faults import FailedRequests, HeldRequests
 from bot.sandbox.local_discord import LocalDiscord, default_users
 from bot.sandbox.models import (
     Choice,
@@ -18,6 +20,7 @@ from bot.sandbox.models import (
     LocalUser,
     MessageKind,
     MessageRevision,
+    Overwrite,
     RecordedAttachment,
     RecordedInteraction,
     RecordedMessage,
@@ -28,6 +31,8 @@ from bot.sandbox.state import MessageAction
 
 __all__ = [
     "Choice",
+    "FailedRequests",
+    "HeldRequests",
     "ImpossibleInteraction",
     "InteractionOutcome",
     "LocalChannel",
@@ -38,7 +43,9 @@ __all__ = [
     "MessageAction",
     "MessageKind",
     "MessageRevision",
+    "MissedDeadline",
     "NotConnected",
+    "Overwrite",
     "RecordedAttachment",
     "RecordedInteraction",
     "RecordedMessage",

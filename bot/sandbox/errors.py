@@ -22,3 +22,7 @@ class NotConnected(LocalDiscordError):
 
 class RejectedResponse(LocalDiscordError):
     """The stand-in refused the bot's answer to an interaction, as Discord would (e.g. content too long)."""
+
+
+class MissedDeadline(RejectedResponse, StandInTimeout):
+    """The bot did not acknowledge an interaction within Discord's 3 seconds ("This interaction failed")."""

@@ -29,6 +29,7 @@ class GatewaySession:
         self.session_id = session_id
         self.shard = shard
         self.sequence = 0
+        self.heard = 0  # the sequence number of the bot's last heartbeat: it had processed events up to it
         self.socket: web.WebSocketResponse | None = None
         self._send_lock = asyncio.Lock()
 
@@ -110,6 +111,23 @@ class Gateway:
         if self.connected:
             await self.dispatch(event, data)
 
+    async def flush(self, *, timeout: float) -> None:
+        """Wait until the connected bot has processed every event sent so far (its cache is up to date).
+
+        The stand-in asks for a heartbeat (op 1); discord.py answers with the sequence number it has reached,
+        after handling the frames before the request, in order.
+        """
+        session = self.current
+        if session is None or not session.open:
+            return
+        target = session.sequence
+        await session.send_op(1, None)
+        await self._state.wait_until(
+            lambda: session.heard >= target or not session.open or None,
+            timeout=timeout,
+            what=f"the bot to process gateway events up to #{target}",
+        )
+
     async def request_reconnect(self) -> None:
         """Ask the connected bot to reconnect and resume (op 7), as Discord does during maintenance."""
         if self.current is None or not self.current.open:
@@ -127,6 +145,9 @@ class Gateway:
         op = message.get("op")
         data = message.get("d")
         if op == 1:
+            if session is not None and isinstance(data, int):
+                session.heard = data
+                self._state.notify()
             await socket.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
         elif op == 2 and isinstance(data, dict):
             return await self._identify(socket, data)
@@ -147,7 +168,7 @@ class Gateway:
         ready = {
             "v": 10,
             "user": payloads.user(self._state.bot_user) | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self._state.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(self._state.guild_id), "unavailable": True}] if self._state.bot_in_guild else [],
             "session_id": session.session_id,
             "resume_gateway_url": self._url(),
             "shard": session.shard,
@@ -158,7 +179,8 @@ class Gateway:
             "session_type": "normal",
         }
         await session.send_event("READY", ready)
-        await session.send_event("GUILD_CREATE", payloads.guild(self._state))
+        if self._state.bot_in_guild:
+            await session.send_event("GUILD_CREATE", payloads.guild(self._state))
         _log.debug("bot identified: session %s", session.session_id)
         self._state.notify()
         return session

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.sandbox import payloads
+from bot.sandbox import payloads, permissions
 from bot.sandbox.errors import ImpossibleInteraction
 from bot.sandbox.ids import next_snowflake
 from bot.sandbox.models import (
@@ -51,7 +51,8 @@ class Resolved:
 
     def add_channel(self, place: LocalChannel, viewer: LocalUser) -> str:
         """Resolve a channel with the viewer's permissions in it; return its id."""
-        channel = payloads.channel(self._state, place) | {"permissions": str(self._state.permissions(viewer))}
+        seen = permissions.in_channel(self._state, viewer, place)
+        channel = payloads.channel(self._state, place) | {"permissions": str(seen)}
         self.data.setdefault("channels", {})[str(place.id)] = channel
         return str(place.id)
 

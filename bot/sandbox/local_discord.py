@@ -12,11 +12,14 @@ Typical use::
 from __future__ import annotations
 
 import asyncio
+import http
 import logging
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
@@ -25,14 +28,16 @@ from aiohttp import web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.sandbox import interaction_data, payloads
+from bot.sandbox import interaction_data, payloads, permissions
 from bot.sandbox.errors import (
     ImpossibleInteraction,
     LocalDiscordError,
+    MissedDeadline,
     NotConnected,
     RejectedResponse,
     StandInTimeout,
 )
+from bot.sandbox.faults import FailedRequests, Faults, HeldRequests
 from bot.sandbox.gateway import Gateway
 from bot.sandbox.ids import next_snowflake
 from bot.sandbox.models import (
@@ -42,6 +47,7 @@ from bot.sandbox.models import (
     LocalChannel,
     LocalRole,
     LocalUser,
+    Overwrite,
     RecordedInteraction,
     RecordedMessage,
     SyncedCommand,
@@ -56,6 +62,10 @@ T = TypeVar("T")
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
 HANDLER_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ")
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+ACK_MARGIN_SECONDS = 0.5
+"""How long past the acknowledgement deadline a driving method still waits, to catch and name a late answer."""
+MAX_CANCELLATIONS = 10
+"""How many times shutting down cancels a handler that keeps getting requests held on its way out."""
 
 UserRef = LocalUser | str | int
 ChannelRef = LocalChannel | str | int
@@ -78,6 +88,10 @@ class LocalDiscord:
     One guild with text channels, human members and the bot. State (messages, commands, threads) outlives bot
     sessions, so a test can restart the bot against the same stand-in. Every wait has a timeout (``timeout``
     seconds unless a call says otherwise) and raises StandInTimeout explaining what the stand-in saw.
+
+    ``ack_deadline`` is Discord's time to acknowledge an interaction, in real seconds (``time.monotonic``, not
+    ``clock``) from its dispatch: a later callback is refused (404 10062) and the driving method raises
+    MissedDeadline. None turns the deadline off.
     """
 
     def __init__(
@@ -92,6 +106,7 @@ class LocalDiscord:
         token: str = "local-discord-token",
         clock: Callable[[], float] = time.time,
         timeout: float = 5.0,
+        ack_deadline: float | None = 3.0,
     ) -> None:
         self.token = token
         self.timeout = timeout
@@ -103,11 +118,14 @@ class LocalDiscord:
             users=default_users() if users is None else users,
             bot_name=bot_name,
             clock=clock,
+            ack_deadline=ack_deadline,
         )
+        self._faults = Faults()
         self._gateway = Gateway(self._state, token=token, url=lambda: self.gateway_url)
-        self._rest = RestApi(self._state, self._gateway, token=token, base_url=lambda: self.base_url)
+        self._rest = RestApi(self._state, self._gateway, self._faults, token=token, base_url=lambda: self.base_url)
         self._runner: web.AppRunner | None = None
         self._port = 0
+        self._telling: set[asyncio.Task[None]] = set()
 
     # --- lifecycle ---------------------------------------------------------------------------------------
 
@@ -124,7 +142,10 @@ class LocalDiscord:
         self._port = int(address[1])
 
     async def close(self) -> None:
-        """Stop serving (close bots first, or they will try to reconnect)."""
+        """Stop serving (close bots first, or they will try to reconnect); requests still held are dropped."""
+        self._faults.drop_all()
+        for task in set(self._telling):
+            task.cancel()
         await self._gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -183,6 +204,13 @@ class LocalDiscord:
         and waits for ready, raising at once if ``bot.start()`` fails. ERROR records of ``watch_loggers`` are
         collected in ``logged_errors``. On exit it stops the bot's views, lets running handlers finish (up to
         the timeout) and closes the bot.
+
+        While a request is held (``hold_requests``) the exit does not wait: discord.py's running handlers
+        are cancelled (again if they get another request held on their way out) and the bot is closed, as if
+        its process stopped. A held request stays held: ``drop()`` it (it never reached Discord) or
+        ``release()`` it (Discord did it, the bot never heard back); closing the stand-in drops it. A held
+        call from one of the bot's own tasks is not cancelled: the bot's ``close()`` decides how long to wait
+        for it, and the call then fails with aiohttp's connection errors as the bot's HTTP session closes.
         """
         wait = timeout or self.timeout
         collector = _ErrorCollector(self._state)
@@ -225,7 +253,7 @@ class LocalDiscord:
 
     async def _shut_down(self, bot: discord.Client, start: asyncio.Task[None], wait: float) -> None:
         _stop_views(bot)  # first, so handlers awaiting view.wait() can finish
-        await _finish_handlers(wait)
+        await self._finish_handlers(wait)
         _stop_views(bot)  # again, for views the finishing handlers stored
         session_id = bot.ws.session_id if bot.ws is not None else None
         await bot.close()
@@ -237,10 +265,56 @@ class LocalDiscord:
         elif not start.cancelled():
             start.exception()  # already recorded by _record_start_failure; marks it retrieved
 
+    async def _finish_handlers(self, timeout: float) -> None:
+        """Let discord.py's running command, view and event handlers finish, then cancel what is left.
+
+        A handler waiting on a held request would not finish: once a request is held they are cancelled, and
+        cancelled again each time one gets another request held on its way out (a ``finally`` that posts), as
+        if the bot's process stopped there.
+        """
+        current = asyncio.current_task()
+        running = {
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASK_PREFIXES)
+        }
+        for task in running:
+            task.add_done_callback(lambda _: self._state.notify())
+        await self._until(lambda: all(task.done() for task in running) or self._faults.holding, timeout)
+        for _ in range(MAX_CANCELLATIONS):
+            if all(task.done() for task in running):
+                return
+            held = self._faults.held
+            for task in running:
+                task.cancel()  # no effect on a finished one
+            if not await self._until(partial(self._finished_or_held, running, held), 1.0):
+                return
+
+    def _finished_or_held(self, tasks: set[asyncio.Task[Any]], held: int) -> bool:
+        """Whether every task has finished, or another request has been held since ``held`` were."""
+        return all(task.done() for task in tasks) or self._faults.held > held
+
+    async def _until(self, condition: Callable[[], bool], timeout: float) -> bool:
+        """Wait until ``condition()`` holds (re-checked on every change of state); False if it timed out."""
+        try:
+            await self._state.wait_until(lambda: condition() or None, timeout=timeout, what="the bot's handlers")
+        except StandInTimeout:
+            return False
+        return True
+
     def _record_start_failure(self, start: asyncio.Task[None]) -> None:
         if not start.cancelled() and start.exception() is not None:
             self._state.logged_errors.append(f"bot.start() failed: {start.exception()!r}")
             self._state.notify()
+
+    async def caught_up(self, *, timeout: float | None = None) -> None:
+        """Wait until the connected bot has processed every gateway event sent so far (e.g. THREAD_CREATE)."""
+        await self._until_told()
+        await self._gateway.flush(timeout=timeout or self.timeout)
+
+    async def wait_connected(self, *, timeout: float | None = None) -> None:
+        """Wait until a bot holds a gateway session (one started elsewhere, e.g. in a process of its own)."""
+        await self.wait_for(lambda: self._gateway.connected or None, timeout=timeout, what="a bot to connect")
 
     async def reconnect_gateway(self, *, timeout: float | None = None) -> None:
         """Ask the bot to reconnect (gateway op 7) and wait until it has resumed its session."""
@@ -298,6 +372,157 @@ class LocalDiscord:
     def threads(self) -> list[LocalChannel]:
         """Every thread the bot created, archived and deleted ones included, oldest first."""
         return [c for c in self._state.channels.values() if c.is_thread]
+
+    @property
+    def ack_deadline(self) -> float | None:
+        """Seconds the bot has to acknowledge an interaction (None: no deadline); may be changed any time."""
+        return self._state.ack_deadline
+
+    @ack_deadline.setter
+    def ack_deadline(self, seconds: float | None) -> None:
+        self._state.ack_deadline = seconds
+
+    # --- permissions and places that go away -------------------------------------------------------------
+
+    def bot_permissions_in(self, channel: ChannelRef) -> int:
+        """The bot's permissions in a channel or thread, computed as Discord (and discord.py) does.
+
+        @everyone's and the bot role's guild permissions (all of them with Administrator), then the channel's
+        overwrites: @everyone's, the roles', the bot's own. A thread uses its parent's (plus its own, if a test
+        set some); there Send Messages in Threads takes the place of Send Messages.
+        """
+        return permissions.in_channel(self._state, self._state.bot_user, self._state.channel(channel))
+
+    def set_bot_permissions(self, channel: ChannelRef, *, allow: int = 0, deny: int = 0) -> asyncio.Task[None]:
+        """Give the bot's member a permission overwrite in a channel (``allow=deny=0`` removes it).
+
+        It applies at once; a connected bot gets CHANNEL_UPDATE, and once the returned task is done (await it,
+        or not: interactions wait for it) it has processed it, so ``channel.permissions_for(guild.me)`` agrees.
+        On a thread the overwrite is the stand-in's own (Discord has none there): it is enforced and sent as
+        ``app_permissions``, but discord.py cannot see it.
+        """
+        place = self._state.channel(channel)
+        return self._overwrite(place, Overwrite(self._state.bot_user.id, permissions.MEMBER, allow, deny))
+
+    def set_role_permissions(
+        self, channel: ChannelRef, role: LocalRole | str | int, *, allow: int = 0, deny: int = 0
+    ) -> asyncio.Task[None]:
+        """Give a role (``"@everyone"``, the bot's role by the bot's name, or another) an overwrite in a channel.
+
+        As ``set_bot_permissions``; ``allow=deny=0`` removes it.
+        """
+        place = self._state.channel(channel)
+        target = self._state.guild_id if role == "@everyone" else self._state.role(role).id
+        return self._overwrite(place, Overwrite(target, permissions.ROLE, allow, deny))
+
+    def delete_channel(self, channel: ChannelRef) -> asyncio.Task[None]:
+        """Delete a text channel (with its threads) or a thread, as a server admin would.
+
+        At once, REST calls on it answer 404 10003 Unknown Channel and interacting there raises
+        ImpossibleInteraction. The bot gets CHANNEL_DELETE or THREAD_DELETE: processed once the returned task
+        is done (see ``set_bot_permissions``).
+        """
+        place = self._state.channel(channel)
+        self._state.delete_channel(place)
+        return self._tell_bot(payloads.deletion(self._state, place) if self._state.bot_in_guild else None)
+
+    def remove_bot_from_guild(self) -> asyncio.Task[None]:
+        """Kick the bot: from now on every REST call on the guild (channels, messages, threads, members, guild
+        commands) answers 403 50001 Missing Access, a new session gets no guild, and interacting raises
+        ImpossibleInteraction. The bot gets GUILD_DELETE: processed once the returned task is done."""
+        self._state.bot_in_guild = False
+        self._state.notify()
+        return self._tell_bot(("GUILD_DELETE", {"id": str(self._state.guild_id)}))
+
+    def _overwrite(self, place: LocalChannel, entry: Overwrite) -> asyncio.Task[None]:
+        """Set or remove an overwrite, and bring a connected bot's cache up to date."""
+        if entry.allow or entry.deny:
+            place.overwrites[entry.id] = entry
+        else:
+            place.overwrites.pop(entry.id, None)
+        self._state.notify()
+        visible = not place.is_thread and not place.deleted and self._state.bot_in_guild
+        return self._tell_bot(("CHANNEL_UPDATE", payloads.channel(self._state, place)) if visible else None)
+
+    def _tell_bot(self, event: tuple[str, Json] | None) -> asyncio.Task[None]:
+        """Send an event to the connected bot in the background; the task ends once the bot has processed it."""
+        task = asyncio.create_task(self._send_and_flush(event), name="local-discord: gateway event")
+        self._telling.add(task)
+        task.add_done_callback(self._told)
+        return task
+
+    async def _send_and_flush(self, event: tuple[str, Json] | None) -> None:
+        if event is not None and self._gateway.connected:
+            await self._gateway.dispatch(*event)
+        await self._gateway.flush(timeout=self.timeout)
+
+    def _told(self, task: asyncio.Task[None]) -> None:
+        """Forget a finished event task, marking its error retrieved (a test awaiting it still gets it)."""
+        self._telling.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    async def _until_told(self) -> None:
+        """Wait for the events still being sent, so an interaction never overtakes them."""
+        if self._telling:
+            await asyncio.wait(set(self._telling))
+
+    # --- injected failures and held requests -------------------------------------------------------------
+
+    def fail_requests(
+        self,
+        method: str,
+        path_pattern: str,
+        *,
+        status: int,
+        code: int = 0,
+        message: str | None = None,
+        times: int | None = 1,
+        retry_after: float | None = None,
+    ) -> FailedRequests:
+        """Answer the next ``times`` (None: all, until ``cancel()``) matching bot requests with an error.
+
+        ``path_pattern`` is a regex searched in the path without ``/api/v10``, e.g. ``r"/channels/\\d+/messages$"``.
+        Each failure is recorded in ``rejected``; the handle counts them in ``hits``. ``message`` defaults to
+        the HTTP reason. A 429 carries ``retry_after`` (default 0) and a ``Via`` header, like Discord's. A new
+        rule for the same method and pattern replaces the one before (so ``times=0`` ends it).
+
+        What discord.py 2.7 does with them: a 429 is slept off for ``retry_after`` and retried, and the fifth
+        429 in a row raises ``HTTPException`` (status 429; ``RateLimited`` at once if ``retry_after`` exceeds
+        the client's ``max_ratelimit_timeout``). On the bot's own calls (``discord.http``: channels, messages,
+        threads, commands) 500, 502, 504 and 524 are retried after sleeping 1, 3, 5, 7 and 9 s (about 25 s,
+        then ``DiscordServerError``) while other 5xx (503...) raise ``DiscordServerError`` at once. Interaction
+        callbacks, follow-ups and webhook edits (``discord.webhook``) retry every 5xx that way, 503 included.
+        4xx raise at once: 403 ``Forbidden``, 404 ``NotFound``, others ``HTTPException``. To fail fast, use a
+        4xx, or 503 on the bot's own calls.
+        """
+        rule = FailedRequests(
+            method=method.upper(),
+            pattern=re.compile(path_pattern),
+            status=status,
+            code=code,
+            message=message or http.HTTPStatus(status).phrase,
+            times=times,
+            retry_after=retry_after,
+        )
+        for earlier in self._faults.failures:
+            if (earlier.method, earlier.pattern.pattern) == (rule.method, path_pattern):
+                earlier.cancel()
+        self._faults.failures.append(rule)
+        return rule
+
+    def hold_requests(self, method: str, path_pattern: str) -> HeldRequests:
+        """Hold matching bot requests unanswered until ``release()`` (served) or ``drop()`` (connection aborted).
+
+        ``await handle.arrived()`` waits until one is held. Use it to stop the bot between two steps, e.g.
+        after its database commit and before its message is posted. ``path_pattern`` is as in
+        ``fail_requests``. The handle is also an async context manager that releases on exit. Dropped, the
+        bot's call raises ``aiohttp.ServerDisconnectedError`` (POST and PATCH; aiohttp itself retries a
+        GET, PUT or DELETE once, and the retry is served). See ``connected`` for shutting a bot down meanwhile.
+        """
+        hold = HeldRequests(self._state, method.upper(), re.compile(path_pattern), timeout=self.timeout)
+        self._faults.holds.append(hold)
+        return hold
 
     # --- what was recorded -------------------------------------------------------------------------------
 
@@ -599,7 +824,9 @@ class LocalDiscord:
         source: RecordedMessage | None = None,
     ) -> InteractionOutcome:
         wait = timeout or self.timeout
+        self._check_reachable(place)
         await self._wait_for_session(wait)
+        await self._until_told()
         interaction = RecordedInteraction(
             id=next_snowflake(),
             token=secrets.token_urlsafe(48),
@@ -613,19 +840,81 @@ class LocalDiscord:
         )
         interaction.payload = payloads.interaction(self._state, self.base_url, interaction, data, source)
         self._state.interactions[interaction.id] = interaction
+        interaction.dispatched_at = time.monotonic()
         await self._gateway.dispatch("INTERACTION_CREATE", interaction.payload)
-        hint = ""
-        if kind is InteractionType.MESSAGE_COMPONENT:
-            hint = " (no answer often means no View or DynamicItem matched the custom id)"
-        await self._state.wait_until(
-            lambda: True if interaction.answered or interaction.rejections else None,
-            timeout=wait,
-            what=f"the bot to answer {interaction.description}{hint}",
-        )
-        if not interaction.answered:
-            headline = f"The stand-in refused the bot's answer to {interaction.description}, as Discord would."
-            raise RejectedResponse(self._state.explain(headline))
+        self._state.notify()
+        await self._until_acknowledged(interaction, wait)
+        if interaction.response_type == 5:
+            await self._until_filled(interaction, wait)
         return InteractionOutcome(self._state, interaction, wait)
+
+    def _check_reachable(self, place: LocalChannel) -> None:
+        """Refuse to interact where no one could: a deleted channel, or a guild the bot was removed from."""
+        if not self._state.bot_in_guild:
+            raise ImpossibleInteraction("the bot was removed from the guild: nobody can use it there any more")
+        if place.deleted:
+            raise ImpossibleInteraction(f"#{place.name} was deleted: nobody can interact there any more")
+
+    async def _until_acknowledged(self, interaction: RecordedInteraction, wait: float) -> None:
+        """Wait for the bot's callback; with a deadline, no longer than the deadline and a margin.
+
+        Raises MissedDeadline when the bot did not acknowledge in time, RejectedResponse when its answer was
+        refused for another reason.
+        """
+        deadline = self._state.ack_deadline
+        hint = ""
+        if interaction.type is InteractionType.MESSAGE_COMPONENT:
+            hint = " (no answer often means no View or DynamicItem matched the custom id)"
+        try:
+            await self._state.wait_until(
+                lambda: True if interaction.answered or interaction.rejections else None,
+                timeout=wait if deadline is None else min(wait, deadline + ACK_MARGIN_SECONDS),
+                what=f"the bot to answer {interaction.description}{hint}",
+            )
+        except StandInTimeout:
+            if deadline is None or time.monotonic() - interaction.dispatched_at <= deadline:
+                raise
+            headline = (
+                f"The bot did not acknowledge {interaction.description} within Discord's {deadline:g}-second "
+                "deadline: the person sees 'This interaction failed' and a later answer is refused (10062). "
+                "Acknowledge (defer) first and do slow work after."
+            )
+            raise MissedDeadline(self._state.explain(headline)) from None
+        if interaction.answered:
+            return
+        if interaction.ack_seconds is not None:
+            headline = (
+                f"The bot acknowledged {interaction.description} after {interaction.ack_seconds:.2f} s, past "
+                f"Discord's {deadline:g}-second deadline: refused with 10062 Unknown interaction."
+            )
+            raise MissedDeadline(self._state.explain(headline))
+        headline = f"The stand-in refused the bot's answer to {interaction.description}, as Discord would."
+        raise RejectedResponse(self._state.explain(headline))
+
+    async def _until_filled(self, interaction: RecordedInteraction, wait: float) -> None:
+        """After a "thinking" answer, wait until its message is filled in (or deleted), as a person would."""
+        refused_before = len(interaction.rejections)
+
+        def settled() -> bool | None:
+            message = self._state.messages.get(interaction.original_message_id or 0)
+            finished = message is None or message.deleted or not message.loading
+            return True if finished or len(interaction.rejections) > refused_before else None
+
+        try:
+            await self._state.wait_until(settled, timeout=wait, what="the bot to fill in its 'thinking' answer")
+        except StandInTimeout:
+            headline = (
+                f"The bot answered {interaction.description} with 'thinking' (a deferred message) but did not "
+                f"fill it in within {wait:g} s: Discord would show it thinking until the token dies. Send a "
+                "follow-up or edit the original response."
+            )
+            raise StandInTimeout(self._state.explain(headline)) from None
+        message = self._state.messages.get(interaction.original_message_id or 0)
+        if message is not None and message.loading and not message.deleted:
+            headline = (
+                f"The stand-in refused the bot's answer filling in the 'thinking' message of {interaction.description}."
+            )
+            raise RejectedResponse(self._state.explain(headline))
 
     async def _wait_for_session(self, wait: float) -> None:
         if self._gateway.connected:
@@ -661,23 +950,6 @@ def _stop_views(bot: discord.Client) -> None:
     views |= set(store._modals.values()) | set(store._synced_message_views.values())
     for view in views:
         view.stop()
-
-
-async def _finish_handlers(timeout: float) -> None:
-    """Let discord.py's running command, view and event handlers finish, then cancel what is left."""
-    current = asyncio.current_task()
-    running = {
-        task
-        for task in asyncio.all_tasks()
-        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASK_PREFIXES)
-    }
-    if not running:
-        return
-    _, left = await asyncio.wait(running, timeout=timeout)
-    for task in left:
-        task.cancel()
-    if left:
-        await asyncio.wait(left, timeout=1.0)
 
 
 def _short(value: Any) -> str:

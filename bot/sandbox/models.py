@@ -42,8 +42,22 @@ class LocalUser:
 
 
 @dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (``type`` 0; the guild's id is @everyone) or a member (1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+
+@dataclass
 class LocalChannel:
-    """A text channel or a thread; ``edits`` keeps every PATCH the bot sent (e.g. archiving a thread)."""
+    """A text channel or a thread; ``edits`` keeps every PATCH the bot sent (e.g. archiving a thread).
+
+    ``overwrites`` are Discord's permission overwrites by target id; a thread's add to its parent's (on Discord
+    threads have none of their own: the stand-in allows them so a test can take one thread away from the bot).
+    """
 
     name: str
     id: int = field(default_factory=next_snowflake)
@@ -61,6 +75,7 @@ class LocalChannel:
     edits: list[Json] = field(default_factory=list)
     created_at: datetime | None = None
     deleted: bool = False
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:
@@ -252,7 +267,11 @@ class InteractionType(enum.IntEnum):
 
 @dataclass(eq=False)
 class RecordedInteraction:
-    """An interaction the stand-in dispatched, and how the bot answered it."""
+    """An interaction the stand-in dispatched, and how the bot answered it.
+
+    ``dispatched_at`` is ``time.monotonic()`` when INTERACTION_CREATE was sent; ``ack_seconds`` how long the
+    bot then took to call back (its accepted acknowledgement, or the one refused as too late), None until then.
+    """
 
     id: int
     token: str
@@ -270,6 +289,8 @@ class RecordedInteraction:
     followup_ids: list[int] = field(default_factory=list)
     rejections: list[str] = field(default_factory=list)
     expired: bool = False
+    dispatched_at: float = 0.0
+    ack_seconds: float | None = None
 
     @property
     def answered(self) -> bool:

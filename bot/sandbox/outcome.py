@@ -20,7 +20,8 @@ class InteractionOutcome:
 
     ``response_type`` is Discord's callback type: 4 message, 5 deferred message ("thinking"), 6 deferred
     update, 7 update of the clicked message, 8 autocomplete choices, 9 modal. ``message`` is the message the
-    answer created (4, 5) or updates (6, 7), in its current state.
+    answer created (4, 5) or updates (6, 7), in its current state; after a 5 the driving methods return only
+    once the bot has filled it in. ``interaction.ack_seconds`` is how long the bot took to acknowledge.
     """
 
     def __init__(self, state: StandInState, interaction: RecordedInteraction, timeout: float) -> None:
@@ -99,3 +100,25 @@ class InteractionOutcome:
 
         what = f"an edit of the answer to {self.interaction.description}"
         return await self._state.wait_until(changed, timeout=timeout or self._timeout, what=what)
+
+    async def private_answer(self, timeout: float | None = None) -> RecordedMessage:
+        """Wait for the message that answered the person privately, and return it.
+
+        That is the answer's own message when it is ephemeral: a message (4), a "thinking" message once filled
+        in (5), or the private message a click updated (7) or, after a deferred update (6), edited. Otherwise
+        (a public answer, or an update of a public message) it is the first ephemeral follow-up.
+        """
+        kind = self.response_type
+        if kind not in (4, 5, 6, 7):
+            raise AssertionError(f"the bot answered {self.interaction.description} with {self.response_name}")
+        own = self.message
+        if kind != 6 and own is not None and own.ephemeral and not own.loading:
+            return own
+
+        def answered() -> RecordedMessage | None:
+            if own is not None and own.ephemeral and len(own.history) > self.interaction.revisions_at_response:
+                return own
+            return next((m for m in self.followups if m.ephemeral and m is not own), None)
+
+        what = f"a private answer to {self.interaction.description}"
+        return await self._state.wait_until(answered, timeout=timeout or self._timeout, what=what)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import struct
 from datetime import datetime
 
+from bot.sandbox import permissions
 from bot.sandbox.models import (
     Json,
     LocalChannel,
     LocalRole,
     LocalUser,
     MessageKind,
+    Overwrite,
     RecordedAttachment,
     RecordedInteraction,
     RecordedMessage,
@@ -40,8 +42,10 @@ def user(person: LocalUser) -> Json:
     }
 
 
-def member(state: StandInState, person: LocalUser, *, with_permissions: bool = False) -> Json:
-    """A guild member object (with ``permissions`` as interactions carry it)."""
+def member(
+    state: StandInState, person: LocalUser, *, with_permissions: bool = False, place: LocalChannel | None = None
+) -> Json:
+    """A guild member object (with ``permissions`` as interactions carry them: in ``place`` when given)."""
     payload: Json = {
         "user": user(person),
         "roles": [str(role_id) for role_id in state.role_ids(person)],
@@ -56,7 +60,8 @@ def member(state: StandInState, person: LocalUser, *, with_permissions: bool = F
         "communication_disabled_until": None,
     }
     if with_permissions:
-        payload["permissions"] = str(state.permissions(person))
+        value = state.permissions(person) if place is None else permissions.in_channel(state, person, place)
+        payload["permissions"] = str(value)
     return payload
 
 
@@ -98,7 +103,7 @@ def channel(state: StandInState, place: LocalChannel) -> Json:
             "position": place.position,
             "parent_id": None,
             "topic": place.topic,
-            "permission_overwrites": [],
+            "permission_overwrites": [overwrite(o) for o in place.overwrites.values()],
             "default_auto_archive_duration": 1440,
         }
         return payload
@@ -119,6 +124,19 @@ def channel(state: StandInState, place: LocalChannel) -> Json:
         },
     }
     return payload
+
+
+def overwrite(entry: Overwrite) -> Json:
+    """A permission overwrite as channel objects carry it."""
+    return {"id": str(entry.id), "type": entry.type, "allow": str(entry.allow), "deny": str(entry.deny)}
+
+
+def deletion(state: StandInState, place: LocalChannel) -> tuple[str, Json]:
+    """The gateway event telling the bot a channel (CHANNEL_DELETE) or a thread (THREAD_DELETE) is gone."""
+    if not place.is_thread:
+        return "CHANNEL_DELETE", channel(state, place)
+    data = {"id": str(place.id), "guild_id": str(state.guild_id), "parent_id": str(place.parent_id), "type": place.type}
+    return "THREAD_DELETE", data
 
 
 def guild(state: StandInState) -> Json:
@@ -271,7 +289,7 @@ def interaction(
 ) -> Json:
     """An INTERACTION_CREATE payload with every field discord.py 2.7 reads."""
     place = state.channels[recorded.channel_id]
-    place_payload = channel(state, place) | {"permissions": str(state.permissions(recorded.user))}
+    place_payload = channel(state, place) | {"permissions": str(permissions.in_channel(state, recorded.user, place))}
     payload: Json = {
         "id": str(recorded.id),
         "application_id": str(state.application_id),
@@ -283,8 +301,8 @@ def interaction(
         "guild": {"id": str(state.guild_id), "locale": state.guild_locale, "features": []},
         "channel": place_payload,
         "channel_id": str(place.id),
-        "member": member(state, recorded.user, with_permissions=True),
-        "app_permissions": str(state.permissions(state.bot_user)),
+        "member": member(state, recorded.user, with_permissions=True, place=place),
+        "app_permissions": str(permissions.in_channel(state, state.bot_user, place)),
         "locale": recorded.user.locale,
         "guild_locale": state.guild_locale,
         "entitlements": [],

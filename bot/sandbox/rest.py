@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
 from bot.sandbox import payloads, validation
+from bot.sandbox.faults import FailedRequests, Faults
 from bot.sandbox.gateway import Gateway
 from bot.sandbox.ids import next_snowflake
 from bot.sandbox.models import (
@@ -17,9 +20,24 @@ from bot.sandbox.models import (
     InteractionType,
     Json,
     LocalChannel,
+    LocalUser,
     MessageKind,
     RecordedInteraction,
     RecordedMessage,
+)
+from bot.sandbox.permissions import (
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    in_channel,
+    names,
+    send_permission,
 )
 from bot.sandbox.state import StandInState, UploadedFile
 
@@ -43,11 +61,18 @@ def json_response(data: object, status: int = 200) -> web.Response:
 
 
 class RestApi:
-    """Route handlers over the shared state: bot routes check the bot token, interaction routes theirs."""
+    """Route handlers over the shared state: bot routes check the bot token, interaction routes theirs.
 
-    def __init__(self, state: StandInState, gateway: Gateway, *, token: str, base_url: Callable[[], str]) -> None:
+    Bot routes on channels also check that the bot is in the guild and has the permissions Discord asks for;
+    interaction callbacks and webhooks need no channel permission, as on Discord.
+    """
+
+    def __init__(
+        self, state: StandInState, gateway: Gateway, faults: Faults, *, token: str, base_url: Callable[[], str]
+    ) -> None:
         self._state = state
         self._gateway = gateway
+        self._faults = faults
         self._token = token
         self._base_url = base_url
 
@@ -87,20 +112,53 @@ class RestApi:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Log each request and send its answer before waking waiting tests.
+        """Log each request, hold it if the test asks, and send its answer before waking waiting tests.
 
         So when a test sees that the bot answered, the bot already holds the answer (say, the message id a
-        View is stored under) and the test's next interaction cannot overtake it.
+        View is stored under) and the test's next interaction cannot overtake it. A held request keeps its
+        body, so it can still be served after the bot that sent it has gone.
         """
         line = f"{request.method} {request.path_qs}"
         self._state.requests.append(line)
         if request.path == GATEWAY_PATH:
             return await handler(request)
+        path = request.path.removeprefix(API)
+        hold = self._faults.hold(request.method, path)
+        if hold is not None:
+            await buffer_body(request)
+            if not await hold.hold():
+                return self._drop(request, line)
         with self._state.notifications_held():
-            response = await self._answer(request, handler, line)
-            await response.prepare(request)
-            await response.write_eof()
+            failure = self._faults.failure(request.method, path)
+            if failure is not None:
+                response: web.StreamResponse = self._injected(request, failure)
+            else:
+                response = await self._answer(request, handler, line)
+            with suppress(ConnectionError):  # the bot went away while its request was held
+                await response.prepare(request)
+                await response.write_eof()
         return response
+
+    def _drop(self, request: web.Request, line: str) -> web.StreamResponse:
+        """Abort a held request's connection: the bot's HTTP client sees the server disconnect."""
+        self._state.rejected.append(f"{line} -> dropped (connection aborted)")
+        self._state.notify()
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=499)  # never sent: aiohttp skips writing to an aborted connection
+
+    def _injected(self, request: web.Request, failure: FailedRequests) -> web.Response:
+        """The error a fail_requests rule answers with (a 429 carries ``retry_after`` and ``Via``, as Discord's)."""
+        extra: Json = {}
+        headers: dict[str, str] = {}
+        if failure.status == 429:
+            extra = {"retry_after": failure.retry_after or 0.0, "global": False}
+            headers["Via"] = "1.1 google"
+        if failure.retry_after is not None:
+            headers["Retry-After"] = str(failure.retry_after)
+        return self._error(
+            request, failure.status, failure.code, failure.message, note=" (injected)", extra=extra, headers=headers
+        )
 
     async def _answer(self, request: web.Request, handler: Handler, line: str) -> web.StreamResponse:
         """Run the handler; unknown routes become a recorded JSON 404 and crashes a recorded 400."""
@@ -129,16 +187,22 @@ class RestApi:
         *,
         errors: Json | None = None,
         interaction: RecordedInteraction | None = None,
+        note: str = "",
+        extra: Json | None = None,
+        headers: dict[str, str] | None = None,
     ) -> web.Response:
-        line = f"{request.method} {request.path} -> {status} {code} {message}"
+        """Refuse a request as Discord would, recording it (``note`` only in the record, for the reader)."""
+        line = f"{request.method} {request.path} -> {status} {code} {message}{note}"
         self._state.rejected.append(line)
         if interaction is not None:
             interaction.rejections.append(line)
         self._state.notify()
-        body: Json = {"message": message, "code": code}
+        body: Json = {"message": message, "code": code, **(extra or {})}
         if errors is not None:
             body["errors"] = errors
-        return json_response(body, status)
+        response = json_response(body, status)
+        response.headers.update(headers or {})
+        return response
 
     def _unauthorized(self, request: web.Request) -> web.Response | None:
         if request.headers.get("Authorization") == f"Bot {self._token}":
@@ -152,6 +216,34 @@ class RestApi:
         place = self._state.channels.get(_snowflake(request.match_info["channel_id"]))
         return None if place is None or place.deleted else place
 
+    def _not_in_guild(self, request: web.Request) -> web.Response | None:
+        """403 50001 for every guild call once the bot was removed from the guild."""
+        if self._state.bot_in_guild:
+            return None
+        return self._error(request, 403, 50001, "Missing Access", note=" (the bot is no longer in the guild)")
+
+    def _bot_place(self, request: web.Request) -> LocalChannel | web.Response:
+        """The channel of a bot call on /channels/{id}, or the refusal: wrong token, not in the guild, unknown or
+        deleted channel (10003), or a channel the bot cannot see (50001)."""
+        refused = self._unauthorized(request) or self._not_in_guild(request)
+        if refused is not None:
+            return refused
+        place = self._channel(request)
+        if place is None:
+            return self._error(request, 404, 10003, "Unknown Channel")
+        return self._lacking(request, place, VIEW_CHANNEL) or place
+
+    def _lacking(self, request: web.Request, place: LocalChannel, needed: int) -> web.Response | None:
+        """403 if the bot lacks any of ``needed`` in ``place``: 50001 Missing Access without View Channel, else
+        50013 Missing Permissions."""
+        missing = needed & ~in_channel(self._state, self._state.bot_user, place)
+        if not missing:
+            return None
+        note = f" (the bot lacks {', '.join(names(missing))} in #{place.name})"
+        if missing & VIEW_CHANNEL:
+            return self._error(request, 403, 50001, "Missing Access", note=note)
+        return self._error(request, 403, 50013, "Missing Permissions", note=note)
+
     def _channel_message(self, request: web.Request, place: LocalChannel) -> RecordedMessage | None:
         message = self._state.messages.get(_snowflake(request.match_info["message_id"]))
         if message is None or message.deleted or message.ephemeral or message.channel_id != place.id:
@@ -164,16 +256,24 @@ class RestApi:
         body: Json,
         files: list[UploadedFile],
         *,
-        creating: bool,
+        edited: RecordedMessage | None = None,
         interaction: RecordedInteraction | None = None,
     ) -> web.Response | None:
+        """Refuse a message Discord would refuse: files too large, nothing to show, limits broken.
+
+        ``edited`` is the message an edit applies to: the edit is refused if it would leave it empty.
+        """
         sizes = [len(upload.data) for upload in files]
         if validation.too_large(sizes):
             return self._error(request, 413, 40005, "Request entity too large", interaction=interaction)
-        if creating and validation.is_empty_message(body, len(files)):
+        if edited is None:
+            empty = validation.is_empty_message(body, len(files))
+        else:
+            empty = validation.shows_nothing(self._state.preview_edit(edited, body, files))
+        if empty:
             return self._error(request, 400, 50006, "Cannot send an empty message", interaction=interaction)
         problems = validation.Problems()
-        validation.check_message(body, sizes, problems)
+        validation.check_message(body, sizes, problems, kept_flags=edited.flags if edited else 0)
         if problems.items:
             message = f"Invalid Form Body: {problems.summary()}"
             return self._error(request, 400, 50035, message, errors=problems.errors_json(), interaction=interaction)
@@ -216,7 +316,7 @@ class RestApi:
             return None
         if _snowflake(request.match_info["guild_id"]) != self._state.guild_id:
             return self._error(request, 403, 50001, "Missing Access")
-        return self._state.guild_id
+        return self._not_in_guild(request) or self._state.guild_id
 
     async def get_commands(self, request: web.Request) -> web.Response:
         """GET the registered commands of the application or of the guild."""
@@ -239,7 +339,7 @@ class RestApi:
     # --- interaction callbacks ---------------------------------------------------------------------------
 
     async def callback(self, request: web.Request) -> web.StreamResponse:
-        """POST /interactions/{id}/{token}/callback: the bot's one answer to an interaction."""
+        """POST /interactions/{id}/{token}/callback: the bot's one answer, due within the acknowledgement deadline."""
         interaction = self._state.interactions.get(_snowflake(request.match_info["interaction_id"]))
         if (
             interaction is None
@@ -251,6 +351,12 @@ class RestApi:
             return self._error(
                 request, 400, 40060, "Interaction has already been acknowledged.", interaction=interaction
             )
+        elapsed = time.monotonic() - interaction.dispatched_at
+        deadline = self._state.ack_deadline
+        if deadline is not None and elapsed > deadline:
+            interaction.ack_seconds = elapsed
+            note = f" (acknowledged after {elapsed:.2f} s, past Discord's {deadline:g}-second deadline)"
+            return self._error(request, 404, 10062, "Unknown interaction", interaction=interaction, note=note)
         body, files = await read_body(request)
         response_type = int(body.get("type", 0))
         data: Json = body.get("data") or {}
@@ -261,10 +367,11 @@ class RestApi:
         if response_type not in allowed:
             reason = f"Invalid Form Body: callback type {response_type} cannot answer a {interaction.type.name}"
             return self._error(request, 400, 50035, reason, interaction=interaction)
-        refused = self._check_callback(request, interaction, response_type, data, files)
+        refused = self._check_callback(request, interaction, response_type, data, files, source)
         if refused is not None:
             return refused
         message = self._apply_callback(interaction, response_type, data, files, source)
+        interaction.ack_seconds = elapsed
         interaction.response_type = response_type
         interaction.response_data = data
         if message is not None:
@@ -282,9 +389,11 @@ class RestApi:
         response_type: int,
         data: Json,
         files: list[UploadedFile],
+        source: RecordedMessage | None,
     ) -> web.Response | None:
         if response_type in (4, 7):
-            return self._check_message(request, data, files, creating=response_type == 4, interaction=interaction)
+            edited = source if response_type == 7 else None
+            return self._check_message(request, data, files, edited=edited, interaction=interaction)
         problems = validation.Problems()
         if response_type == 8:
             validation.check_choices(list(data.get("choices") or []), problems)
@@ -348,15 +457,17 @@ class RestApi:
     # --- interaction webhooks (follow-ups and edits) -----------------------------------------------------
 
     def _webhook_interaction(self, request: web.Request) -> RecordedInteraction | web.Response:
+        """The interaction whose token the URL carries; refusals are also noted on it, for the waiting test."""
         interaction = self._state.interaction_by_token(request.match_info["token"])
         if (
             interaction is None
             or _snowflake(request.match_info["app_id"]) != self._state.application_id
             or self._state.token_expired(interaction)
         ):
-            return self._error(request, 404, 10015, "Unknown Webhook")
+            return self._error(request, 404, 10015, "Unknown Webhook", interaction=interaction)
         if not interaction.answered:
-            return self._error(request, 404, 10015, "Unknown Webhook (the interaction is not acknowledged yet)")
+            note = " (the interaction is not acknowledged yet)"
+            return self._error(request, 404, 10015, "Unknown Webhook", interaction=interaction, note=note)
         return interaction
 
     def _webhook_message(self, request: web.Request, interaction: RecordedInteraction) -> RecordedMessage | None:
@@ -376,7 +487,7 @@ class RestApi:
         if isinstance(interaction, web.Response):
             return interaction
         body, files = await read_body(request)
-        refused = self._check_message(request, body, files, creating=True)
+        refused = self._check_message(request, body, files, interaction=interaction)
         if refused is not None:
             return refused
         original = self._state.messages.get(interaction.original_message_id or 0)
@@ -401,7 +512,7 @@ class RestApi:
             return interaction
         message = self._webhook_message(request, interaction)
         if message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
         return json_response(self._message_json(message))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
@@ -411,9 +522,9 @@ class RestApi:
             return interaction
         message = self._webhook_message(request, interaction)
         if message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
         body, files = await read_body(request)
-        refused = self._check_message(request, body, files, creating=False)
+        refused = self._check_message(request, body, files, edited=message, interaction=interaction)
         if refused is not None:
             return refused
         self._state.edit_message(message, body, files)
@@ -426,7 +537,7 @@ class RestApi:
             return interaction
         message = self._webhook_message(request, interaction)
         if message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
         self._state.delete_message(message)
         return web.Response(status=204)
 
@@ -434,23 +545,20 @@ class RestApi:
 
     async def get_channel(self, request: web.Request) -> web.Response:
         """GET /channels/{id}: a text channel or thread."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        if place is None:
-            return self._error(request, 404, 10003, "Unknown Channel")
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
         return json_response(payloads.channel(self._state, place))
 
     async def edit_channel(self, request: web.Request) -> web.Response:
         """PATCH /channels/{id}: rename, archive or lock; every edit is kept in ``LocalChannel.edits``."""
-        refused = self._unauthorized(request)
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        body = await request.json()
+        refused = self._lacking(request, place, self._edit_needs(place, body))
         if refused is not None:
             return refused
-        place = self._channel(request)
-        if place is None:
-            return self._error(request, 404, 10003, "Unknown Channel")
-        body = await request.json()
         place.edits.append(body)
         for key in ("name", "archived", "locked", "invitable", "auto_archive_duration", "topic"):
             if key in body:
@@ -460,36 +568,36 @@ class RestApi:
         await self._gateway.notify_bot("THREAD_UPDATE" if place.is_thread else "CHANNEL_UPDATE", data)
         return json_response(data)
 
+    def _edit_needs(self, place: LocalChannel, body: Json) -> int:
+        """Manage Channels to edit a channel; Manage Threads to lock a thread or to change one the bot did not
+        open or that is locked (the bot may archive its own thread)."""
+        if not place.is_thread:
+            return MANAGE_CHANNELS
+        own = place.owner_id == self._state.bot_user.id and not place.locked
+        locking = "locked" in body and bool(body["locked"]) != place.locked
+        return MANAGE_THREADS if locking or not own else 0
+
     async def delete_channel(self, request: web.Request) -> web.Response:
-        """DELETE /channels/{id}: only threads (the stand-in's channels are fixed)."""
-        refused = self._unauthorized(request)
+        """DELETE /channels/{id}: only threads, with Manage Threads (the stand-in's channels are fixed)."""
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        if not place.is_thread:
+            return self._error(request, 403, 50013, "Missing Permissions", note=" (the stand-in's channels are fixed)")
+        refused = self._lacking(request, place, MANAGE_THREADS)
         if refused is not None:
             return refused
-        place = self._channel(request)
-        if place is None:
-            return self._error(request, 404, 10003, "Unknown Channel")
-        if not place.is_thread:
-            return self._error(request, 403, 50013, "Missing Permissions")
-        place.deleted = True
-        self._state.notify()
-        data = payloads.channel(self._state, place)
-        event = {
-            "id": data["id"],
-            "guild_id": data["guild_id"],
-            "parent_id": data["parent_id"],
-            "type": place.type,
-        }
-        await self._gateway.notify_bot("THREAD_DELETE", event)
-        return json_response(data)
+        self._state.delete_channel(place)
+        await self._gateway.notify_bot(*payloads.deletion(self._state, place))
+        return json_response(payloads.channel(self._state, place))
 
     async def list_messages(self, request: web.Request) -> web.Response:
-        """GET /channels/{id}/messages: newest first, with limit, before and after."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        if place is None:
-            return self._error(request, 404, 10003, "Unknown Channel")
+        """GET /channels/{id}/messages: newest first, with limit, before and after (none without Read History)."""
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        if not in_channel(self._state, self._state.bot_user, place) & READ_MESSAGE_HISTORY:
+            return json_response([])
         found = list(reversed(self._state.channel_messages(place)))
         if "before" in request.query:
             found = [m for m in found if m.id < _snowflake(request.query["before"])]
@@ -499,15 +607,20 @@ class RestApi:
         return json_response([self._message_json(m) for m in found[:limit]])
 
     async def create_message(self, request: web.Request) -> web.Response:
-        """POST /channels/{id}/messages: a plain message from the bot (a reply if it has a reference)."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        if place is None:
-            return self._error(request, 404, 10003, "Unknown Channel")
+        """POST /channels/{id}/messages: a plain message from the bot (a reply if it has a reference).
+
+        It needs Send Messages (in Threads, in a thread), and Attach Files, Embed Links and Read Message
+        History for files, embeds and replies.
+        """
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
         body, files = await read_body(request)
-        refused = self._check_message(request, body, files, creating=True)
+        needed = send_permission(place)
+        needed |= ATTACH_FILES if files else 0
+        needed |= EMBED_LINKS if body.get("embeds") else 0
+        needed |= READ_MESSAGE_HISTORY if body.get("message_reference") else 0
+        refused = self._lacking(request, place, needed) or self._check_message(request, body, files)
         if refused is not None:
             return refused
         if place.locked:
@@ -518,39 +631,40 @@ class RestApi:
         return json_response(self._message_json(message))
 
     async def get_message(self, request: web.Request) -> web.Response:
-        """GET /channels/{id}/messages/{id}."""
-        refused = self._unauthorized(request)
+        """GET /channels/{id}/messages/{id}: needs Read Message History."""
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        refused = self._lacking(request, place, READ_MESSAGE_HISTORY)
         if refused is not None:
             return refused
-        place = self._channel(request)
-        message = self._channel_message(request, place) if place else None
+        message = self._channel_message(request, place)
         if message is None:
             return self._error(request, 404, 10008, "Unknown Message")
         return json_response(self._message_json(message))
 
     async def edit_message(self, request: web.Request) -> web.Response:
-        """PATCH /channels/{id}/messages/{id}: edit a message the bot sent."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        message = self._channel_message(request, place) if place else None
+        """PATCH /channels/{id}/messages/{id}: edit a message the bot sent (new files need Attach Files)."""
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        message = self._channel_message(request, place)
         if message is None:
             return self._error(request, 404, 10008, "Unknown Message")
         body, files = await read_body(request)
-        refused = self._check_message(request, body, files, creating=False)
+        refused = self._lacking(request, place, ATTACH_FILES if files else 0)
+        refused = refused or self._check_message(request, body, files, edited=message)
         if refused is not None:
             return refused
         self._state.edit_message(message, body, files)
         return json_response(self._message_json(message))
 
     async def delete_message(self, request: web.Request) -> web.StreamResponse:
-        """DELETE /channels/{id}/messages/{id}."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        message = self._channel_message(request, place) if place else None
+        """DELETE /channels/{id}/messages/{id}: the bot's own message."""
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        message = self._channel_message(request, place)
         if message is None:
             return self._error(request, 404, 10008, "Unknown Message")
         self._state.delete_message(message)
@@ -560,13 +674,15 @@ class RestApi:
 
     async def thread_from_message(self, request: web.Request) -> web.Response:
         """POST /channels/{id}/messages/{id}/threads: a public thread with the message's id, as on Discord."""
-        refused = self._unauthorized(request)
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        message = self._channel_message(request, place)
+        if message is None:
+            return self._error(request, 404, 10008, "Unknown Message")
+        refused = self._lacking(request, place, CREATE_PUBLIC_THREADS)
         if refused is not None:
             return refused
-        place = self._channel(request)
-        message = self._channel_message(request, place) if place else None
-        if place is None or message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
         if message.thread_id is not None:
             return self._error(request, 400, 160004, "A thread has already been created for this message")
         body = await request.json()
@@ -578,14 +694,18 @@ class RestApi:
 
     async def thread_in_channel(self, request: web.Request) -> web.Response:
         """POST /channels/{id}/threads: a thread with no starter message (private unless ``type`` is 11)."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        if place is None or place.is_thread:
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        if place.is_thread:
             return self._error(request, 404, 10003, "Unknown Channel")
         body = await request.json()
-        thread = self._new_thread(place, body, thread_id=next_snowflake(), thread_type=int(body.get("type", 12)))
+        thread_type = int(body.get("type", 12))
+        needed = CREATE_PUBLIC_THREADS if thread_type == 11 else CREATE_PRIVATE_THREADS
+        refused = self._lacking(request, place, needed)
+        if refused is not None:
+            return refused
+        thread = self._new_thread(place, body, thread_id=next_snowflake(), thread_type=thread_type)
         return await self._announce_thread(thread)
 
     def _new_thread(self, parent: LocalChannel, body: Json, *, thread_id: int, thread_type: int) -> LocalChannel:
@@ -610,25 +730,29 @@ class RestApi:
         return json_response(data, 201)
 
     async def add_thread_member(self, request: web.Request) -> web.StreamResponse:
-        """PUT /channels/{thread}/thread-members/{user or @me}."""
+        """PUT /channels/{thread}/thread-members/{user or @me}: adding someone else needs Send Messages in
+        Threads."""
         return await self._change_thread_member(request, add=True)
 
     async def remove_thread_member(self, request: web.Request) -> web.StreamResponse:
-        """DELETE /channels/{thread}/thread-members/{user or @me}."""
+        """DELETE /channels/{thread}/thread-members/{user or @me}: removing someone else needs Manage Threads,
+        unless the bot opened the private thread."""
         return await self._change_thread_member(request, add=False)
 
     async def _change_thread_member(self, request: web.Request, *, add: bool) -> web.StreamResponse:
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        place = self._channel(request)
-        if place is None or not place.is_thread:
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        if not place.is_thread:
             return self._error(request, 404, 10003, "Unknown Channel")
         raw = request.match_info["user_id"]
         try:
             person = self._state.bot_user if raw == "@me" else self._state.user(_snowflake(raw))
         except KeyError:
             return self._error(request, 404, 10013, "Unknown User")
+        refused = self._lacking(request, place, self._membership_needs(place, person, add=add))
+        if refused is not None:
+            return refused
         if add:
             place.member_ids.add(person.id)
         else:
@@ -636,16 +760,25 @@ class RestApi:
         self._state.notify()
         return web.Response(status=204)
 
+    def _membership_needs(self, place: LocalChannel, person: LocalUser, *, add: bool) -> int:
+        """What changing ``person``'s membership of a thread needs (the bot joining or leaving needs nothing)."""
+        if person is self._state.bot_user:
+            return 0
+        if add:
+            return SEND_MESSAGES_IN_THREADS
+        opened_private = place.type == 12 and place.owner_id == self._state.bot_user.id
+        return 0 if opened_private else MANAGE_THREADS
+
     async def typing(self, request: web.Request) -> web.StreamResponse:
         """POST /channels/{id}/typing: accepted and ignored."""
-        refused = self._unauthorized(request)
-        return refused or web.Response(status=204)
+        place = self._bot_place(request)
+        return place if isinstance(place, web.Response) else web.Response(status=204)
 
     # --- guild members and files -------------------------------------------------------------------------
 
     async def get_member(self, request: web.Request) -> web.Response:
         """GET /guilds/{id}/members/{id}."""
-        refused = self._unauthorized(request)
+        refused = self._unauthorized(request) or self._not_in_guild(request)
         if refused is not None:
             return refused
         try:
@@ -662,20 +795,26 @@ class RestApi:
         return web.Response(body=file.data, content_type=file.content_type or "application/octet-stream")
 
 
+async def buffer_body(request: web.Request) -> None:
+    """Read the whole body into the request now (aiohttp keeps it), so it can be served after a disconnect."""
+    if request.content_type.startswith("multipart/"):
+        await request.post()
+    else:
+        await request.read()
+
+
 async def read_body(request: web.Request) -> tuple[Json, list[UploadedFile]]:
     """Read a JSON body, or a multipart one with ``payload_json`` and ``files[n]`` parts."""
     if request.content_type.startswith("multipart/"):
         body: Json = {}
         files: list[UploadedFile] = []
-        reader = await request.multipart()
-        while (part := await reader.next()) is not None:
-            if not isinstance(part, BodyPartReader):
-                continue
-            if part.name == "payload_json":
-                body = json.loads(await part.text())
-            elif part.name and part.name.startswith("files[") and part.name.endswith("]"):
-                index = int(part.name[len("files[") : -1])
-                files.append(UploadedFile(index, part.filename or f"file{index}", bytes(await part.read())))
+        for name, value in (await request.post()).items():
+            if isinstance(value, web.FileField):
+                if name.startswith("files[") and name.endswith("]"):
+                    index = int(name[len("files[") : -1])
+                    files.append(UploadedFile(index, value.filename or f"file{index}", value.file.read()))
+            elif name == "payload_json":
+                body = json.loads(value)
         return body, files
     text = await request.text()
     return (json.loads(text) if text else {}), []

@@ -30,6 +30,8 @@ from rules.ttr.maps import load_map
 log = logging.getLogger(__name__)
 
 SANDBOX_PEOPLE = ("Anna", "Boris", "Chen", "Dasha", "Emil", "Fatima")
+STARTUP_SECONDS = 120.0
+"""How long a cold bot may take to be ready (it draws its static pictures first) and, at the end, to finish."""
 
 Policy = Callable[[GameEngine[Any, Any, Any], BaseModel, int, random.Random], str]
 """How a scripted person picks a move: (engine, state, seat, rng) -> action text, from what that seat may see."""
@@ -41,13 +43,14 @@ def bot_policy(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: int, r
 
 
 def sandbox_settings(database: Path, *, bot_move_delay: float = 0.05) -> Settings:
-    """Settings for a bot on the local Discord: no token, fast start, quick bot players."""
+    """Settings for a bot on the local Discord: no token, fast start, quick bot players, no cooldowns."""
     return Settings(
         discord_token=None,
         database_path=database,
         guild_ready_timeout=0.1,
         bot_move_delay=bot_move_delay,
         dev_guild_id=None,
+        cooldowns=False,
     )
 
 
@@ -113,9 +116,9 @@ class ScriptedTable:
         )
 
     def public_controls(self, record: GameRecord) -> RecordedMessage | None:
-        """The newest public message with controls of this record's version, if shown yet."""
+        """The newest public message with controls of this record's version in its channel, if shown yet."""
         prefix = f"{record.game}:{record.id}:{record.version}:"
-        for message in reversed(self.discord.channel_messages()):
+        for message in reversed(self.discord.channel_messages(record.channel_id)):
             if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
                 return message
         return None
@@ -175,7 +178,7 @@ class ScriptedTable:
     def _shown_past(self, record: GameRecord, since: int) -> bool:
         """Whether a public message shows controls of a version after the record's, or the game's end."""
         prefix = f"{record.game}:{record.id}:"
-        for message in reversed(self.discord.channel_messages()):
+        for message in reversed(self.discord.channel_messages(record.channel_id)):
             if message.id < since:
                 break
             if _is_final(message):
@@ -412,7 +415,7 @@ async def run_sandbox(
         settings = sandbox_settings(Path(folder) / "sandbox.sqlite3")
         async with LocalDiscord(users=people) as discord:
             bot = create_bot(settings)
-            async with discord.connected(bot):
+            async with discord.connected(bot, timeout=STARTUP_SECONDS):
                 table = ScriptedTable(discord, bot, people)
                 record = await table.open(game, bots=players - n_people, options=options)
                 await table.play_to_the_end(record.id, seed=seed if seed is not None else random.randrange(1 << 30))

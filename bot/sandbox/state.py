@@ -6,7 +6,7 @@ import asyncio
 import mimetypes
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
 
@@ -22,6 +22,7 @@ from bot.sandbox.models import (
     LocalRole,
     LocalUser,
     MessageKind,
+    MessageRevision,
     RecordedAttachment,
     RecordedInteraction,
     RecordedMessage,
@@ -72,7 +73,9 @@ class StandInState:
     """The guild, its people and channels, synced commands, messages and interactions.
 
     It outlives bot sessions: a restarted bot finds the same messages and commands. Every change calls
-    ``notify()`` so that ``wait_until`` wakes up and re-checks its condition.
+    ``notify()`` so that ``wait_until`` wakes up and re-checks its condition. ``ack_deadline`` is the seconds
+    the bot has to acknowledge an interaction (None: no deadline); ``bot_in_guild`` turns False when a test
+    removes the bot.
     """
 
     def __init__(
@@ -85,8 +88,10 @@ class StandInState:
         users: Iterable[LocalUser],
         bot_name: str,
         clock: Callable[[], float],
+        ack_deadline: float | None,
     ) -> None:
         self.clock = clock
+        self.ack_deadline = ack_deadline
         self.guild_id = next_snowflake()
         self.guild_name = guild_name
         self.guild_locale = guild_locale
@@ -98,6 +103,7 @@ class StandInState:
         self.users: dict[int, LocalUser] = {}
         for user in users:
             self.add_user(user)
+        self.bot_in_guild = True
         self.channels: dict[int, LocalChannel] = {}
         for position, name in enumerate(channel_names):
             channel = LocalChannel(name.lstrip("#"), position=position, created_at=self.created_at)
@@ -157,6 +163,13 @@ class StandInState:
             if isinstance(ref, str) and channel.name == ref.lstrip("#") and not channel.deleted:
                 return channel
         raise KeyError(f"no channel {ref!r}; known: {[c.name for c in self.channels.values()]}")
+
+    def delete_channel(self, place: LocalChannel) -> None:
+        """Mark a channel deleted, with its threads (Discord deletes them along)."""
+        for channel in self.channels.values():
+            if channel is place or channel.parent_id == place.id:
+                channel.deleted = True
+        self.notify()
 
     def role_ids(self, user: LocalUser) -> list[int]:
         """The ids of the roles ``user`` holds (not @everyone)."""
@@ -243,6 +256,12 @@ class StandInState:
         message.edited_at = datetime.now(UTC)
         self.log.append(MessageAction("edit", message))
         self.notify()
+
+    def preview_edit(self, message: RecordedMessage, payload: Json, files: list[UploadedFile]) -> MessageRevision:
+        """The message as an edit would leave it, without changing it (to refuse an edit that would empty it)."""
+        copy = replace(message, history=[])
+        self._apply(copy, payload, files, creating=False)
+        return copy.revision()
 
     def delete_message(self, message: RecordedMessage) -> None:
         """Mark a message deleted (it stays in the records)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox.models import BUTTON, COMPONENTS_V2, SELECT_TYPES, Json, walk_components
+from bot.sandbox.models import BUTTON, COMPONENTS_V2, SELECT_TYPES, Json, MessageRevision, walk_components
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 MAX_FILES = 10
@@ -42,8 +42,10 @@ class Problems:
         return "; ".join(f"{path}: {message}" for path, message in self.items)
 
 
-def check_message(payload: Json, file_sizes: list[int], problems: Problems, *, prefix: str = "") -> None:
-    """Check a message body (create or edit) against Discord's limits."""
+def check_message(
+    payload: Json, file_sizes: list[int], problems: Problems, *, prefix: str = "", kept_flags: int = 0
+) -> None:
+    """Check a message body (create or edit) against Discord's limits; ``kept_flags`` are an edited message's."""
     problems.max_length(f"{prefix}content", payload.get("content"), 2000)
     embeds = payload.get("embeds") or []
     if len(embeds) > 10:
@@ -53,7 +55,7 @@ def check_message(payload: Json, file_sizes: list[int], problems: Problems, *, p
     if sum(_embed_characters(embed) for embed in embeds) > 6000:
         problems.add(f"{prefix}embeds", "Embed size exceeds maximum size of 6000")
     components = payload.get("components") or []
-    if int(payload.get("flags") or 0) & COMPONENTS_V2:
+    if (int(payload.get("flags") or 0) | kept_flags) & COMPONENTS_V2:
         if payload.get("content") or embeds:
             problems.add(f"{prefix}content", "Cannot send content or embeds with components v2.")
     else:
@@ -67,6 +69,11 @@ def is_empty_message(payload: Json, file_count: int) -> bool:
     """Whether a new message would show nothing (Discord answers 50006 "Cannot send an empty message")."""
     keys = ("content", "embeds", "components", "sticker_ids", "poll")
     return file_count == 0 and not any(payload.get(key) for key in keys)
+
+
+def shows_nothing(revision: MessageRevision) -> bool:
+    """Whether a message as an edit would leave it shows nothing (Discord refuses such an edit with 50006)."""
+    return not (revision.content or revision.embeds or revision.components or revision.attachments)
 
 
 def too_large(file_sizes: list[int]) -> bool:

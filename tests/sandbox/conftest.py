@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable
 
+import aiohttp
 import pytest
 
 from bot.sandbox import LocalDiscord
+from tests.sandbox.manual import BareBot, RawApi
 from tests.sandbox.toy_bot import ToyBot
 
 
@@ -41,5 +43,21 @@ def make_bot(local_discord: LocalDiscord) -> Callable[[], ToyBot]:
 async def toy(local_discord: LocalDiscord, make_bot: Callable[[], ToyBot]) -> AsyncIterator[ToyBot]:
     """A toy bot connected to the stand-in for the whole test."""
     bot = make_bot()
+    async with local_discord.connected(bot):
+        yield bot
+
+
+@pytest.fixture
+async def raw(local_discord: LocalDiscord) -> AsyncIterator[RawApi]:
+    """The stand-in's REST API, called directly with the bot's token."""
+    async with aiohttp.ClientSession() as session:
+        yield RawApi(local_discord, session)
+
+
+@pytest.fixture
+async def bare(local_discord: LocalDiscord, raw: RawApi) -> AsyncIterator[BareBot]:
+    """A connected bot that answers nothing (the test answers by hand through ``raw``), with /ping synced."""
+    await raw.sync_ping()
+    bot = BareBot()
     async with local_discord.connected(bot):
         yield bot

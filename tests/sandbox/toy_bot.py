@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from typing import Any
@@ -254,6 +255,21 @@ async def shout(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("A" * 2001)
 
 
+@app_commands.command(name="slow", description="Answer when the test says so")
+async def slow(interaction: discord.Interaction) -> None:
+    """Answer only once the test sets ``go`` (to miss the acknowledgement deadline on purpose)."""
+    await toy_client(interaction).go.wait()
+    await interaction.response.send_message("Finally")
+
+
+@app_commands.command(name="think", description="Think, then answer when the test says so")
+async def think(interaction: discord.Interaction) -> None:
+    """Defer with "thinking" at once, and fill it in only once the test sets ``go``."""
+    await interaction.response.defer(thinking=True)
+    await toy_client(interaction).go.wait()
+    await interaction.followup.send("Thought it through")
+
+
 config = app_commands.Group(
     name="config", description="Server settings", default_permissions=discord.Permissions(manage_guild=True)
 )
@@ -274,13 +290,14 @@ class ToyBot(discord.Client):
         self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
         commands: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
-            newgame, claim, hand, board, thread, tidy, feedback, shout, config
+            newgame, claim, hand, board, thread, tidy, feedback, shout, slow, think, config
         ]  # fmt: skip
         for command in commands:
             self.tree.add_command(command)
         self.joined: list[tuple[str, str]] = []
         self.seen: list[tuple[Any, ...]] = []
         self.hand_interactions: dict[int, discord.Interaction] = {}
+        self.go = asyncio.Event()
 
     async def setup_hook(self) -> None:
         """Register the persistent buttons and sync the commands globally and to the guild."""

@@ -173,7 +173,7 @@ async def child_bot(stand_in: LocalDiscord, database: Path) -> AsyncIterator[asy
     )
     try:
         # a fresh process draws the art before it connects: seconds on a busy machine
-        await stand_in.wait_for(lambda: stand_in._gateway.connected or None, timeout=120, what="the child bot")
+        await stand_in.wait_connected(timeout=120)
         yield child
     finally:
         if child.returncode is None:
