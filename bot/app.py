@@ -29,7 +29,7 @@ from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.places import PlaceStore
 from bot.storage.timers import TimerStore
-from bot.ui.answers import reply_private
+from bot.ui.answers import acknowledge, reply_private
 from bot.ui.components import GameComponent
 from bot.ui.controller import GameController
 from bot.ui.cooldowns import Cooldowns
@@ -191,6 +191,8 @@ class Conductor(commands.Bot):
         if task is not None:
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+        if kind == "picture":  # before even looking the game up: the answer is a picture, never fast
+            await acknowledge(interaction, private_answer=True)
         return True
 
     async def route_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:

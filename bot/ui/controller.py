@@ -294,11 +294,6 @@ class GameController:
         return seat_names(record)
 
     @staticmethod
-    def picture_names(record: GameRecord) -> list[str]:
-        """Return the plain names by seat, for pictures (their font has no emoji, and they are not markdown)."""
-        return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
-
-    @staticmethod
     def mention(record: GameRecord, seat: int) -> str:
         """Return a mention that pings the person in a seat (a bot player's name otherwise)."""
         found = next(s for s in record.seats if s.seat == seat)

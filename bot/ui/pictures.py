@@ -14,6 +14,9 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+from bot.i18n import text
+from bot.storage.games import GameRecord
+
 T = TypeVar("T")
 
 PUBLIC_WORKERS = 2
@@ -81,3 +84,13 @@ async def draw_once(draw: Callable[[], T], *, private: bool = False) -> T:
     """Draw something nobody will ask for again (a score sheet) in a worker pool, without keeping it."""
     pool = _private_pool if private else _public_pool
     return await asyncio.wrap_future(pool.submit(draw))
+
+
+def labels(language: str) -> Callable[[str], str]:
+    """The pictures' words in a language (render/ asks for them by key)."""
+    return lambda key: text(language, key)
+
+
+def plain_names(record: GameRecord) -> list[str]:
+    """The players' names by seat as pictures show them: no emoji (the font has none), no markdown escaping."""
+    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]

@@ -6,11 +6,8 @@ File names say only what a picture is (`table.png`, `hand.png`, …), never whos
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from bot.i18n import text
 from bot.storage.games import GameRecord
-from bot.ui.pictures import PICTURES, draw_once
+from bot.ui.pictures import PICTURES, draw_once, labels, plain_names
 from render.cardgame import render_hand, render_scoring, render_table
 from rules.cardgame import CardGameEngine
 from rules.cardgame.view import CardGameView
@@ -21,36 +18,26 @@ FIRST_SCORING = "first-scoring.png"
 SCORES = "scores.png"
 
 
-def labels(language: str) -> Callable[[str], str]:
-    """The pictures' words in a language."""
-    return lambda key: text(language, key)
-
-
-def _names(record: GameRecord) -> list[str]:
-    """The plain names by seat (the pictures' font has no emoji, and pictures need no markdown escaping)."""
-    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
-
-
 async def table(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The table everyone sees (what the turn messages show)."""
     key = (record.id, record.version, "table", language)
-    return await PICTURES.get(key, lambda: render_table(view, labels(language), _names(record)))
+    return await PICTURES.get(key, lambda: render_table(view, labels(language), plain_names(record)))
 
 
 async def hand(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """A player's cards and tickets, with any offered to choose from (private)."""
     key = (record.id, record.version, "hand", view.seat, language)
-    return await PICTURES.get(key, lambda: render_hand(view, labels(language), _names(record)), private=True)
+    return await PICTURES.get(key, lambda: render_hand(view, labels(language), plain_names(record)), private=True)
 
 
 async def first_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The 4-player first scoring (public once it has happened)."""
-    return await draw_once(lambda: render_scoring(view, labels(language), _names(record), "first"))
+    return await draw_once(lambda: render_scoring(view, labels(language), plain_names(record), "first"))
 
 
 async def final_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The final score sheet (public, once the game is over)."""
-    return await draw_once(lambda: render_scoring(view, labels(language), _names(record), "final"))
+    return await draw_once(lambda: render_scoring(view, labels(language), plain_names(record), "final"))
 
 
 def warm(language: str) -> None:

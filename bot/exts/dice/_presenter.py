@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 
@@ -11,6 +11,7 @@ from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button, view_of
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
+from bot.ui.pictures import labels, plain_names
 from render.dice import render_scores, render_turn
 from rules.dice import DiceEngine, DiceView
 from rules.engine import Event, GameResult
@@ -65,7 +66,7 @@ def turn_message(language: str, record: GameRecord, view: DiceView, lines: Seque
     return TurnMessage(
         content=text(language, "dice.message.your_turn", player=who),
         embed=embed,
-        pictures={"turn.png": render_turn(view, _labels(language), GameController.picture_names(record))},
+        pictures={"turn.png": render_turn(view, labels(language), plain_names(record))},
         view=view_of(action_buttons(language, record, view)),
     )
 
@@ -88,12 +89,5 @@ def final_message(
     return TurnMessage(
         content=text(language, "dice.message.over_content", winners=winners),
         embed=embed,
-        pictures={
-            "scores.png": render_scores(view, lambda key: text(language, key), GameController.picture_names(record))
-        },
+        pictures={"scores.png": render_scores(view, labels(language), plain_names(record))},
     )
-
-
-def _labels(language: str) -> Callable[[str], str]:
-    """The pictures' words in a language."""
-    return lambda key: text(language, key)

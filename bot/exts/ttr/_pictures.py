@@ -6,12 +6,10 @@ File names say only what a picture is (`board.png`, `hand.png`, …), never whos
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import cast
 
-from bot.i18n import text
 from bot.storage.games import GameRecord
-from bot.ui.pictures import PICTURES, draw_once
+from bot.ui.pictures import PICTURES, draw_once, labels, plain_names
 from render.ttr import render_board, render_hand, render_score_sheet, render_ticket_choice
 from rules.ttr import TicketToRideEngine
 from rules.ttr.view import PublicView, SeatView
@@ -22,26 +20,16 @@ TICKETS = "tickets.png"
 SCORES = "scores.png"
 
 
-def labels(language: str) -> Callable[[str], str]:
-    """The pictures' words in a language."""
-    return lambda key: text(language, key)
-
-
-def _names(record: GameRecord) -> list[str]:
-    """The plain names by seat (the pictures' font has no emoji, and pictures need no markdown escaping)."""
-    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
-
-
 async def board(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The board with the public panel (what the turn message shows)."""
     key = (record.id, record.version, "board", language)
-    return await PICTURES.get(key, lambda: render_board(view, labels(language), _names(record)))
+    return await PICTURES.get(key, lambda: render_board(view, labels(language), plain_names(record)))
 
 
 async def hand(language: str, record: GameRecord, view: SeatView) -> bytes:
     """A player's cards, tickets and trains (private)."""
     key = (record.id, record.version, "hand", view.seat, language)
-    return await PICTURES.get(key, lambda: render_hand(view, labels(language), _names(record)), private=True)
+    return await PICTURES.get(key, lambda: render_hand(view, labels(language), plain_names(record)), private=True)
 
 
 async def ticket_choice(language: str, record: GameRecord, view: SeatView) -> bytes:
@@ -52,7 +40,7 @@ async def ticket_choice(language: str, record: GameRecord, view: SeatView) -> by
 
 async def score_sheet(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The final score sheet (public, once the game is over)."""
-    return await draw_once(lambda: render_score_sheet(view, labels(language), _names(record)))
+    return await draw_once(lambda: render_score_sheet(view, labels(language), plain_names(record)))
 
 
 def warm(language: str) -> None:

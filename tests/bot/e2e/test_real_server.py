@@ -164,7 +164,7 @@ async def child_bot(stand_in: LocalDiscord, database: Path) -> AsyncIterator[asy
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "tests.bot.e2e.child_bot",
+        "bot.sandbox.child",
         stand_in.api_url,
         stand_in.gateway_url,
         stand_in.token,

@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser
-from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in
+from tests.bot.e2e.admin.support import Running, button
 
 STALE = (
     "The lobby changed as you clicked (someone joined, left or a bot player was added);"
     " look at it again and press once more."
 )
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
 
 
 async def test_two_simultaneous_add_bot_clicks_seat_one_bot(stand_in: LocalDiscord, running: Running) -> None:

@@ -3,37 +3,22 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin_support import (
+from tests.bot.e2e.admin.support import (
     Clock,
     Running,
-    bot_runner,
     button,
-    checked_stand_in,
     lobby_expiry,
     lobby_in,
 )
 
 
 @pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
 def clock() -> Clock:
     return Clock(time.time())  # a lobby's idle time counts from its last change, stored by the wall clock
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path, clock: Clock) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", clock)
 
 
 async def test_a_lobby_nobody_touches_expires_without_buttons_and_the_channel_is_told(

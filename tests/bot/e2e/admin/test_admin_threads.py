@@ -2,25 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in, lobby_in, play_dice
+from tests.bot.e2e.admin.support import Running, button, lobby_in, play_dice
 from tests.bot.e2e.conftest import people
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
 
 
 async def test_a_thread_game_is_played_in_its_thread_and_the_thread_is_archived_at_the_end(

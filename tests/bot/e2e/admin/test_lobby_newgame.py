@@ -3,29 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import discord
-import pytest
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in
+from tests.bot.e2e.admin.support import Running, button
 
 SEND_AND_ATTACH = discord.Permissions(send_messages=True, attach_files=True).value
 NO_THREADS = discord.Permissions(create_public_threads=True).value
 GRANT = "A server admin can grant these in the channel's settings → Permissions (to my role or to me)."
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
 
 
 async def test_three_simultaneous_newgames_in_one_channel_open_one_lobby(

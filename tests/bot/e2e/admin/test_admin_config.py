@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -10,26 +9,12 @@ import pytest
 from bot.app import Conductor
 from bot.sandbox import ImpossibleInteraction, LocalDiscord
 from bot.storage.guild_settings import GuildSettingsStore
-from tests.bot.e2e.admin_support import (
+from tests.bot.e2e.admin.support import (
     CREATORS,
     MANAGE_GUILD,
-    Clock,
     Running,
-    bot_runner,
     button,
-    checked_stand_in,
 )
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
 
 
 async def stored(bot: Conductor) -> dict[str, object]:

@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord
 from rules.dice import DiceEngine
-from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in, version_after
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
+from tests.bot.e2e.admin.support import Running, button, version_after
 
 
 async def started(stand_in: LocalDiscord, bot: Conductor, game: str = "dice", *joining: str) -> GameRecord:

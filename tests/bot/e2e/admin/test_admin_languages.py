@@ -3,26 +3,12 @@ locale, public messages the server's setting; commands are worded in Russian; /r
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from bot.sandbox import LocalDiscord
 from rules.dice import DiceEngine
-from tests.bot.e2e.admin_support import Clock, Running, bot_runner, button, checked_stand_in
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", Clock())
+from tests.bot.e2e.admin.support import Running, button
 
 
 async def test_a_russian_and_an_english_player_in_one_game(stand_in: LocalDiscord, running: Running) -> None:

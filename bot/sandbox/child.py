@@ -1,7 +1,7 @@
-"""The real bot in a process of its own on a test's local Discord, so a test can stop it (SIGTERM) or kill it
-(SIGKILL) mid-move.
+"""The real bot in a process of its own on a local Discord: a test can stop it (SIGTERM) or kill it (SIGKILL)
+mid-move, and a benchmark can load it without sharing a core with the stand-in.
 
-Run: python -m tests.bot.e2e.child_bot API_URL GATEWAY_URL TOKEN DATABASE
+Run: python -m bot.sandbox.child API_URL GATEWAY_URL TOKEN DATABASE
 """
 
 from __future__ import annotations

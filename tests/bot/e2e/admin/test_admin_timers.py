@@ -4,41 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.storage.games import GameRecord
 from rules.dice import DiceEngine
-from tests.bot.e2e.admin_support import (
+from tests.bot.e2e.admin.support import (
     Clock,
     Running,
     armed,
-    bot_runner,
     button,
-    checked_stand_in,
     dice_move,
     version_after,
 )
-
-
-@pytest.fixture
-async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
-    async with checked_stand_in(caplog) as discord_:
-        yield discord_
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def running(stand_in: LocalDiscord, tmp_path: Path, clock: Clock) -> Running:
-    return bot_runner(stand_in, tmp_path / "games.sqlite3", clock)
 
 
 async def started(stand_in: LocalDiscord, bot: Conductor, **timers: object) -> GameRecord:
