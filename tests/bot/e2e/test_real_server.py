@@ -283,6 +283,22 @@ async def test_a_stale_click_with_nothing_to_do_says_whose_turn_it_is(stand_in: 
         assert stale.message is not None and stale.message.components == []
 
 
+async def test_a_click_on_a_button_its_message_no_longer_shows_is_still_answered(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        game_id, message = await dice_game(stand_in, bot)
+        old = dice_buttons(message)
+        mover = people(stand_in, "Ann", "Ben")[dice_seat(bot, game_id)]
+        await stand_in.click(mover, message, old["roll"])
+        await stand_in.wait_for(lambda: not dice_buttons(stand_in.message(message.id)) or None)
+        at = await stored_version(bot, game_id)
+        # a client that had not seen the edit yet: the button is gone from the message Discord sends along
+        late = await stand_in.click(mover, message, old["roll"], force=True)
+        assert late.ephemeral and "earlier turn" in late.content
+        assert await stored_version(bot, game_id) == at
+
+
 # ---- 6. dead places ----------------------------------------------------------------------------------------------
 
 
