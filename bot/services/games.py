@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 BOT_NAMES = ("Stephenson", "Brunel", "Cherepanov", "Trevithick", "Borodin", "Westinghouse")
 
 AnyEngine = GameEngine[Any, Any, Any]
+OPEN = ("lobby", "active")
 
 
 class ServiceError(Exception):
@@ -124,10 +125,17 @@ class GameService:
     async def game_in_channel(
         self, channel_id: int, game: str | None = None, *, user_id: int | None = None
     ) -> GameRecord:
-        """Return the newest open game of a channel (of one kind, if given), or refuse, pointing to where it is."""
-        for record in await self.store.in_channel(channel_id):
+        """Return the newest open game of a channel (of one kind, if given), or refuse, pointing to where it is.
+
+        Every open game is loaded (at start, or when opened), so memory answers without a database read: commands
+        under load must not queue behind the database before they are acknowledged.
+        """
+        here = [
+            t.record for t in self._tables.values() if t.record.channel_id == channel_id and t.record.status in OPEN
+        ]
+        for record in sorted(here, key=lambda r: -r.id):
             if game is None or record.game == game:
-                return (await self._table(record.id)).record
+                return record
         pointer = None if self.locate_elsewhere is None else await self.locate_elsewhere(channel_id, user_id, game)
         if pointer is not None:
             raise ServiceError(pointer.key, **pointer.params)
@@ -313,10 +321,10 @@ class GameService:
             heir = next((s for s in people if after is not None and s.seat > after), people[0])
             assert heir.user_id is not None
             try:
-                table.record = await self.store.set_host(record, heir.user_id)
+                table.record = await self._keeping_shown(table, self.store.set_host(record, heir.user_id))
             except StaleVersion:
                 log.exception("game %s changed under its lock; reloading it", record.id)
-                self._tables.pop(record.id, None)
+                self._forget(record.id)
                 raise ServiceError("bot.reason.stale") from None
             return table.record
 
@@ -359,8 +367,17 @@ class GameService:
             current = next(s for s in table.record.seats if s.seat == seat)
             if not current.is_bot:
                 replacement = SeatRecord(seat=seat, name=current.name, bot_kind="sensible")
-                table.record = await self.store.replace_seat(table.record, replacement)
+                table.record = await self._keeping_shown(table, self.store.replace_seat(table.record, replacement))
             return table.record
+
+    async def _keeping_shown(self, table: _Table, write: Awaitable[GameRecord]) -> GameRecord:
+        """Apply a change that is no move (a seat or the host handed on): a channel that showed the game before it
+        still does, so the change is not mistaken for a move the channel missed."""
+        current = self.shown(table.record.id) >= table.record.version
+        record = await write
+        if current:
+            await self.mark_shown(record.id, record.version)
+        return record
 
     async def end(self, game_id: int) -> GameRecord:
         """End an open game early: a lobby is cancelled, a running game is recorded as abandoned."""

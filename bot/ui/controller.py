@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.i18n import language_of, render, text
@@ -148,9 +149,9 @@ class GameController:
             listed = ", ".join(text(language, f"bot.permission.{name}") for name in lacking or ["send_messages"])
             why = text(language, "bot.failure.why_permissions", permissions=listed)
             log.warning("game %s: no permission to show a move in channel %s", record.id, record.channel_id)
-        elif isinstance(error, discord.HTTPException):
+        elif isinstance(error, discord.HTTPException | aiohttp.ClientError | ConnectionError | TimeoutError):
             why = text(language, "bot.failure.why_discord")
-            log.warning("game %s: Discord refused to show a move: %s", record.id, error)
+            log.warning("game %s: Discord refused or did not answer a post: %r", record.id, error)
         else:
             why = text(language, "bot.failure.why_internal")
             log.error("game %s: showing a move failed", record.id, exc_info=error)
@@ -230,10 +231,8 @@ class GameController:
         """Show a game's new public message: edit the turn message in place, or post a new one and retire the old
         one's buttons; the click is acknowledged first, so drawing and posting never make it late."""
         typed = interaction is not None and interaction.type is discord.InteractionType.application_command
-        if typed and interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)  # public: the new turn message will be its answer
-        elif interaction is not None:
-            await acknowledge(interaction)
+        if interaction is not None:
+            await self.acknowledge_turn(interaction)
         current = await self.service.store.get_message(record.id, "turn")
         if in_place and current is not None and await self._edit(current, message):
             if typed and interaction is not None:
@@ -243,6 +242,15 @@ class GameController:
             if current is not None:
                 await self.retire(current)
         await self.service.mark_shown(record.id, record.version)
+
+    @staticmethod
+    async def acknowledge_turn(interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge a move answered by the public turn message: a command "thinks" publicly (the new message
+        will be its answer), a click defers its update. Idempotent."""
+        if interaction.type is discord.InteractionType.application_command and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        else:
+            await acknowledge(interaction)
 
     async def post(
         self,

@@ -152,11 +152,12 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         self.service.wake_bots(record.id)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        """Tell the actor privately (if a person), then update the public messages."""
+        """Tell the actor privately (if a person), then update the public messages (in version order: the answer
+        never waits for another move's post)."""
+        if interaction is not None:
+            await self._answer_actor(outcome, interaction)
+            await acknowledge(interaction)  # a public click with nothing private to say: drawing comes next
         async with self.presenting(outcome.record.id):
-            if interaction is not None:
-                await self._answer_actor(outcome, interaction)
-                await acknowledge(interaction)  # a public click with nothing private to say: drawing comes next
             await self._present(outcome)
 
     async def catch_up(self, record: GameRecord) -> None:

@@ -7,10 +7,10 @@ from typing import Any
 import discord
 
 from bot.exts.dice._presenter import GAME, action_buttons, final_message, narration, turn_message
-from bot.i18n import render, text
+from bot.i18n import language_of, render, text
 from bot.services.games import Outcome
 from bot.storage.games import GameRecord
-from bot.ui.answers import acknowledge
+from bot.ui.answers import Reply, answer
 from bot.ui.components import view_of
 from bot.ui.controller import GameController
 from bot.ui.pictures import draw_once
@@ -61,15 +61,16 @@ class DiceController(GameController):
 
         In version order: a move older than what the channel shows is skipped, and a channel that missed a move is
         shown the turn as it stands."""
+        if interaction is not None:  # before waiting for the lock: the answer must not wait on another move's post
+            await self.acknowledge_turn(interaction)
         async with self.presenting(outcome.record.id):
             shown = self.service.shown(outcome.record.id)
-            if outcome.record.version <= shown:
-                if interaction is not None:
-                    await acknowledge(interaction)
-            elif shown < outcome.record.version - 1:
+            if shown < outcome.record.version - 1:
                 await self._show_as_it_stands(outcome.record, interaction, opening=False)
-            else:
+            elif shown < outcome.record.version:
                 await self._present(outcome, interaction)
+            elif interaction is not None and interaction.type is discord.InteractionType.application_command:
+                await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
 
     async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         record = outcome.record
