@@ -13,12 +13,12 @@ nothing), and the game service's listeners are told it closed (its thread is arc
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
+from bot.services.background import BackgroundLoop
 from bot.services.games import GameService, ServiceError
 from bot.services.guild_config import MIN_MINUTES, GuildConfigService
 from bot.storage.games import GameRecord
@@ -32,8 +32,10 @@ CHECK_EVERY = 60.0
 """Seconds between two looks for idle lobbies: expiry is counted in minutes, so a minute late is on time."""
 
 
-class LobbyExpiry:
+class LobbyExpiry(BackgroundLoop):
     """Cancels lobbies idle longer than their server's `limits.lobby_expiry_minutes`."""
+
+    task_name = "lobby-expiry"
 
     def __init__(
         self,
@@ -44,15 +46,13 @@ class LobbyExpiry:
         present: Presenter | None = None,
         interval: float = CHECK_EVERY,
     ) -> None:
+        super().__init__()
         self.games = games
         self.config = config
         self.clock = clock
         self.present: Presenter | None = present
         self.interval = interval
         self._running = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._loop: asyncio.Task[None] | None = None
-        self._closing = False
 
     async def run_due(self) -> list[GameRecord]:
         """Cancel every lobby idle past its server's limit by the clock now; return the lobbies cancelled."""
@@ -93,36 +93,9 @@ class LobbyExpiry:
 
     # ---- the background loop ------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start looking for idle lobbies in the background (once the bot is connected)."""
-        if self._loop is None:
-            self._loop = asyncio.create_task(self._run(), name="lobby-expiry")
-
-    def poke(self) -> None:
-        """Look again now (a test moved the clock)."""
-        self._wake.set()
-
-    async def close(self, timeout: float = 5.0) -> None:
-        """Stop the loop after the lobby it is expiring; then cancel it."""
-        self._closing = True
-        self.poke()
-        if self._loop is not None:
-            done, _ = await asyncio.wait({self._loop}, timeout=timeout)
-            if not done:
-                self._loop.cancel()
-                await asyncio.gather(self._loop, return_exceptions=True)
-
-    async def _run(self) -> None:
-        while not self._closing:
-            self._wake.clear()
-            try:
-                await self.run_due()
-            except Exception:
-                log.exception("expiring idle lobbies failed; trying again later")
-            if self._closing:
-                return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.interval)
+    async def seconds_to_next(self) -> float:
+        """Look again every `interval` seconds."""
+        return self.interval
 
 
 def _iso(seconds: float) -> str:

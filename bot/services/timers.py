@@ -10,7 +10,6 @@ move it and call `run_due()`, and nothing waits on the real clock but the backgr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import time
@@ -18,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.i18n import escaped
+from bot.services.background import BackgroundLoop
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.storage.games import GameRecord
@@ -41,8 +41,10 @@ MAX_MOVES_FOR_ABSENT = 200
 """A bound on the moves played for one absent person in one go (a turn is a handful; this only stops a runaway)."""
 
 
-class TimerService(GameListener):
+class TimerService(BackgroundLoop, GameListener):
     """Arms, cancels and fires turn timers; listens to the game service for starts, moves and closes."""
+
+    task_name = "turn-timers"
 
     def __init__(
         self,
@@ -53,6 +55,7 @@ class TimerService(GameListener):
         announce: Announcer | None = None,
         max_sleep: float = 60.0,
     ) -> None:
+        super().__init__()
         self.store = store
         self.games = games
         self.clock = clock
@@ -61,9 +64,6 @@ class TimerService(GameListener):
         self._policies: dict[int, TimerPolicy] = {}
         self._playing_for: dict[int, set[Seat]] = {}
         self._firing = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._loop: asyncio.Task[None] | None = None
-        self._closing = False
 
     # ---- policies -----------------------------------------------------------------------------------------
 
@@ -264,39 +264,14 @@ class TimerService(GameListener):
 
     # ---- the background loop ------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start firing timers in the background (after the bot is connected): due ones first, then as they fall."""
-        if self._loop is None:
-            self._loop = asyncio.create_task(self._run(), name="turn-timers")
+    async def seconds_to_next(self) -> float:
+        """Until the next timer falls due (at most `max_sleep`, so a clock moved by hand is noticed)."""
+        next_due = await self.store.next_due()
+        return self.max_sleep if next_due is None else min(max(next_due - self.clock(), 0.0), self.max_sleep)
 
-    def poke(self) -> None:
-        """Wake the loop to look at the timers again (a timer was armed, or a test moved the clock)."""
-        self._wake.set()
-
-    async def close(self, timeout: float = 5.0) -> None:
-        """Stop the loop after the timer it is firing, so nothing is half done; then cancel it."""
-        self._closing = True
-        self.poke()
-        if self._loop is not None:
-            done, _ = await asyncio.wait({self._loop}, timeout=timeout)
-            if not done:
-                self._loop.cancel()
-                await asyncio.gather(self._loop, return_exceptions=True)
-
-    async def _run(self) -> None:
+    async def before_first_round(self) -> None:
+        """At start, arm timers for running games that lack them (a crash between a move and its listeners)."""
         await self._catch_up()
-        while not self._closing:
-            self._wake.clear()
-            try:
-                await self.run_due()
-            except Exception:
-                log.exception("turn timers failed; trying again at the next timer")
-            if self._closing:
-                return
-            next_due = await self.store.next_due()
-            delay = self.max_sleep if next_due is None else min(max(next_due - self.clock(), 0.0), self.max_sleep)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay)
 
     async def _catch_up(self) -> None:
         """At start, arm timers for running games that lack them (a crash between a move and its listeners)."""
