@@ -3,7 +3,7 @@
 Run: python bench/real_server.py [--moves 200] [--crowd 40] [--stored 0,100,1000]
 
 - cold start: a fresh process per map starts the bot on a database holding one game of that map, then asks /board
-  and /hand at once: time to the first answer (Discord's deadline is 3 s) and to the picture;
+  and then /hand: time to the first answer (Discord's deadline is 3 s) and to the picture;
 - click -> first response p50/p99 of dice moves, alone and while `--crowd` players of Ticket to Ride games ask for
   their hands all at once, over and over; the bot runs in a process of its own, as it would on a server;
 - start-up: from creating the bot until it is ready, with 0, 100 and 1000 open games stored (each 6 moves in), the
