@@ -100,11 +100,10 @@ async def reply_private(
     content: str,
     *,
     view: discord.ui.View | None = None,
-    pictures: Mapping[str, bytes] | None = None,
     embed: discord.Embed | None = None,
 ) -> None:
-    """Answer only the person who clicked or typed, with text (and optionally controls, pictures, an embed)."""
-    await answer(interaction, Reply(content, pictures or {}, view, embed))
+    """Answer only the person who clicked or typed, with text (and optionally controls or an embed)."""
+    await answer(interaction, Reply(content, controls=view, embed=embed))
 
 
 async def _send(

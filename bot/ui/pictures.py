@@ -37,8 +37,6 @@ class PictureCache:
         self._size = 0
         self._drawing: dict[Hashable, Future[bytes]] = {}
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
     async def get(self, key: Hashable, draw: Callable[[], bytes], *, private: bool = False) -> bytes:
         """The picture for `key`, drawn by `draw` in a worker thread unless kept or being drawn already."""
@@ -46,11 +44,9 @@ class PictureCache:
             kept = self._kept.get(key)
             if kept is not None:
                 self._kept.move_to_end(key)
-                self.hits += 1
                 return kept
             future = self._drawing.get(key)
             if future is None:
-                self.misses += 1
                 pool = _private_pool if private else _public_pool
                 future = pool.submit(draw)
                 self._drawing[key] = future
@@ -80,10 +76,9 @@ PICTURES = PictureCache()
 """The bot's pictures; keys start with the game id so a finished game's can be forgotten."""
 
 
-async def draw_once(draw: Callable[[], T], *, private: bool = False) -> T:
-    """Draw something nobody will ask for again (a score sheet) in a worker pool, without keeping it."""
-    pool = _private_pool if private else _public_pool
-    return await asyncio.wrap_future(pool.submit(draw))
+async def draw_once(draw: Callable[[], T]) -> T:
+    """Draw something public nobody will ask for again (a score sheet) in the worker pool, without keeping it."""
+    return await asyncio.wrap_future(_public_pool.submit(draw))
 
 
 def labels(language: str) -> Callable[[str], str]:
