@@ -170,6 +170,8 @@ class GameService:
         await self.store.mark_shown(game_id, version)
         if game_id in self._tables:
             self._shown[game_id] = version
+        else:  # the game is over and its end is shown: nothing left to track
+            self._shown.pop(game_id, None)
 
     # ---- lobby --------------------------------------------------------------------------------------------
 
@@ -503,8 +505,8 @@ class GameService:
             self._forget(table.record.id)
             raise ServiceError("bot.reason.stale") from None
         table.state = state
-        if finished:
-            self._forget(table.record.id)
+        if finished:  # what the channel shows is kept until the end is shown (mark_shown drops it then)
+            self._tables.pop(table.record.id, None)
         return Outcome(record=table.record, state=state, seat=seat, action=action, events=events, by_bot=by_bot)
 
     # ---- loading ------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -77,11 +78,41 @@ class GameController:
 
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, asyncio.Condition] = {}
+        self._pending: dict[int, set[int]] = {}
+        """Game id → versions of moves being published (answered, not yet shown)."""
 
-    def presenting(self, game_id: int) -> asyncio.Lock:
-        """The lock that keeps one game's public messages in version order."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def presenting(self, game_id: int) -> asyncio.Condition:
+        """The lock (a condition) held while a game's public messages change: one change at a time."""
+        return self._locks.setdefault(game_id, asyncio.Condition())
+
+    @asynccontextmanager
+    async def publishing(self, outcome: Outcome) -> AsyncIterator[None]:
+        """Around all of a move's publishing: the move is known as pending at once (before anything is awaited),
+        so moves made just after it are shown after it, whichever answer finishes first."""
+        game_id, version = outcome.record.id, outcome.record.version
+        pending = self._pending.setdefault(game_id, set())
+        pending.add(version)
+        try:
+            yield
+        finally:
+            pending.discard(version)
+            if not pending:
+                self._pending.pop(game_id, None)
+            condition = self._locks.get(game_id)  # gone once the game has ended
+            if condition is not None:
+                async with condition:
+                    condition.notify_all()
+
+    @asynccontextmanager
+    async def presenting_in_turn(self, outcome: Outcome) -> AsyncIterator[None]:
+        """The presentation lock, once every earlier move still being published has been shown (inside
+        `publishing`): a later move is never taken for a missed one just because its answer was faster."""
+        game_id, version = outcome.record.id, outcome.record.version
+        condition = self.presenting(game_id)
+        async with condition:
+            await condition.wait_for(lambda: min(self._pending.get(game_id, ()), default=version) >= version)
+            yield
 
     @property
     def service(self) -> GameService:
@@ -208,8 +239,9 @@ class GameController:
         raise NotImplementedError
 
     async def ensure_shown(self, game_id: int) -> None:
-        """Bring a running game's channel up to date if a move was stored but not shown."""
-        if not self.service.behind(game_id):
+        """Bring a running game's channel up to date if a move was stored but not shown (one still being
+        published shows itself)."""
+        if not self.service.behind(game_id) or game_id in self._pending:
             return
         try:
             record = await self.service.get(game_id)

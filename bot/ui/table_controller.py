@@ -154,15 +154,18 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         """Tell the actor privately (if a person), then update the public messages (in version order: the answer
         never waits for another move's post)."""
-        if interaction is not None:
-            await self._answer_actor(outcome, interaction)
-            await acknowledge(interaction)  # a public click with nothing private to say: drawing comes next
-        async with self.presenting(outcome.record.id):
-            await self._present(outcome)
+        async with self.publishing(outcome):
+            if interaction is not None:
+                await self._answer_actor(outcome, interaction)
+                await acknowledge(interaction)  # a public click with nothing private to say: drawing comes next
+            async with self.presenting_in_turn(outcome):
+                await self._present(outcome)
 
     async def catch_up(self, record: GameRecord) -> None:
         """Show the game as it stands: the opening, the turn in play, or the final sheet."""
         async with self.presenting(record.id):
+            if record.status == "active" and not self.service.behind(record.id):
+                return  # shown meanwhile by the move that was being published
             if record.status == "finished":
                 assert record.state is not None
                 state = self.engine.load_state(record.state)

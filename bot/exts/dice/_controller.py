@@ -38,6 +38,8 @@ class DiceController(GameController):
     async def catch_up(self, record: GameRecord) -> None:
         """Show the turn in play (or the final table) as it stands; the moves in between are not retold."""
         async with self.presenting(record.id):
+            if record.status == "active" and not self.service.behind(record.id):
+                return  # shown meanwhile by the move that was being published
             await self._show_as_it_stands(record, None, opening=False)
 
     async def _show_as_it_stands(
@@ -61,16 +63,17 @@ class DiceController(GameController):
 
         In version order: a move older than what the channel shows is skipped, and a channel that missed a move is
         shown the turn as it stands."""
-        if interaction is not None:  # before waiting for the lock: the answer must not wait on another move's post
-            await self.acknowledge_turn(interaction)
-        async with self.presenting(outcome.record.id):
-            shown = self.service.shown(outcome.record.id)
-            if shown < outcome.record.version - 1:
-                await self._show_as_it_stands(outcome.record, interaction, opening=False)
-            elif shown < outcome.record.version:
-                await self._present(outcome, interaction)
-            elif interaction is not None and interaction.type is discord.InteractionType.application_command:
-                await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
+        async with self.publishing(outcome):
+            if interaction is not None:  # before waiting for the lock: the answer never waits on another move's post
+                await self.acknowledge_turn(interaction)
+            async with self.presenting_in_turn(outcome):
+                shown = self.service.shown(outcome.record.id)
+                if shown < outcome.record.version - 1:
+                    await self._show_as_it_stands(outcome.record, interaction, opening=False)
+                elif shown < outcome.record.version:
+                    await self._present(outcome, interaction)
+                elif interaction is not None and interaction.type is discord.InteractionType.application_command:
+                    await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
 
     async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         record = outcome.record
