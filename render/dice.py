@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
 from render.dice_faces import INK, car_sprite
 from render.fonts import font
+from render.labels import Labels, text_for
 from rules.dice import DiceView, Face, GameMode
 from rules.dice.faces import CARGO_POINTS, FACES
 from rules.dice.state import Outcome, TurnRecord
 from rules.dice.train import TrainScore, score_train
 from rules.dice.view import PlayerLine
 
-Labels = Mapping[str, str] | Callable[[str], str]
 """Picture words by key (`dice.picture.roll` → "Roll {roll} of {max}"): a mapping or a lookup function."""
 
 LABEL_KEYS: tuple[str, ...] = tuple(
@@ -79,10 +79,10 @@ class _Words:
     """Looks up and fills in the caller's picture labels."""
 
     def __init__(self, labels: Labels) -> None:
-        self.lookup = labels.__getitem__ if isinstance(labels, Mapping) else labels
+        self.labels = labels
 
     def __call__(self, name: str, **params: object) -> str:
-        return self.lookup(f"dice.picture.{name}").format(**params)
+        return text_for(self.labels, f"dice.picture.{name}", **params)
 
 
 def _png(image: Image.Image) -> bytes:

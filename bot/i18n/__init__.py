@@ -1,8 +1,18 @@
-"""Translation tables (TOML, English and Russian) and the rendering of engine messages into text."""
+"""Translation tables (TOML, English and Russian) and the rendering of engine messages into text.
+
+Templates are Python format strings with two additions:
+
+- a plural choice, `{count:one=# card|other=# cards}`: the form is picked by the language's CLDR plural rules
+  (Babel) for the value of `count`, and `#` stands for the number. Russian uses `one`, `few`, `many` (and `other`
+  for fractions): `{count:one=# карта|few=# карты|many=# карт|other=# карты}`. A missing form falls back to `other`.
+- a command mention, `{/draw}` or `{/newgame dice}`: Discord shows it in the reader's language and makes it
+  clickable once the commands are synced (`set_command_ids`); before that it reads as the plain `/draw`.
+"""
 
 from __future__ import annotations
 
 import logging
+import string
 import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
@@ -10,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 import discord
+from babel import Locale
 
 from rules.engine import Message, Param
 
@@ -47,22 +58,94 @@ def table(language: str) -> dict[str, str]:
     return out
 
 
-class _Params(dict[str, str]):
-    """Format parameters that leave an unknown placeholder visible instead of raising."""
+_COMMAND_IDS: dict[str, int] = {}
+"""Top-level command name → its id on Discord, known once the commands are synced."""
 
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+
+def set_command_ids(ids: Mapping[str, int]) -> None:
+    """Remember the synced commands' ids, so `{/name}` in a template becomes a clickable, localised mention."""
+    _COMMAND_IDS.clear()
+    _COMMAND_IDS.update(ids)
+
+
+def command_mention(path: str) -> str:
+    """`</draw:id>` (or `</newgame dice:id>`) for a command path, the plain `/draw` while its id is unknown."""
+    command_id = _COMMAND_IDS.get(path.split(" ", 1)[0])
+    return f"</{path}:{command_id}>" if command_id is not None else f"/{path}"
+
+
+class _Formatter(string.Formatter):
+    """Format templates with plural choices and command mentions; an unknown placeholder stays visible."""
+
+    def __init__(self, language: str) -> None:
+        super().__init__()
+        self.locale = Locale.parse(language)
+
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        if isinstance(key, str) and key.startswith("/"):
+            return _Mention(key[1:])
+        return kwargs[key] if key in kwargs else _Missing(str(key))
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, _Missing | _Mention):
+            return str(value)
+        if "=" in format_spec:
+            return self._plural(value, format_spec)
+        return format(value, format_spec)
+
+    def _plural(self, value: Any, spec: str) -> str:
+        forms = dict(part.split("=", 1) for part in spec.split("|") if "=" in part)
+        try:
+            number: int | float = int(str(value))
+        except ValueError:
+            try:
+                number = float(str(value))
+            except ValueError:
+                return str(value)
+        form = forms.get(str(self.locale.plural_form(number)), forms.get("other", "#"))
+        return form.replace("#", str(value))
+
+
+class _Missing(str):
+    """A placeholder nobody filled: shown as `{name}` rather than raising."""
+
+    def __str__(self) -> str:
+        return "{" + super().__str__() + "}"
+
+
+class _Mention(str):
+    """A `{/command}` placeholder."""
+
+    def __str__(self) -> str:
+        return command_mention(super().__str__())
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def _formatter(language: str) -> _Formatter:
+    return _Formatter(language)
 
 
 def text(language: str, key: str, **params: Any) -> str:
     """Return the text of `key` in `language` (English if missing there), formatted with `params`."""
+    if language not in LANGUAGES:
+        language = FALLBACK
     template = table(language).get(key)
     if template is None:
         template = table(FALLBACK).get(key)
+        language = FALLBACK
         if template is None:
             log.warning("missing translation key %s", key)
             return key
-    return template.format_map(_Params({k: str(v) for k, v in params.items()}))
+    return format_template(language, template, **params)
+
+
+def format_template(language: str, template: str, **params: Any) -> str:
+    """Fill a template in a language: placeholders, plural choices and command mentions (see the module doc)."""
+    try:
+        return _formatter(language).vformat(template, (), params)
+    except (ValueError, IndexError, KeyError) as error:
+        log.warning("bad template %r: %s", template, error)
+        return template
 
 
 def render(language: str, message: Message, names: Mapping[int, str] | None = None) -> str:

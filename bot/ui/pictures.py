@@ -8,6 +8,7 @@ pictures are kept, bounded in bytes: a second look at the same hand or board cos
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -81,9 +82,9 @@ async def draw_once(draw: Callable[[], T]) -> T:
     return await asyncio.wrap_future(_public_pool.submit(draw))
 
 
-def labels(language: str) -> Callable[[str], str]:
-    """The pictures' words in a language (render/ asks for them by key)."""
-    return lambda key: text(language, key)
+def labels(language: str) -> Callable[..., str]:
+    """The pictures' words in a language (render/ asks for them by key, with the counts that pick plural forms)."""
+    return functools.partial(text, language)
 
 
 def plain_names(record: GameRecord) -> list[str]:

@@ -1,6 +1,7 @@
 """Words in the card game's pictures: this package's own (`cardgame_picture.*`), colours and city names.
 
-The caller passes its translations as `label(key)` (or a mapping); a key it lacks shows as the key, never a crash.
+The caller passes its translations as `labels(key, **params)` (or a mapping); a key it lacks shows as the key,
+never a crash.
 """
 
 from __future__ import annotations
@@ -14,11 +15,7 @@ PICTURE = "cardgame_picture."
 
 def word(labels: Labels, name: str, **params: object) -> str:
     """This package's word `cardgame_picture.<name>`, with `{placeholders}` filled from `params`."""
-    template = text_for(labels, PICTURE + name)
-    try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return template
+    return text_for(labels, PICTURE + name, **params)
 
 
 def colour_word(labels: Labels, kind: str) -> str:

@@ -2,38 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
 from PIL import ImageFont
 
 from render.fonts import font
+from render.labels import Labels, text_for
 from rules.ttr.maps import GameMap
-
-Labels: TypeAlias = Callable[[str], str] | Mapping[str, str]
-"""The caller's translations: `label(key) -> text`, or a mapping from key to text."""
 
 PICTURE = "ttr_picture."
 """Namespace of this package's own words (bot/i18n/<lang>/ttr_picture.toml)."""
 
 
-def text_for(labels: Labels, key: str) -> str:
-    """The caller's text for `key`; the key itself when the caller has none (never a crash in a picture)."""
-    if isinstance(labels, Mapping):
-        return labels.get(key, key)
-    try:
-        return labels(key)
-    except KeyError:
-        return key
-
-
 def picture_text(labels: Labels, name: str, **params: object) -> str:
     """This package's own word `ttr_picture.<name>`, with `{placeholders}` filled from `params`."""
-    template = text_for(labels, PICTURE + name)
-    try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return template
+    return text_for(labels, PICTURE + name, **params)
 
 
 def city_names(labels: Labels, game_map: GameMap) -> dict[str, str]:

@@ -129,7 +129,7 @@ def test_end_game_pictures_are_wide_sharp_and_small(fixture: str, request: pytes
 def test_the_score_sheet_lists_every_player_and_needs_a_finished_game(usa_end: TtrState, usa_opening: TtrState) -> None:
     words: list[str] = []
 
-    def label(key: str) -> str:
+    def label(key: str, **params: object) -> str:
         words.append(key)
         return EN.get(key, key)
 
@@ -161,7 +161,7 @@ def test_every_word_the_pictures_ask_for_exists_in_english_and_russian(
 ) -> None:
     asked: set[str] = set()
 
-    def label(key: str) -> str:
+    def label(key: str, **params: object) -> str:
         asked.add(key)
         return key
 
