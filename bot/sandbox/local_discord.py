@@ -642,10 +642,10 @@ class LocalDiscord:
     ) -> InteractionOutcome:
         """Run a slash command as ``user`` and wait for the bot's answer.
 
-        ``command`` may name a subcommand: ``"config set"``. Options are checked against the command as the
-        bot synced it (types, choices, bounds, required); a choice may be given by value or name; users,
-        channels and roles by object, name or id; attachments as ``(filename, bytes)``. A member without
-        the command's ``default_member_permissions`` cannot run it unless ``force``.
+        ``command`` may name a subcommand: ``"newgame dice"`` (sent nested, as Discord does). Options are checked
+        against the command as the bot synced it (types, choices, bounds, required); a choice may be given by value
+        or name; users, channels and roles by object, name or id; attachments as ``(filename, bytes)``. A member
+        without the command's ``default_member_permissions`` cannot run it unless ``force``.
         """
         person = self._state.user(user)
         name, *path = command.removeprefix("/").split()

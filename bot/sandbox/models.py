@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.sandbox.ids import next_snowflake
 
@@ -16,8 +16,17 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 COMPONENTS_V2 = 1 << 15
 
+ACTION_ROW = 1
 BUTTON = 2
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+SECTION = 9
+TEXT_DISPLAY = 10
+THUMBNAIL = 11
+MEDIA_GALLERY = 12
+FILE = 13
+SEPARATOR = 14
+CONTAINER = 17
+ATTACHMENT_SCHEME = "attachment://"
 
 
 @dataclass
@@ -142,6 +151,14 @@ class RecordedAttachment:
         return len(self.data)
 
 
+class Picture(NamedTuple):
+    """An image a message shows, with its alt text (what a screen reader says instead), as tests compare it."""
+
+    filename: str
+    description: str | None
+    size: int
+
+
 @dataclass(frozen=True)
 class MessageRevision:
     """One version of a message, as shown to users between two edits."""
@@ -151,6 +168,11 @@ class MessageRevision:
     components: list[Json]
     attachments: list[RecordedAttachment]
     flags: int
+
+    @property
+    def text(self) -> str:
+        """Everything this version says, whatever its form (see ``readable_text``)."""
+        return readable_text(self.content, self.embeds, self.components)
 
 
 class MessageKind(enum.StrEnum):
@@ -205,6 +227,34 @@ class RecordedMessage:
         """Whether the message was changed after it was created."""
         return bool(self.history)
 
+    @property
+    def v2(self) -> bool:
+        """Whether the message is a Components V2 layout (flag IS_COMPONENTS_V2: no content, no embeds)."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """Everything the message says, whatever its form (see ``readable_text``)."""
+        return readable_text(self.content, self.embeds, self.components)
+
+    @property
+    def pictures(self) -> list[Picture]:
+        """The attached images in order, each with its alt text.
+
+        The alt text is that of the gallery item or thumbnail showing the image when there is one (what
+        the reader gets in a layout), else the attachment's ``description``.
+        """
+        shown = {
+            url.removeprefix(ATTACHMENT_SCHEME): description
+            for url, description in media_references(self.components)
+            if url.startswith(ATTACHMENT_SCHEME) and description
+        }
+        return [
+            Picture(file.filename, shown.get(file.filename) or file.description, file.size)
+            for file in self.attachments
+            if (file.content_type or "").startswith("image/")
+        ]
+
     def revision(self) -> MessageRevision:
         """Return the current version as an immutable snapshot."""
         return MessageRevision(
@@ -235,14 +285,35 @@ class RecordedMessage:
         known = [c.get("label") or c.get("placeholder") for c in self.walk_components() if "custom_id" in c]
         raise KeyError(f"message {self.id} has no component labelled {label!r}; it has {known}")
 
-    def embed_text(self) -> str:
-        """Return the embeds' titles, descriptions and fields as plain text, for simple assertions."""
-        parts: list[str] = []
-        for embed in self.embeds:
-            parts += [str(embed[key]) for key in ("title", "description") if embed.get(key)]
-            for embed_field in embed.get("fields") or []:
-                parts.append(f"{embed_field.get('name', '')}: {embed_field.get('value', '')}")
-        return "\n".join(parts)
+
+def readable_text(content: str, embeds: list[Json], components: list[Json]) -> str:
+    """Everything a message says, one piece a line, so a test reads the same words from embeds or a layout.
+
+    The content; each embed's author, title, description, fields (``name: value``) and footer; every
+    TextDisplay, nested ones included. Button labels and select options are left out (``walk_components``
+    finds those).
+    """
+    parts: list[Any] = [content]
+    for embed in embeds:
+        parts += [(embed.get("author") or {}).get("name"), embed.get("title"), embed.get("description")]
+        for embed_field in embed.get("fields") or []:
+            parts.append(f"{embed_field.get('name', '')}: {embed_field.get('value', '')}")
+        parts.append((embed.get("footer") or {}).get("text"))
+    parts += [c.get("content") for c in walk_components(components) if c.get("type") == TEXT_DISPLAY]
+    return "\n".join(str(part) for part in parts if part)
+
+
+def media_references(components: list[Json]) -> Iterator[tuple[str, str | None]]:
+    """Yield the URL and alt text of every medium a layout shows: gallery items, thumbnails and files."""
+    for component in walk_components(components):
+        kind = component.get("type")
+        if kind == MEDIA_GALLERY:
+            for item in component.get("items") or []:
+                yield str((item.get("media") or {}).get("url") or ""), item.get("description")
+        elif kind == THUMBNAIL:
+            yield str((component.get("media") or {}).get("url") or ""), component.get("description")
+        elif kind == FILE:
+            yield str((component.get("file") or {}).get("url") or ""), None
 
 
 def walk_components(components: list[Json]) -> Iterator[Json]:

@@ -56,8 +56,13 @@ class InteractionOutcome:
 
     @property
     def content(self) -> str:
-        """The answer message's text ("" when there is none)."""
+        """The answer message's content ("" when there is none; a layout has none: see ``text``)."""
         return self.message.content if self.message is not None else ""
+
+    @property
+    def text(self) -> str:
+        """Everything the answer message says, whatever its form (see ``RecordedMessage.text``)."""
+        return self.message.text if self.message is not None else ""
 
     @property
     def choices(self) -> list[Choice]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import struct
 from datetime import datetime
+from typing import Any
 
 from bot.sandbox import permissions
 from bot.sandbox.models import (
+    ATTACHMENT_SCHEME,
     Json,
     LocalChannel,
     LocalRole,
@@ -221,9 +223,14 @@ def command(state: StandInState, synced: SyncedCommand) -> Json:
     return payload
 
 
+def attachment_url(base_url: str, file: RecordedAttachment) -> str:
+    """Where the stand-in serves an attachment's bytes."""
+    return f"{base_url}/attachments/{file.id}/{file.filename}"
+
+
 def attachment(base_url: str, file: RecordedAttachment) -> Json:
     """An attachment object whose URL serves the bytes from the stand-in."""
-    url = f"{base_url}/attachments/{file.id}/{file.filename}"
+    url = attachment_url(base_url, file)
     payload: Json = {
         "id": str(file.id),
         "filename": file.filename,
@@ -256,7 +263,7 @@ def message(state: StandInState, base_url: str, recorded: RecordedMessage) -> Js
         "mention_roles": [],
         "attachments": [attachment(base_url, a) for a in recorded.attachments],
         "embeds": recorded.embeds,
-        "components": recorded.components,
+        "components": _resolved(recorded.components, base_url, {a.filename: a for a in recorded.attachments}),
         "reactions": [],
         "pinned": False,
         "type": recorded.type,
@@ -314,6 +321,25 @@ def interaction(
     if source is not None:
         payload["message"] = message(state, base_url, source)
     return payload
+
+
+def _resolved(value: object, base_url: str, files: dict[str, RecordedAttachment]) -> Any:
+    """Components as Discord returns them: each ``attachment://name`` medium unfurled to that file."""
+    if isinstance(value, list):
+        return [_resolved(item, base_url, files) for item in value]
+    if not isinstance(value, dict):
+        return value
+    resolved = {key: _resolved(item, base_url, files) for key, item in value.items()}
+    url = value.get("url")
+    if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME) and url.removeprefix(ATTACHMENT_SCHEME) in files:
+        file = files[url.removeprefix(ATTACHMENT_SCHEME)]
+        address = attachment_url(base_url, file)
+        resolved |= {"url": address, "proxy_url": address, "content_type": file.content_type, "flags": 0}
+        resolved |= {"attachment_id": str(file.id)}
+        size = _png_size(file.data)
+        if size is not None:
+            resolved["width"], resolved["height"] = size
+    return resolved
 
 
 def _interaction_metadata(state: StandInState, recorded: RecordedInteraction, reply: RecordedMessage) -> Json:

@@ -12,6 +12,7 @@ from aiohttp import web
 
 from bot.sandbox import payloads, validation
 from bot.sandbox.faults import FailedRequests, Faults
+from bot.sandbox.form_errors import Problems
 from bot.sandbox.gateway import Gateway
 from bot.sandbox.ids import next_snowflake
 from bot.sandbox.models import (
@@ -261,19 +262,22 @@ class RestApi:
     ) -> web.Response | None:
         """Refuse a message Discord would refuse: files too large, nothing to show, limits broken.
 
-        ``edited`` is the message an edit applies to: the edit is refused if it would leave it empty.
+        ``edited`` is the message an edit applies to: the edit is checked by what it would leave (not empty,
+        still a layout if it was one, files named by the layout still there).
         """
         sizes = [len(upload.data) for upload in files]
         if validation.too_large(sizes):
             return self._error(request, 413, 40005, "Request entity too large", interaction=interaction)
         if edited is None:
+            result = self._state.preview_create(body, files)
             empty = validation.is_empty_message(body, len(files))
         else:
-            empty = validation.shows_nothing(self._state.preview_edit(edited, body, files))
+            result = self._state.preview_edit(edited, body, files)
+            empty = validation.shows_nothing(result)
         if empty:
             return self._error(request, 400, 50006, "Cannot send an empty message", interaction=interaction)
-        problems = validation.Problems()
-        validation.check_message(body, sizes, problems, kept_flags=edited.flags if edited else 0)
+        problems = Problems()
+        validation.check_message(body, sizes, problems, result=result, flags_before=edited.flags if edited else None)
         if problems.items:
             message = f"Invalid Form Body: {problems.summary()}"
             return self._error(request, 400, 50035, message, errors=problems.errors_json(), interaction=interaction)
@@ -394,7 +398,7 @@ class RestApi:
         if response_type in (4, 7):
             edited = source if response_type == 7 else None
             return self._check_message(request, data, files, edited=edited, interaction=interaction)
-        problems = validation.Problems()
+        problems = Problems()
         if response_type == 8:
             validation.check_choices(list(data.get("choices") or []), problems)
         elif response_type == 9:

@@ -258,10 +258,17 @@ class StandInState:
         self.notify()
 
     def preview_edit(self, message: RecordedMessage, payload: Json, files: list[UploadedFile]) -> MessageRevision:
-        """The message as an edit would leave it, without changing it (to refuse an edit that would empty it)."""
+        """The message as an edit would leave it, without changing it (to refuse an edit Discord would refuse)."""
         copy = replace(message, history=[])
         self._apply(copy, payload, files, creating=False)
         return copy.revision()
+
+    def preview_create(self, payload: Json, files: list[UploadedFile]) -> MessageRevision:
+        """The message a create payload would make, without recording it (to check it as a whole)."""
+        draft = RecordedMessage(0, 0, self.bot_user.id, self.bot_user.name, MessageKind.CHANNEL)
+        draft.flags = int(payload.get("flags") or 0)
+        self._apply(draft, payload, files, creating=True)
+        return draft.revision()
 
     def delete_message(self, message: RecordedMessage) -> None:
         """Mark a message deleted (it stays in the records)."""

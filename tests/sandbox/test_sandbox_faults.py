@@ -139,7 +139,7 @@ async def test_a_post_released_after_the_bot_stopped_is_done_unseen(
         await local_discord.slash("alice", "board")
         await hold.arrived()
     hold.release()  # Discord posts it; the bot that sent it is gone and never hears back
-    scores = await local_discord.wait_for_message(lambda m: m.embed_text().startswith("Scores"))
+    scores = await local_discord.wait_for_message(lambda m: m.text.startswith("Scores"))
     assert [a.filename for a in scores.attachments] == ["scores.png"] and not scores.edited
 
 

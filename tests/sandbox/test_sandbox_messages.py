@@ -55,7 +55,7 @@ async def test_channel_message_with_embed_and_file_keeps_listed_attachments_on_e
     scores = await local_discord.wait_for_message(lambda m: m.kind is MessageKind.CHANNEL and m.edited)
     assert scores.content == "Final scores"
     assert scores.embeds[0]["title"] == "Scores"
-    assert "alice: 12" in scores.embed_text()
+    assert "Scores\nAfter turn 1\nalice: 12" in scores.text
     assert [a.filename for a in scores.attachments] == ["scores.png", "legend.png"]
     assert scores.attachments[0] == scores.history[0].attachments[0]
     assert scores.attachments[1].data == png_bytes(colour="green")

@@ -1,4 +1,7 @@
-"""A toy discord.py bot using every capability of the local Discord stand-in: commands, components, modal, threads."""
+"""A toy discord.py bot using every capability of the local Discord stand-in: commands, components, modal, threads.
+
+Its Components V2 layouts are in toy_layouts.py.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +12,11 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from PIL import Image
+
+from tests.sandbox.toy_layouts import LayoutRecords, layout, png_bytes
 
 ROUTES = ["Denver - Salt Lake City", "Denver - Omaha", "Seattle - Portland", "Omaha - Chicago"]
 GAMES = [app_commands.Choice(name="Dice", value="dice"), app_commands.Choice(name="Ticket to Ride", value="ttr")]
-
-
-def png_bytes(width: int = 12, height: int = 8, colour: str = "red") -> bytes:
-    """Return a small PNG picture."""
-    buffer = io.BytesIO()
-    Image.new("RGB", (width, height), colour).save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 def toy_client(interaction: discord.Interaction) -> ToyBot:
@@ -290,7 +287,7 @@ class ToyBot(discord.Client):
         self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
         commands: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
-            newgame, claim, hand, board, thread, tidy, feedback, shout, slow, think, config
+            newgame, claim, hand, board, thread, tidy, feedback, shout, slow, think, config, layout
         ]  # fmt: skip
         for command in commands:
             self.tree.add_command(command)
@@ -298,6 +295,7 @@ class ToyBot(discord.Client):
         self.seen: list[tuple[Any, ...]] = []
         self.hand_interactions: dict[int, discord.Interaction] = {}
         self.go = asyncio.Event()
+        self.layouts = LayoutRecords()
 
     async def setup_hook(self) -> None:
         """Register the persistent buttons and sync the commands globally and to the guild."""
