@@ -6,12 +6,14 @@ Templates are Python format strings with two additions:
   (Babel) for the value of `count`, and `#` stands for the number. Russian uses `one`, `few`, `many` (and `other`
   for fractions): `{count:one=# карта|few=# карты|many=# карт|other=# карты}`. A missing form falls back to `other`.
 - a command mention, `{/draw}` or `{/newgame dice}`: Discord shows it in the reader's language and makes it
-  clickable once the commands are synced (`set_command_ids`); before that it reads as the plain `/draw`.
+  clickable once the commands are synced (`set_command_ids`); before that it reads as the plain `/draw`. A bare
+  group, `{/newgame}`, mentions the subcommand `GROUP_MENTIONS` names. Embed titles and footers show no mentions.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import string
 import tomllib
 from collections.abc import Mapping
@@ -68,10 +70,16 @@ def set_command_ids(ids: Mapping[str, int]) -> None:
     _COMMAND_IDS.update(ids)
 
 
+GROUP_MENTIONS = {"newgame": "newgame dice", "config": "config show"}
+"""What a bare `{/group}` mentions: Discord can make a group's subcommand clickable, never the group itself."""
+
+
 def command_mention(path: str) -> str:
     """`</draw:id>` (or `</newgame dice:id>`) for a command path, the plain `/draw` while its id is unknown."""
     command_id = _COMMAND_IDS.get(path.split(" ", 1)[0])
-    return f"</{path}:{command_id}>" if command_id is not None else f"/{path}"
+    if command_id is None:
+        return f"/{path}"
+    return f"</{GROUP_MENTIONS.get(path, path)}:{command_id}>"
 
 
 class _Formatter(string.Formatter):
@@ -82,9 +90,10 @@ class _Formatter(string.Formatter):
         self.locale = Locale.parse(language)
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
-        if isinstance(key, str) and key.startswith("/"):
-            return _Mention(key[1:])
-        return kwargs[key] if key in kwargs else _Missing(str(key))
+        name = str(key)
+        if name.startswith("/"):
+            return _Mention(name[1:])
+        return kwargs[name] if name in kwargs else _Missing(name)
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, _Missing | _Mention):
@@ -95,15 +104,21 @@ class _Formatter(string.Formatter):
 
     def _plural(self, value: Any, spec: str) -> str:
         forms = dict(part.split("=", 1) for part in spec.split("|") if "=" in part)
+        number = _number(value)
+        category = "other" if number is None else str(self.locale.plural_form(number))
+        return forms.get(category, forms.get("other", "#")).replace("#", str(value))
+
+
+def _number(value: Any) -> int | float | None:
+    """The number a plural choice is made for, also when given as text ("12", "−3" with a true minus, "1.5")."""
+    written = str(value).replace("−", "-")
+    for kind in (int, float):
         try:
-            number: int | float = int(str(value))
+            number = kind(written)
         except ValueError:
-            try:
-                number = float(str(value))
-            except ValueError:
-                return str(value)
-        form = forms.get(str(self.locale.plural_form(number)), forms.get("other", "#"))
-        return form.replace("#", str(value))
+            continue
+        return number if math.isfinite(number) else None
+    return None
 
 
 class _Missing(str):

@@ -6,7 +6,7 @@ import re
 import string
 from pathlib import Path
 
-from bot.i18n import language_of, table, text
+from bot.i18n import format_template, language_of, table, text
 from rules.engine import CommonReason
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,3 +46,22 @@ def test_a_locale_chooses_the_language_and_unknown_ones_fall_back_to_english() -
     assert [language_of(x) for x in ("ru", "en-US", "en-GB", "pt-BR", None)] == ["ru", "en", "en", "en", "en"]
     assert text("ru", "bot.reason.only_host") == "Это может сделать только ведущий."
     assert text("en", "bot.lobby.players", n=2, max=6) == "Players 2/6"
+
+
+def test_a_plural_choice_takes_numbers_as_text_and_falls_back_to_other() -> None:
+    card = "{count:one=# card|other=# cards}"
+    karta = "{count:one=# карта|few=# карты|many=# карт|other=# карты}"
+    assert [format_template("en", card, count=n) for n in (1, "1", "−1", 2)] == [
+        "1 card",
+        "1 card",
+        "−1 card",
+        "2 cards",
+    ]
+    assert [format_template("ru", karta, count=n) for n in ("21", "−2", 11, 1.5)] == [
+        "21 карта",
+        "−2 карты",
+        "11 карт",
+        "1.5 карты",
+    ]
+    assert format_template("en", card, count="several") == "several cards", "not a number: the `other` form"
+    assert format_template("en", "{count:one=# card}", count=3) == "3", "no form for it: the bare number"
