@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
-from bot.i18n import LANGUAGES, language_of, text
+from bot.i18n import LANGUAGES, language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.games import GameService, ServiceError
 from bot.services.guild_config import GuildConfigService
@@ -39,8 +39,8 @@ from bot.ui.places import GamePlaces
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.exts.lobby", "bot.exts.dice", "bot.exts.ttr", "bot.exts.cardgame", "bot.exts.admin")
-"""Loaded in order; the card game comes after Ticket to Ride, whose /draw, /hand, … it extends to its own games."""
+EXTENSIONS = ("bot.exts.lobby", *(info.extension for info in GAMES.values()), "bot.exts.play", "bot.exts.admin")
+"""The lobby, each game's package, the commands several games share, the admins' commands (any order works)."""
 PICTURE_WARMERS = (ttr_pictures.warm, cardgame_pictures.warm)
 """Each draws its game's static art once per language; done before the bot is ready, not on someone's click."""
 SHUTDOWN_GRACE = 10.0
@@ -127,9 +127,10 @@ class Conductor(commands.Bot):
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        set_command_ids({command.name: command.id for command in synced})
 
     async def on_ready(self) -> None:
         """Once connected: bring every channel that missed a move up to date, let bot players whose turn it was

@@ -1,4 +1,7 @@
-"""The games this bot offers: each engine with the namespace of its words in the translation tables."""
+"""The games this bot offers: each engine with the namespace of its words and its package under `bot/exts/`.
+
+Adding a game means adding it here and writing its package; the bot loads `bot.exts.<namespace>` for each.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from rules.ttr import TicketToRideEngine
 
 @dataclass(frozen=True)
 class GameInfo:
-    """An offered game: its engine and the i18n namespace of its keys (`<namespace>.option.…`)."""
+    """An offered game: its engine, and the namespace of its words (`<namespace>.option.…`) and of its package."""
 
     engine: GameEngine[Any, Any, Any]
     namespace: str
@@ -22,6 +25,11 @@ class GameInfo:
     def game_id(self) -> str:
         """The engine's id, used in custom ids and the database."""
         return self.engine.game_id
+
+    @property
+    def extension(self) -> str:
+        """The discord.py extension of its cogs: `bot.exts.<namespace>`."""
+        return f"bot.exts.{self.namespace}"
 
 
 GAMES: dict[str, GameInfo] = {

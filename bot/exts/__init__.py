@@ -1,1 +1,1 @@
-"""Cogs: the lobby shared by all games, and one package per game."""
+"""Cogs: the lobby, the commands several games share (play), one package per game, and the admins' commands."""

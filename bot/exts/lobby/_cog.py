@@ -1,4 +1,4 @@
-"""/newgame: open a lobby in this channel (or a thread of its own) for one of the games; idle lobbies shown expired."""
+"""/newgame <game>: open a lobby in this channel (or a thread of its own) for a game; idle lobbies shown expired."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.exts.lobby._controller import LobbyController
-from bot.exts.lobby._options import option_parameters, options_for
+from bot.exts.lobby._options import OptionParameter, chosen_options, option_parameters
 from bot.exts.lobby._presenter import lobby_embed, lobby_view
-from bot.games import GAMES
+from bot.games import GAMES, GameInfo
 from bot.i18n import fit, language_of, render, text
 from bot.services.games import ServiceError
 from bot.services.guild_config import ECHO_LIMIT, LobbyLimits
@@ -39,11 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GAME_CHOICES = [
-    app_commands.Choice(name=text("en", f"bot.game.{info.namespace}"), value=g) for g, info in GAMES.items()
-]
-OPTION_PARAMETERS = option_parameters(GAMES)
-
 
 class LobbyCog(commands.Cog):
     """Opening games; the lobby's buttons are handled by its controller, idle lobbies shown expired here."""
@@ -57,7 +52,7 @@ class LobbyCog(commands.Cog):
     async def cog_load(self) -> None:
         """Register the lobby's controller for its components, and /newgame (built from the options models)."""
         self.bot.controllers["lobby"] = LobbyController(self.bot)
-        self.bot.tree.add_command(newgame_command(self))
+        self.bot.tree.add_command(newgame_group(self))
         expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)
         if expiry is not None:
             expiry.present = self.show_expired
@@ -70,24 +65,19 @@ class LobbyCog(commands.Cog):
         if expiry is not None and expiry.present == self.show_expired:
             expiry.present = None
 
-    async def newgame(self, interaction: discord.Interaction[Any], game: str, **given: Any) -> None:
-        """Open a lobby here with the invoker as host (in a thread of its own when the server wants it).
+    async def newgame(
+        self, interaction: discord.Interaction[Any], game: str, chosen: dict[str, Any], timers: dict[str, Any]
+    ) -> None:
+        """Open a lobby of `game` with these options and timer overrides here, the invoker as host (in a thread of
+        its own when the server wants it).
 
-        Refusals come first and privately: a wrong game or option, the server's rules, missing permissions,
-        caps, a channel with an open game. Then a lobby in the channel is the answer itself; with a thread, the
-        answer is deferred publicly before the thread is opened, and the pointer to the thread fills it.
+        Refusals come first and privately: the server's rules, missing permissions, caps, a channel with an open
+        game. Then a lobby in the channel is the answer itself; with a thread, the answer is deferred publicly
+        before the thread is opened, and the pointer to the thread fills it.
         """
         language = language_of(interaction.locale)
-        if game not in GAMES or interaction.channel_id is None:
-            await reply_private(interaction, text(language, "bot.reason.unknown_game"))
-            return
-        chosen, foreign = options_for(game, OPTION_PARAMETERS, given)
-        if foreign:
-            names = fit(", ".join(foreign), ECHO_LIMIT)
-            await reply_private(interaction, text(language, "bot.reason.option_not_for_game", options=names))
-            return
+        assert interaction.channel_id is not None, "/newgame is for servers only: Discord always says the channel"
         try:  # the server's rules: who may create, locked options, timers, threads, caps
-            timers = {name: given.get(name) for name in TIMER_OVERRIDES}
             plan = await plan_new_game(self.bot, interaction, game, chosen, timers)
             _check_options(game, plan.options)
         except ServiceError as error:
@@ -97,8 +87,10 @@ class LobbyCog(commands.Cog):
         if lacking:
             await reply_private(interaction, explain(language, lacking, interaction.channel_id))
             return
-        in_thread = plan.threads and self.bot.places.can_open_thread(interaction)
+        in_thread = plan.threads is not False and self.bot.places.can_open_thread(interaction)
         no_threads = [n for n in missing_here(interaction, threads=True) if n in FOR_THREADS] if in_thread else []
+        if no_threads and plan.threads is None:  # threads not asked for, only preferred: the channel, without a word
+            in_thread, no_threads = False, []
         if not in_thread or no_threads:
             busy = await self.bot.service.store.in_channel(interaction.channel_id)  # a friendly fast path:
             if busy:  # the database decides below, whatever raced
@@ -285,31 +277,44 @@ async def _withdraw(interaction: discord.Interaction[Any], content: str) -> None
     await interaction.followup.send(fit(content), ephemeral=True)
 
 
-def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, Any, None]:
-    """Build /newgame: the game, then every game's variant options (each optional, with its description)."""
+def newgame_group(cog: LobbyCog) -> app_commands.Group:
+    """Build /newgame: one subcommand per game, named by its id, with that game's variant options and the timers."""
+    group = app_commands.guild_only(
+        app_commands.Group(name="newgame", description=text("en", "commands.newgame.description"))
+    )
+    for game, info in GAMES.items():
+        group.add_command(_newgame_for(cog, game, info))
+    return group
 
-    async def newgame(interaction: discord.Interaction[Any], game: str, **given: Any) -> None:
-        await cog.newgame(interaction, game, **given)
 
-    parameters = [
+def _newgame_for(cog: LobbyCog, game: str, info: GameInfo) -> app_commands.Command[Any, Any, None]:
+    """/newgame <game>: its options (each optional, with its description), then the timers for this one game."""
+    options = option_parameters(info)
+    clash = {p.name for p in options} & set(TIMER_OVERRIDES)
+    if clash:
+        raise TypeError(f"{game}: options {sorted(clash)} would hide /newgame's timer options of the same names")
+
+    async def newgame(interaction: discord.Interaction[Any], **given: Any) -> None:
+        timers = {name: given.get(name) for name in TIMER_OVERRIDES}
+        await cog.newgame(interaction, game, chosen_options(options, given), timers)
+
+    newgame.__signature__ = inspect.Signature(_parameters(options))  # type: ignore[attr-defined]
+    callback: Any = app_commands.describe(**{p.name: p.description for p in options}, **TIMER_DESCRIPTIONS)(newgame)
+    callback = app_commands.choices(**{p.name: list(p.choices) for p in options if p.choices}, **TIMER_CHOICES)(
+        callback
+    )
+    return app_commands.Command(
+        name=game, description=text("en", f"commands.newgame_{game}.description"), callback=callback
+    )
+
+
+def _parameters(options: list[OptionParameter]) -> list[inspect.Parameter]:
+    """The subcommand's signature: the interaction, the game's options, the timers."""
+    return [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
-        inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
         *(
             inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, annotation=p.annotation, default=None)
-            for p in OPTION_PARAMETERS
+            for p in options
         ),
         *timer_parameters(),
     ]
-    newgame.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback: Any = app_commands.describe(
-        game=text("en", "commands.newgame.game.description"),
-        **{p.name: p.description for p in OPTION_PARAMETERS},
-        **TIMER_DESCRIPTIONS,
-    )(newgame)
-    callback = app_commands.choices(
-        game=GAME_CHOICES, **{p.name: list(p.choices) for p in OPTION_PARAMETERS if p.choices}, **TIMER_CHOICES
-    )(callback)
-    command: app_commands.Command[Any, Any, None] = app_commands.Command(
-        name="newgame", description=text("en", "commands.newgame.description"), callback=callback
-    )
-    return app_commands.guild_only(command)

@@ -1,8 +1,8 @@
-"""/newgame's variant options, built from every offered game's options model, so a new option needs no bot code.
+"""A game's variant options as /newgame's slash options, built from its options model, so a new option needs no
+bot code.
 
-Each field of a game's options model becomes one optional slash option named after the field: a bool stays a
-bool, a bounded int a ranged integer, a string enum a choice list worded in English. Games that share a field of
-the same kind share the option; a clash of kinds gets the game's namespace as a prefix.
+Each field of the model becomes one optional slash option named after the field: a bool stays a bool, a bounded int
+a ranged integer, a string enum a choice list worded in English.
 """
 
 from __future__ import annotations
@@ -26,55 +26,29 @@ MAX_DESCRIPTION = 100
 
 @dataclass(frozen=True)
 class OptionParameter:
-    """One slash option of /newgame and the (game, model field) pairs it sets."""
+    """One slash option of a game's /newgame subcommand: the model field of the same name."""
 
     name: str
     annotation: Any
     description: str
     choices: tuple[app_commands.Choice[str], ...]
-    fields: tuple[tuple[str, str], ...]
-    """(game id, field name) for every game with this option."""
 
 
-def option_parameters(games: Mapping[str, GameInfo]) -> list[OptionParameter]:
-    """Every game's option fields as slash options, in game then field order."""
-    found: dict[str, OptionParameter] = {}
-    for game, info in games.items():
-        for field_name, field in info.engine.options_model.model_fields.items():
-            annotation, choices = _kind(info.namespace, field_name, field.annotation, field.metadata)
-            name = field_name
-            shared = found.get(name)
-            if shared is not None and (shared.annotation, shared.choices) != (annotation, choices):
-                name = f"{info.namespace}_{field_name}"
-                shared = found.get(name)
-            if shared is not None:
-                found[name] = OptionParameter(
-                    name, annotation, shared.description, choices, (*shared.fields, (game, field_name))
-                )
-                continue
-            description = text("en", f"{info.namespace}.option.{field_name}.description")
-            if description.endswith(".description"):
-                description = field.description or field_name
-            found[name] = OptionParameter(name, annotation, _short(description), choices, ((game, field_name),))
-    return list(found.values())
+def option_parameters(info: GameInfo) -> list[OptionParameter]:
+    """The game's option fields as slash options, in field order."""
+    found = []
+    for name, field in info.engine.options_model.model_fields.items():
+        annotation, choices = _kind(info.namespace, name, field.annotation, field.metadata)
+        description = text("en", f"{info.namespace}.option.{name}.description")
+        if description.endswith(".description"):
+            description = field.description or name
+        found.append(OptionParameter(name, annotation, _short(description), choices))
+    return found
 
 
-def options_for(
-    game: str, parameters: list[OptionParameter], given: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
-    """Split what the host typed into this game's option values and the names of options it does not have."""
-    values: dict[str, Any] = {}
-    foreign: list[str] = []
-    for parameter in parameters:
-        value = given.get(parameter.name)
-        if value is None:
-            continue
-        field = next((f for g, f in parameter.fields if g == game), None)
-        if field is None:
-            foreign.append(parameter.name)
-        else:
-            values[field] = value
-    return values, foreign
+def chosen_options(parameters: list[OptionParameter], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The option values the host typed (those left out keep the server's defaults)."""
+    return {p.name: given[p.name] for p in parameters if given.get(p.name) is not None}
 
 
 def _kind(

@@ -1,7 +1,8 @@
-"""Ticket to Ride's slash commands (/draw, /claim, /tickets, /station, /hand, /board, /score) and autocomplete.
+"""Ticket to Ride's own slash commands (/claim, /station) with their autocomplete, and its answers to the shared
+/draw, /tickets, /hand, /board and /score.
 
-Each command finds the channel's game, then does what the matching button does; the moves go through the
-controller's `act`, so a typed move and a clicked one are refused or accepted alike.
+Each command does what the matching button does; the moves go through the controller's `act`, so a typed move and
+a clicked one are refused or accepted alike.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.exts.shared_commands import SharedCommands
 from bot.exts.ttr._controller import TtrController
 from bot.exts.ttr._map import (
     MENU_SIZE,
@@ -39,14 +41,11 @@ from rules.ttr.view import PublicView
 if TYPE_CHECKING:
     from bot.app import Conductor
 
-CARD_CHOICES = [
-    app_commands.Choice(name=text("en", "ttr_bot.command.deck"), value="deck"),
-    *(app_commands.Choice(name=text("en", f"ttr.color.{c}"), value=c) for c in CARD_NAMES),
-]
 
-
-class TtrCog(commands.Cog):
+class TtrCog(commands.Cog, SharedCommands):
     """Typed moves and looks at a Ticket to Ride game in this channel."""
+
+    game = GAME
 
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
@@ -83,16 +82,6 @@ class TtrCog(commands.Cog):
         except ServiceError as error:
             await reply_private(interaction, render(language_of(interaction.locale), error.message))
             return None
-
-    @app_commands.command(name="draw", description=text("en", "commands.draw.description"))
-    @app_commands.describe(card=text("en", "commands.draw.card.description"))
-    @app_commands.choices(card=CARD_CHOICES)
-    @app_commands.guild_only()
-    async def draw(self, interaction: discord.Interaction[Any], card: str) -> None:
-        """Take a card, as the turn message's buttons do (also the second card of a turn)."""
-        record = await self._game(interaction)
-        if record is not None:
-            await self.controller.act(interaction, record.id, f"draw:{card}", version=None)
 
     @app_commands.command(name="claim", description=text("en", "commands.claim.description"))
     @app_commands.describe(route=text("en", "commands.claim.route.description"))
@@ -133,14 +122,6 @@ class TtrCog(commands.Cog):
             for t in matching[:MENU_SIZE]
         ]
 
-    @app_commands.command(name="tickets", description=text("en", "commands.tickets.description"))
-    @app_commands.guild_only()
-    async def tickets(self, interaction: discord.Interaction[Any]) -> None:
-        """Draw destination tickets; the choice comes privately."""
-        record = await self._game(interaction)
-        if record is not None:
-            await self.controller.act(interaction, record.id, "tickets", version=None)
-
     @app_commands.command(name="station", description=text("en", "commands.station.description"))
     @app_commands.describe(city=text("en", "commands.station.city.description"))
     @app_commands.guild_only()
@@ -177,38 +158,34 @@ class TtrCog(commands.Cog):
         ]
         return [app_commands.Choice(name=city_name(language, c), value=c) for c in cities[:MENU_SIZE]]
 
-    @app_commands.command(name="hand", description=text("en", "commands.hand.description"))
-    @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the player's hand privately, with what they can do now."""
-        record = await self._game(interaction)
-        if record is not None:
-            await self.controller.show_hand(interaction, record.id)
+    def card_choices(self, language: str) -> list[app_commands.Choice[str]]:
+        """The deck, then the card colours (locomotive last)."""
+        return [
+            app_commands.Choice(name=text(language, "ttr_bot.command.deck"), value="deck"),
+            *(app_commands.Choice(name=text(language, f"ttr.color.{c}"), value=c) for c in CARD_NAMES),
+        ]
 
-    @app_commands.command(name="board", description=text("en", "commands.board.description"))
-    @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction[Any]) -> None:
+    async def draw(self, interaction: discord.Interaction[Any], record: GameRecord, card: str) -> None:
+        """Take a card, as the turn message's buttons do (also the second card of a turn)."""
+        await self.controller.act(interaction, record.id, f"draw:{card}", version=None)
+
+    async def tickets(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Draw destination tickets; the choice comes privately."""
+        await self.controller.act(interaction, record.id, "tickets", version=None)
+
+    async def hand(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Show the player's hand privately, with what they can do now."""
+        await self.controller.show_hand(interaction, record.id)
+
+    async def board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Show the current board privately."""
-        record = await self._game(interaction)
-        if record is None:
-            return
-        if self._public(record) is None:
-            await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.not_started"))
-            return
         await self.controller.board(interaction, record.id)
 
-    @app_commands.command(name="score", description=text("en", "commands.score.description"))
-    @app_commands.guild_only()
-    async def score(self, interaction: discord.Interaction[Any]) -> None:
+    async def score(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Show everyone's public standing: route points, cars, cards and tickets held."""
-        record = await self._game(interaction)
-        if record is None:
-            return
         language = language_of(interaction.locale)
         public = self._public(record)
-        if public is None:
-            await reply_private(interaction, text(language, "bot.reason.not_started"))
-            return
+        assert public is not None, "the shared /score asks only running games"
         names = self.controller.names(record)
         lines = [
             text(

@@ -1,0 +1,61 @@
+"""The contract between the commands several games share (bot.exts.play) and each game: `SharedCommands`.
+
+It lives outside the extension packages, so reloading one of them never leaves two versions of the contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+
+from bot.games import GAMES
+from bot.i18n import command_mention, language_of, text
+from bot.storage.games import GameRecord
+from bot.ui.answers import reply_private
+
+
+class SharedCommands:
+    """A game's answers to /draw, /hand, /board, /score and /tickets in a channel playing it.
+
+    The shared cog finds the game's answers among the loaded cogs by `game`. Each default says privately that
+    the game has no such command, so a game overrides only the commands it has.
+    """
+
+    game: ClassVar[str]
+    """The game id these answers are for."""
+
+    def card_choices(self, language: str) -> list[app_commands.Choice[str]]:
+        """What /draw offers in this game, worded in `language` (none when it has no /draw)."""
+        return []
+
+    async def draw(self, interaction: discord.Interaction[Any], record: GameRecord, card: str) -> None:
+        """Take a card (`card` is one of `card_choices`' values)."""
+        await lacking(interaction, record, "draw")
+
+    async def hand(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Show the person's hand privately."""
+        await lacking(interaction, record, "hand")
+
+    async def board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Show the running game's board or table privately."""
+        await lacking(interaction, record, "board")
+
+    async def score(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Show privately where everyone stands in the running game."""
+        await lacking(interaction, record, "score")
+
+    async def tickets(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Draw tickets."""
+        await lacking(interaction, record, "tickets")
+
+
+async def lacking(interaction: discord.Interaction[Any], record: GameRecord, command: str) -> None:
+    """Say privately that the channel's game has no such command."""
+    language = language_of(interaction.locale)
+    info = GAMES.get(record.game)
+    game = text(language, f"bot.game.{info.namespace}") if info is not None else record.game
+    await reply_private(
+        interaction, text(language, "play.reason.no_such_command", command=command_mention(command), game=game)
+    )
