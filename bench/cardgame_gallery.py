@@ -2,9 +2,11 @@
 
 Usage: .venv/bin/python bench/cardgame_gallery.py OUT_DIR
 
-Writes tables (opening, mid game with a robbery, last round, second deck, 2 and 4 players), hands (opening
-choice, mid game, tickets drawn, the beginners' variant with the stack shown), the 4-player first scoring and
-final score sheets, in English and Russian, plus a phone-size copy (`*.phone.png`) of each.
+Writes tables (opening, mid game with a robbery, a black card in the market, the 4-player countdown to the first
+scoring, the last round, the second deck, 2 and 4 players), hands (opening ticket choice, mid game, tickets drawn,
+the beginners' variant with the stack shown, after the first scoring), the first and final scorings (summary and
+detail), in English and Russian. Each picture is written full size and as Discord shows it: 450 px wide
+(`*.450.png`) and 800 px wide (`*.800.png`).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import io
 import random
 import sys
-import tomllib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PIL import Image
@@ -21,31 +23,26 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from render.cardgame import render_hand, render_scoring, render_table  # noqa: E402
+from bot.i18n import text  # noqa: E402
+from render.cardgame import (  # noqa: E402
+    render_hand,
+    render_scoring,
+    render_scoring_detail,
+    render_table,
+)
+from render.labels import Labels  # noqa: E402
 from rules.cardgame import CardGameEngine, CardGameOptions, CardGameState  # noqa: E402
 from rules.cardgame.view import CardGameView  # noqa: E402
 
 ENGINE = CardGameEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov"]
-PHONE_WIDTH = 720
-"""About what a phone shows across once the picture is opened full screen."""
+SHOWN_WIDTHS = (450, 800)
+"""How wide Discord shows a picture in the chat (450: a narrow column or a phone), and a wide desktop column."""
 
 
-def labels_for(lang: str) -> dict[str, str]:
-    """Every key of the card game's two TOML files, flattened (`cardgame.city.denver`)."""
-    flat: dict[str, str] = {}
-    for name in ("cardgame", "cardgame_picture"):
-        path = ROOT / "bot" / "i18n" / lang / f"{name}.toml"
-        _flatten(name, tomllib.loads(path.read_text(encoding="utf-8")), flat)
-    return flat
-
-
-def _flatten(prefix: str, table: dict[str, object], out: dict[str, str]) -> None:
-    for key, value in table.items():
-        if isinstance(value, dict):
-            _flatten(f"{prefix}.{key}", value, out)
-        elif isinstance(value, str):
-            out[f"{prefix}.{key}"] = value
+def labels_for(lang: str) -> Labels:
+    """The bot's own translations (plural forms included), as the bot hands them to the pictures."""
+    return partial(text, lang)
 
 
 Stop = Callable[[CardGameState, int], bool]
@@ -76,10 +73,16 @@ def seat_view(state: CardGameState, seat: int) -> CardGameView:
     return ENGINE.view(state, seat)
 
 
-def shots() -> list[tuple[str, Callable[[dict[str, str]], bytes]]]:
+def with_black_card(view: CardGameView) -> CardGameView:
+    """The same table with a black card (and a white one) in the face-up row."""
+    return view.model_copy(update={"face_up": ["black", "white", *view.face_up[2:]]})
+
+
+def shots() -> list[tuple[str, Callable[[Labels], bytes]]]:
     """Every picture of the gallery: (name, draw in a language)."""
     opening = play(4, 3, lambda s, m: m == 1)
     middle = play(4, 5, robbed_just_now)
+    countdown = play(4, 9, lambda s, m: s.last_turns_left is not None and s.deck_number == 1 and s.phase == "turn")
     last_round = play(3, 8, lambda s, m: s.last_turns_left is not None and s.phase == "turn")
     second_deck = play(4, 9, lambda s, m: s.deck_number == 2 and s.phase == "turn")
     two = play(2, 4, lambda s, m: m > 30 and s.phase == "turn")
@@ -87,28 +90,34 @@ def shots() -> list[tuple[str, Callable[[dict[str, str]], bytes]]]:
     beginners = play(3, 7, lambda s, m: m > 50 and s.phase == "turn", CardGameOptions(stack_visible_to_owner=True))
     end4 = play(4, 12)
     end2 = play(2, 13)
+    choosing = next(s for s in range(opening.n_players) if not opening.players[s].chose_opening)
     return [
         ("table_opening", lambda L: render_table(ENGINE.view(opening, None), L, NAMES)),
-        ("hand_opening", lambda L: render_hand(seat_view(opening, 1), L, NAMES)),
+        ("hand_opening_choice", lambda L: render_hand(seat_view(opening, choosing), L, NAMES)),
         ("table_middle_robbery", lambda L: render_table(ENGINE.view(middle, None), L, NAMES)),
+        ("table_black_card", lambda L: render_table(with_black_card(ENGINE.view(middle, None)), L, NAMES)),
         ("hand_middle", lambda L: render_hand(seat_view(middle, middle.current), L, NAMES)),
+        ("table_first_scoring_countdown", lambda L: render_table(ENGINE.view(countdown, None), L, NAMES)),
         ("table_last_round", lambda L: render_table(ENGINE.view(last_round, None), L, NAMES)),
         ("table_second_deck", lambda L: render_table(ENGINE.view(second_deck, None), L, NAMES)),
+        ("hand_second_deck", lambda L: render_hand(seat_view(second_deck, 0), L, NAMES)),
         ("table_two_players", lambda L: render_table(ENGINE.view(two, None), L, NAMES)),
         ("hand_tickets_drawn", lambda L: render_hand(seat_view(drawing, drawing.current), L, NAMES)),
         ("hand_beginners_stack", lambda L: render_hand(seat_view(beginners, beginners.current), L, NAMES)),
         ("first_scoring", lambda L: render_scoring(ENGINE.view(second_deck, None), L, NAMES, "first")),
+        ("first_scoring_detail", lambda L: render_scoring_detail(ENGINE.view(second_deck, None), L, NAMES, "first")),
         ("final_four", lambda L: render_scoring(ENGINE.view(end4, None), L, NAMES, "final")),
+        ("final_four_detail", lambda L: render_scoring_detail(ENGINE.view(end4, None), L, NAMES, "final")),
         ("final_two", lambda L: render_scoring(ENGINE.view(end2, None), L, NAMES, "final")),
+        ("final_two_detail", lambda L: render_scoring_detail(ENGINE.view(end2, None), L, NAMES, "final")),
         ("table_end", lambda L: render_table(ENGINE.view(end4, None), L, NAMES)),
     ]
 
 
-def phone(png: bytes) -> bytes:
-    """The picture shrunk to a phone's width, as a player would see it."""
-    image = Image.open(io.BytesIO(png))
-    scale = PHONE_WIDTH / image.width
-    small = image.convert("RGB").resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
+def shown(png: bytes, width: int) -> bytes:
+    """The picture scaled to `width` pixels across, as the chat shows it."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    small = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     small.save(out, "PNG")
     return out.getvalue()
@@ -118,14 +127,15 @@ def main() -> None:
     """Write every picture in English and Russian to the folder named on the command line."""
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "gallery-cardgame")
     out.mkdir(parents=True, exist_ok=True)
-    languages = {"en": labels_for("en"), "ru": labels_for("ru")}
     for name, draw in shots():
-        for lang, labels in languages.items():
-            png = draw(labels)
-            suffix = "" if lang == "en" else "_ru"
-            (out / f"{name}{suffix}.png").write_bytes(png)
-            (out / f"{name}{suffix}.phone.png").write_bytes(phone(png))
-            print(f"{name}{suffix}: {len(png) // 1024} KiB")
+        for lang in ("en", "ru"):
+            png = draw(labels_for(lang))
+            stem = name if lang == "en" else f"{name}_ru"
+            (out / f"{stem}.png").write_bytes(png)
+            for width in SHOWN_WIDTHS:
+                (out / f"{stem}.{width}.png").write_bytes(shown(png, width))
+            size = Image.open(io.BytesIO(png)).size
+            print(f"{stem}: {size[0]}×{size[1]}, {len(png) // 1024} KiB")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Time the card game's pictures: the table (2 and 4 players, mid game), a hand, the first and final scorings;
-median and p90 of drawing + encoding, the drawing's share, the first draw from empty caches, and sizes.
+"""Time the card game's pictures: the table (2 and 4 players, mid game), a hand, a ticket choice, the first and
+final scorings (summary and detail); median and p90 of drawing + encoding, the drawing's share, the first draw
+from empty caches, and sizes.
 
 Usage: .venv/bin/python bench/cardgame_render.py [REPEATS]
 """
@@ -15,11 +16,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cardgame_gallery import ENGINE, NAMES, play, robbed_just_now, seat_view
+from cardgame_gallery import ENGINE, NAMES, labels_for, play, robbed_just_now, seat_view
 
-from bot.i18n import table
-from render.cardgame import render_hand, render_scoring, render_table, scoring_image, table_image
-from render.cardgame.pieces import back_image
+from render.cardgame import (
+    render_hand,
+    render_scoring,
+    render_scoring_detail,
+    render_table,
+    scoring_image,
+    table_image,
+)
+from render.cardgame.pieces import back_image, rimmed_card
 from render.ttr.cards import card_image
 from render.ttr.panel import badge
 
@@ -44,7 +51,7 @@ def cold(draw: Callable[[], object]) -> float:
     """Median milliseconds of a first draw from empty caches (card faces, backs, badges)."""
     times = []
     for _ in range(COLD_REPEATS):
-        for cached in (card_image, back_image, badge):
+        for cached in (card_image, rimmed_card, back_image, badge):
             cached.cache_clear()
         start = time.perf_counter()
         draw()
@@ -61,7 +68,7 @@ def line(case: str, median: float, p90: float | None = None, size: int | None = 
 
 def main(repeats: int) -> None:
     """Print the table of cases."""
-    labels = table("en")
+    labels = labels_for("en")
     print(f"{'case':44s} {'median ms':>9s} {'p90 ms':>8s} {'KiB':>7s}")
     middle = play(4, 5, robbed_just_now)
     two = play(2, 4, lambda s, m: m > 30 and s.phase == "turn")
@@ -74,12 +81,17 @@ def main(repeats: int) -> None:
     line("table, 2 players", *measure(partial(render_table, ENGINE.view(two, None), labels, NAMES), repeats))
     mine = seat_view(middle, middle.current)
     line("hand, 4 players mid game", *measure(partial(render_hand, mine, labels, NAMES), repeats))
+    opening = play(4, 3, lambda s, m: m == 1)
+    choosing = seat_view(opening, next(s for s in range(4) if not opening.players[s].chose_opening))
+    line("hand, opening ticket choice", *measure(partial(render_hand, choosing, labels, NAMES), repeats))
     first = ENGINE.view(second, None)
     line("first scoring, 4 players", *measure(partial(render_scoring, first, labels, NAMES, "first"), repeats))
     final = ENGINE.view(end, None)
     line("final scoring, 4 players", *measure(partial(render_scoring, final, labels, NAMES, "final"), repeats))
     drawing = partial(scoring_image, final, labels, NAMES, "final")
     line("final scoring, 4 players, drawing only", *measure(drawing, repeats)[:2])
+    detail = partial(render_scoring_detail, final, labels, NAMES, "final")
+    line("final scoring detail, 4 players", *measure(detail, repeats))
 
 
 if __name__ == "__main__":

@@ -1,17 +1,19 @@
-"""Write a gallery of Ticket to Ride pictures from seeded bot games, to look at as a player would.
+"""Write a gallery of Ticket to Ride board pictures from seeded bot games, to look at as a player would.
 
 Usage: .venv/bin/python bench/ttr_gallery.py OUT_DIR
 
-Writes empty boards, mid games, end games with all five colours, hands, ticket choices (opening and mid-game),
-a tunnel being paid, score sheets, in English and Russian, plus a phone-size copy (`*.phone.png`) of each.
+Each board is written full size (`NAME.png`) and scaled to the widths Discord shows it at (`NAME.450.png`,
+`NAME.800.png`): an empty board, a five-player middle game, every kind of last move, a tunnel being paid, a
+two-player game with a closed double route, the last round, the end with the longest-trail winner, Europe with
+stations and tunnels, in English and Russian. (Hands, ticket choices and score sheets: bench/ttr_private_gallery.py.)
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 import sys
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,40 +22,18 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from render.ttr import (  # noqa: E402
-    render_board,
-    render_hand,
-    render_score_sheet,
-    render_ticket_choice,
-)
+from bot.i18n import text  # noqa: E402
+from render.ttr import render_board  # noqa: E402
 from rules.ttr.actions import BuildStation  # noqa: E402
 from rules.ttr.engine import TicketToRideEngine  # noqa: E402
 from rules.ttr.options import TtrOptions  # noqa: E402
-from rules.ttr.state import Phase, TtrState  # noqa: E402
-from rules.ttr.view import SeatView  # noqa: E402
+from rules.ttr.state import MoveKind, Phase, TtrState  # noqa: E402
+from rules.ttr.view import LastMoveView, PublicView, SeatView  # noqa: E402
 
 ENGINE = TicketToRideEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov", "Eve"]
-PHONE_WIDTH = 720
-"""About what a phone shows across once the picture is opened full screen."""
-
-
-def labels_for(lang: str) -> dict[str, str]:
-    """Every key of the bot's TOML files for the Ticket to Ride namespaces, flattened (`ttr.city.denver`)."""
-    flat: dict[str, str] = {}
-    for name in ("ttr", "ttr_picture"):
-        path = ROOT / "bot" / "i18n" / lang / f"{name}.toml"
-        if path.exists():
-            _flatten(name, tomllib.loads(path.read_text(encoding="utf-8")), flat)
-    return flat
-
-
-def _flatten(prefix: str, table: dict[str, object], out: dict[str, str]) -> None:
-    for key, value in table.items():
-        if isinstance(value, dict):
-            _flatten(f"{prefix}.{key}", value, out)
-        elif isinstance(value, str):
-            out[f"{prefix}.{key}"] = value
+WIDTHS = (450, 800)
+"""Widths the chat shows a picture at: a narrow desktop column or a phone, and a wide one."""
 
 
 def play(
@@ -86,47 +66,93 @@ def seat_view(state: TtrState, seat: int) -> SeatView:
     return view
 
 
+def public(state: TtrState) -> PublicView:
+    """The public view of a state (what the board shows)."""
+    view = ENGINE.view(state, None)
+    assert isinstance(view, PublicView)
+    return view
+
+
+def after_move(
+    kind: MoveKind, *, face_up: int | None = None, blind: int | None = None
+) -> Callable[[TtrState, int], bool]:
+    """Stop once the last finished move is of this kind (and, for card draws, took these many face up / blind)."""
+
+    def reached(state: TtrState, moves: int) -> bool:
+        move = state.last_move
+        if move is None or move.kind is not kind or state.phase is not Phase.TURN or moves < 30:
+            return False
+        return (face_up is None or len(move.face_up) == face_up) and (blind is None or move.blind == blind)
+
+    return reached
+
+
+def _as_move(view: PublicView, **facts: object) -> PublicView:
+    """The view with its last move replaced (for moves the bots rarely make: a pass, a tunnel given up)."""
+    move = LastMoveView.model_validate({"seat": 0, **facts})
+    return view.model_copy(update={"last_move": move})
+
+
 def save(out: Path, name: str, data: bytes) -> None:
-    """Write a picture and its phone-size copy."""
+    """Write a picture full size and at each chat width."""
     (out / f"{name}.png").write_bytes(data)
     image = Image.open(io.BytesIO(data)).convert("RGB")
-    if image.width > PHONE_WIDTH:
-        small = image.resize((PHONE_WIDTH, round(image.height * PHONE_WIDTH / image.width)), Image.Resampling.LANCZOS)
-        small.save(out / f"{name}.phone.png")
+    for width in WIDTHS:
+        small = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
+        small.save(out / f"{name}.{width}.png")
     print(f"{name}.png  {image.width}x{image.height}  {len(data) / 1024:.0f} KiB")
 
 
 def main(out: Path) -> None:
     """Write the whole gallery to `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    en, ru = labels_for("en"), labels_for("ru")
+    en, ru = functools.partial(text, "en"), functools.partial(text, "ru")
     for map_id in ("usa", "europe"):
-        opening = play(map_id, 5, 3, until=lambda s, k: True)
-        save(out, f"{map_id}_empty", render_board(ENGINE.view(opening, None), en, NAMES))
-        save(out, f"{map_id}_opening_tickets", render_ticket_choice(seat_view(opening, 0), en))
-        middle = play(map_id, 4, 11, until=lambda s, k: k >= 90, stations=0.08)
-        save(out, f"{map_id}_mid_game", render_board(ENGINE.view(middle, None), en, NAMES))
-        save(out, f"{map_id}_hand", render_hand(seat_view(middle, middle.current), en, NAMES))
-        drawing = play(map_id, 3, 5, until=lambda s, k: s.phase is Phase.TICKETS and k > 40)
-        if drawing.phase is Phase.TICKETS:
-            save(out, f"{map_id}_drawn_tickets", render_ticket_choice(seat_view(drawing, drawing.current), en))
-        end = play(map_id, 5, 7, stations=0.08)
-        save(out, f"{map_id}_end_game", render_board(ENGINE.view(end, None), en, NAMES))
-        save(out, f"{map_id}_end_hand", render_hand(seat_view(end, 0), en, NAMES))
-        save(out, f"{map_id}_score_sheet", render_score_sheet(ENGINE.view(end, None), en, NAMES))
+        save(out, f"{map_id}_empty", render_board(public(play(map_id, 5, 3, until=lambda s, k: True)), en, NAMES))
+    middle = play("usa", 5, 11, until=lambda s, k: k >= 130)
+    save(out, "usa_mid_5p", render_board(public(middle), en, NAMES))
+    save(out, "usa_mid_5p_ru", render_board(public(middle), ru, NAMES))
+    kinds = {
+        "cards_face_up_and_blind": after_move(MoveKind.CARDS, face_up=1, blind=1),
+        "cards_blind": after_move(MoveKind.CARDS, blind=2),
+        "cards_face_up": after_move(MoveKind.CARDS, face_up=2),
+        "claim": after_move(MoveKind.CLAIM),
+        "tickets": after_move(MoveKind.TICKETS),
+    }
+    for name, until in kinds.items():
+        save(out, f"usa_last_{name}", render_board(public(play("usa", 4, 21, until=until)), en, NAMES))
+    station = play("europe", 4, 11, until=after_move(MoveKind.STATION), stations=0.1)
+    save(out, "europe_last_station", render_board(public(station), en, NAMES))
+    save(out, "europe_last_station_ru", render_board(public(station), ru, NAMES))
+    for seed in range(1, 40):
+        state = play("europe", 3, seed, until=after_move(MoveKind.TUNNEL_FAILED))
+        if state.last_move is not None and state.last_move.kind is MoveKind.TUNNEL_FAILED:
+            save(out, "europe_last_tunnel_failed", render_board(public(state), en, NAMES))
+            break
+    choosing = play("usa", 4, 21, until=lambda s, k: s.phase is Phase.TICKETS and k > 30)
+    save(out, "usa_choosing_tickets", render_board(public(choosing), en, NAMES))
     tunnel = play("europe", 3, 1, until=lambda s, k: s.phase is Phase.TUNNEL)
-    if tunnel.phase is Phase.TUNNEL:
-        save(out, "europe_tunnel", render_board(ENGINE.view(tunnel, None), en, NAMES))
-    middle = play("europe", 4, 11, until=lambda s, k: k >= 90)
-    save(out, "europe_mid_game_ru", render_board(ENGINE.view(middle, None), ru, NAMES))
-    save(out, "europe_hand_ru", render_hand(seat_view(middle, middle.current), ru, NAMES))
-    end = play("usa", 5, 7)
-    save(out, "usa_score_sheet_ru", render_score_sheet(ENGINE.view(end, None), ru, NAMES))
-    save(
-        out,
-        "usa_opening_tickets_ru",
-        render_ticket_choice(seat_view(play("usa", 2, 9, until=lambda s, k: True), 1), ru),
-    )
+    save(out, "europe_tunnel_paying", render_board(public(tunnel), en, NAMES))
+    save(out, "europe_tunnel_paying_ru", render_board(public(tunnel), ru, NAMES))
+    save(out, "usa_last_pass", render_board(_as_move(public(middle), kind="pass"), en, NAMES))
+    tried = public(tunnel)
+    if tried.tunnel is not None:
+        withdrawn = _as_move(tried, kind="tunnel_withdrawn", track=tried.tunnel.track, seat=tried.current or 0)
+        save(
+            out, "europe_last_tunnel_withdrawn", render_board(withdrawn.model_copy(update={"tunnel": None}), en, NAMES)
+        )
+    closed = play("usa", 2, 5, until=lambda s, k: k > 60 and bool(public(s).closed))
+    save(out, "usa_2p_closed_double", render_board(public(closed), en, NAMES[:2]))
+    last_round = play("usa", 4, 13, until=lambda s, k: s.final_turns >= 2)
+    save(out, "usa_last_round", render_board(public(last_round), en, NAMES))
+    save(out, "usa_last_round_ru", render_board(public(last_round), ru, NAMES))
+    for map_id in ("usa", "europe"):
+        end = play(map_id, 5, 7, stations=0.08)
+        save(out, f"{map_id}_end", render_board(public(end), en, NAMES))
+        save(out, f"{map_id}_end_ru", render_board(public(end), ru, NAMES))
+    europe = play("europe", 4, 11, until=lambda s, k: k >= 120, stations=0.08)
+    save(out, "europe_mid_stations", render_board(public(europe), en, NAMES))
+    save(out, "europe_mid_stations_ru", render_board(public(europe), ru, NAMES))
 
 
 if __name__ == "__main__":

@@ -57,8 +57,12 @@ PAPER: Colour = (244, 239, 230)
 PANEL: Colour = (255, 253, 248)
 EDGE: Colour = (214, 206, 192)
 SHADOW: Colour = (222, 214, 200)
-MUTED: Colour = (128, 120, 108)
+MUTED: Colour = (98, 90, 80)
+"""Secondary words: about 6:1 against the paper, so they stay legible shrunk to 450 px."""
 FAINT: Colour = (190, 183, 170)
+"""Dashed empty slots and the outline of a die that cannot join the train."""
+FADED_INK: Colour = (146, 138, 126)
+"""The points of a die that cannot join the train: quieter than ink, still readable."""
 ACCENT: Colour = (196, 62, 48)
 GOLD: Colour = (232, 182, 52)
 SEAT_COLOURS: tuple[Colour, ...] = (
@@ -73,6 +77,8 @@ SEAT_COLOURS: tuple[Colour, ...] = (
 TURN_SIZE = (900, 400)
 DIE = 92
 CAR = 124
+TEXT = 20
+"""The smallest font size: capitals and digits about 7 px tall when a 900 px picture shows 450 px wide."""
 
 
 class _Words:
@@ -103,20 +109,20 @@ def _fit(text: str, size: int, width: float, *, bold: bool = False) -> str:
 
 
 def _fitting_size(text: str, size: int, width: float, *, bold: bool = False) -> int:
-    """Return the largest font size, at most `size`, at which `text` fits `width` pixels."""
-    while size > 10 and font(size, bold=bold).getlength(text) > width:
+    """Return the largest font size, at most `size` and at least TEXT, at which `text` fits `width` pixels."""
+    while size > TEXT and font(size, bold=bold).getlength(text) > width:
         size -= 1
     return size
 
 
 def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour, *, right: bool = False) -> None:
     """Draw a small rounded label with its top-left corner at (x, y), or its top-right one if `right`."""
-    face = font(16, bold=True)
-    width = face.getlength(text) + 18
+    face = font(TEXT, bold=True)
+    width = face.getlength(text) + 22
     if right:
         x -= width
-    draw.rounded_rectangle((x, y, x + width, y + 26), 13, fill=fill)
-    draw.text((x + 9, y + 13), text, font=face, fill=PANEL, anchor="lm")
+    draw.rounded_rectangle((x, y, x + width, y + 30), 15, fill=fill)
+    draw.text((x + 11, y + 15), text, font=face, fill=PANEL, anchor="lm")
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Colour | None) -> None:
@@ -149,7 +155,8 @@ def _die(canvas: Image.Image, x: int, y: int, face: Face, addable: bool) -> None
     canvas.paste(sprite, (x + (DIE - sprite.width) // 2, y + DIE - sprite.height - 10), sprite)
     points = "×2" if face is Face.CABOOSE else str(CARGO_POINTS.get(face, ""))
     if points:
-        draw.text((x + DIE - 10, y + 8), points, font=font(20, bold=True), fill=INK if addable else FAINT, anchor="ra")
+        ink = INK if addable else FADED_INK
+        draw.text((x + DIE - 9, y + 6), points, font=font(24, bold=True), fill=ink, anchor="ra")
 
 
 def _train(canvas: Image.Image, train: Sequence[Face], slots: int, y_rail: int) -> None:
@@ -201,10 +208,11 @@ def _score_panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], titl
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, 14, fill=PANEL, outline=EDGE, width=2)
     centre = (x0 + x1) / 2
-    draw.text((centre, y0 + 14), _fit(title, 17, x1 - x0 - 16), font=font(17), fill=MUTED, anchor="ma")
+    draw.text((centre, y0 + 12), _fit(title, TEXT, x1 - x0 - 16), font=font(TEXT), fill=MUTED, anchor="ma")
     draw.text((centre, y0 + (74 if note else 84)), str(points), font=font(60, bold=True), fill=INK, anchor="mm")
-    size = _fitting_size(note, 19, x1 - x0 - 20, bold=True)
-    draw.text((centre, y1 - 16), note, font=font(size, bold=True), fill=INK, anchor="md")
+    size = _fitting_size(note, 22, x1 - x0 - 20, bold=True)
+    note = _fit(note, size, x1 - x0 - 16, bold=True)
+    draw.text((centre, y1 - 14), note, font=font(size, bold=True), fill=INK, anchor="md")
 
 
 def _roll_pips(draw: ImageDraw.ImageDraw, words: _Words, right: int, used: int, total: int) -> None:
@@ -215,7 +223,7 @@ def _roll_pips(draw: ImageDraw.ImageDraw, words: _Words, right: int, used: int, 
         draw.rounded_rectangle(
             (x + index * 28, 22, x + index * 28 + 20, 42), 5, fill=INK if filled else PANEL, outline=INK, width=2
         )
-    draw.text((x - 10, 32), words("rolls"), font=font(18), fill=MUTED, anchor="rm")
+    draw.text((x - 10, 32), words("rolls"), font=font(TEXT), fill=MUTED, anchor="rm")
 
 
 def _draw_table(
@@ -248,13 +256,13 @@ def _draw_table(
     draw.text((x, 32), status, font=font(22, bold=status_alert), fill=ACCENT if status_alert else MUTED, anchor="lm")
     x += int(font(22, bold=status_alert).getlength(status)) + 14
     if last_round:
-        _chip(draw, x, 19, words("last_round"), ACCENT)
+        _chip(draw, x, 17, words("last_round"), ACCENT)
     if pips is not None:
         _roll_pips(draw, words, width - 24, *pips)
     elif banked:
-        _chip(draw, width - 24, 19, words("bank", banked=banked), INK, right=True)
+        _chip(draw, width - 24, 17, words("bank", banked=banked), INK, right=True)
 
-    draw.text((24, 66), words("table"), font=font(16), fill=MUTED, anchor="la")
+    draw.text((24, 62), words("table"), font=font(TEXT), fill=MUTED, anchor="la")
     panel = (16, 88, 16 + 6 * DIE + 5 * 12 + 20, 88 + DIE + 26)
     draw.rounded_rectangle(panel, 14, fill=(233, 226, 213))
     if showing:
@@ -264,14 +272,14 @@ def _draw_table(
         draw.text(
             ((panel[0] + panel[2]) / 2, (panel[1] + panel[3]) / 2),
             words("all_in_train"),
-            font=font(20),
+            font=font(22),
             fill=MUTED,
             anchor="mm",
         )
 
     _score_panel(draw, (panel[2] + 18, 66, width - 16, panel[3]), score_title, points, note)
 
-    draw.text((24, 236), words("train"), font=font(16), fill=MUTED, anchor="la")
+    draw.text((24, 232), words("train"), font=font(TEXT), fill=MUTED, anchor="la")
     _train(canvas, train, slots, height - 26)
     return _png(canvas)
 
@@ -341,20 +349,23 @@ ROW = 64
 TOP = 112
 CHIPS = 6
 """Past turns shown per player."""
+CHIP_W = 54
 
 
 def _turn_chip(draw: ImageDraw.ImageDraw, x: int, y: int, record: TurnRecord) -> None:
     """Draw one past turn: its points; a crash is a dark chip with a cross, a bonus train a gold one."""
-    box = (x, y, x + 50, y + 32)
+    box = (x, y, x + CHIP_W, y + 36)
     if record.outcome is Outcome.CRASHED:
         draw.rounded_rectangle(box, 8, fill=INK)
-        draw.line((x + 17, y + 8, x + 33, y + 24), fill=PANEL, width=3)
-        draw.line((x + 33, y + 8, x + 17, y + 24), fill=PANEL, width=3)
+        draw.line((x + 19, y + 10, x + 35, y + 26), fill=PANEL, width=4)
+        draw.line((x + 35, y + 10, x + 19, y + 26), fill=PANEL, width=4)
         return
     fill = GOLD if record.outcome is Outcome.BONUS else PANEL if record.points else (233, 226, 213)
     draw.rounded_rectangle(box, 8, fill=fill, outline=EDGE if record.points else FAINT, width=2)
     ink = INK if record.points else MUTED
-    draw.text((x + 25, y + 16), str(record.points), font=font(18, bold=bool(record.points)), fill=ink, anchor="mm")
+    draw.text(
+        (x + CHIP_W / 2, y + 18), str(record.points), font=font(22, bold=bool(record.points)), fill=ink, anchor="mm"
+    )
 
 
 def render_scores(view: DiceView, labels: Labels, names: Sequence[str]) -> bytes:
@@ -371,16 +382,16 @@ def render_scores(view: DiceView, labels: Labels, names: Sequence[str]) -> bytes
         details.append(words("target", target=view.options.target))
     elif view.bar is not None:
         details.append(words("bar", bar=view.bar))
-    draw.text((24, 64), " · ".join(details), font=font(18), fill=MUTED, anchor="lm")
+    draw.text((24, 66), " · ".join(details), font=font(TEXT), fill=MUTED, anchor="lm")
     if view.over:
         _chip(draw, width - 24, 17, words("game_over"), INK, right=True)
     elif view.tie_break or view.last_round:
         _chip(draw, width - 24, 17, words("tie_break" if view.tie_break else "last_round"), ACCENT, right=True)
 
-    heading = font(15)
-    draw.text((74, TOP - 10), words("player"), font=heading, fill=MUTED, anchor="ld")
-    draw.text((400, TOP - 10), words("last_turns"), font=heading, fill=MUTED, anchor="ld")
-    draw.text((width - 24, TOP - 10), words("best" if elimination else "total"), font=heading, fill=MUTED, anchor="rd")
+    heading = font(TEXT)
+    draw.text((74, TOP - 8), words("player"), font=heading, fill=MUTED, anchor="ld")
+    draw.text((400, TOP - 8), words("last_turns"), font=heading, fill=MUTED, anchor="ld")
+    draw.text((width - 24, TOP - 8), words("best" if elimination else "total"), font=heading, fill=MUTED, anchor="rd")
     for player in view.players:
         _score_row(canvas, words, view, player, names[player.seat], TOP + player.seat * ROW)
     return _png(canvas)
@@ -402,16 +413,18 @@ def _score_row(canvas: Image.Image, words: _Words, view: DiceView, player: Playe
         canvas.paste(sprite, (26, top + (ROW - sprite.height) // 2), sprite)
 
     ink = MUTED if out else INK
-    name = _fit(name, 23, 240, bold=True)
+    mark = words("out") if out else words("winner") if player.seat in view.winners else ""
+    mark_w = font(TEXT, bold=True).getlength(mark) + 62 if mark else 36
+    name = _fit(name, 23, min(280, 392 - 74 - mark_w), bold=True)
     end = 74 + font(23, bold=True).getlength(name)
     middle = top + (24 if race else ROW // 2)  # a race row has its progress bar under the name
     draw.text((74, middle), name, font=font(23, bold=True), fill=ink, anchor="lm")
     if out:
         draw.line((70, middle + 1, end + 4, middle + 1), fill=ink, width=3)
-        _chip(draw, end + 14, middle - 13, words("out"), MUTED)
+        _chip(draw, end + 14, middle - 15, mark, MUTED)
     elif player.seat in view.winners:
         _star(draw, end + 20, middle, 12, GOLD)
-        _chip(draw, end + 40, middle - 13, words("winner"), INK)
+        _chip(draw, end + 40, middle - 15, mark, INK)
     elif player.seat in view.leaders and player.standing > 0:
         _star(draw, end + 20, middle, 11, None)
 
@@ -424,7 +437,7 @@ def _score_row(canvas: Image.Image, words: _Words, view: DiceView, player: Playe
         draw.line((x1, y - 4, x1, y + 12), fill=INK, width=2)  # the target line
 
     for index, record in enumerate(player.turns[-CHIPS:]):
-        _turn_chip(draw, 400 + index * 56, top + 16, record)
+        _turn_chip(draw, 400 + index * (CHIP_W + 5), top + 14, record)
     standing = str(player.standing)
     draw.text((width - 28, top + ROW // 2), standing, font=font(34, bold=True), fill=ink, anchor="rm")
     if out:

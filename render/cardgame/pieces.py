@@ -1,8 +1,8 @@
-"""The pieces every card-game picture is built of: face-down piles, Rail Yard groups, cards with counts,
-ticket tiles and big-city bonus cards.
+"""The pieces every card-game picture is built of: face-down piles, Rail Yard groups, cards with counts and
+big-city bonus cards.
 
 Train cards are Ticket to Ride's own (`render.ttr.cards`): the same colours and the same colour-blind symbols,
-so a red card looks the same in both games.
+so a red card looks the same in both games. On the dark table each card also gets a light rim.
 """
 
 from __future__ import annotations
@@ -12,14 +12,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.cardgame.words import city_word, route_word
+from render.cardgame.words import city_word
 from render.fonts import font
-from render.ttr.cards import card_image, paste_card
-from render.ttr.palette import ACCENT, DARK_INK, LIGHT_INK, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, RGB
+from render.ttr.cards import card_image, draw_card, paste_card
+from render.ttr.palette import ACCENT, DARK_INK, LIGHT_INK, PAPER_MUTED, PAPER_TEXT, RGB
 from render.ttr.symbols import draw_star_icon
 from render.ttr.text import Labels, fitted
 from rules.cardgame.cards import KIND_NAMES
-from rules.cardgame.view import TicketView
 
 Box = tuple[float, float, float, float]
 
@@ -35,8 +34,30 @@ PAPER_ACCENT: RGB = (186, 108, 8)
 BONUS_FILL: RGB = (255, 240, 196)
 BONUS_EDGE: RGB = (196, 150, 52)
 
+CARD_RIM: RGB = (214, 220, 232)
+"""The outline of every card on the dark table: a black card's own dark edge would vanish into the panel."""
+
 PILE_STEP = 4
 """Pixels each card under the top one shows of a face-down pile."""
+
+
+@lru_cache(maxsize=96)
+def rimmed_card(color: str, width: int, height: int) -> Image.Image:
+    """A train card for the dark table: the shared card face inside a light rim, so it stands out whatever its
+    colour (drawn twice as large and shrunk, with alpha)."""
+    big = Image.new("RGBA", (width * 2, height * 2), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    box = (0, 0, width * 2 - 1, height * 2 - 1)
+    draw_card(draw, box, color, outline=CARD_RIM)
+    rim = max(4, round(min(width, height) * 2 / 16))
+    draw.rounded_rectangle(box, radius=min(width, height) * 2 * 0.14, outline=CARD_RIM, width=rim)
+    return big.convert("RGBa").resize((width, height), Image.Resampling.LANCZOS).convert("RGBA")
+
+
+def paste_rimmed(image: Image.Image, x: float, y: float, color: str, width: int, height: int) -> None:
+    """Paste a rimmed card (the table's) with its top-left corner at (x, y)."""
+    card = rimmed_card(color, width, height)
+    image.paste(card, (round(x), round(y)), card)
 
 
 @lru_cache(maxsize=32)
@@ -112,13 +133,13 @@ def paste_group(
     step = fan_step(width)
     for layer in range(shown):
         kind = "locomotive" if layer < locos else color
-        paste_card(image, x + layer * step, y, kind, width, height)
+        paste_rimmed(image, x + layer * step, y, kind, width, height)
     return (x, y, x + (shown - 1) * step + width, y + height)
 
 
 def fan_step(width: int) -> int:
     """How far each card of a yard group's fan shows beside the next."""
-    return max(6, round(width * 0.22))
+    return max(6, round(width * 0.24))
 
 
 def fan_width(width: int, cards: int) -> int:
@@ -171,55 +192,19 @@ def paste_row(image: Image.Image, x: float, y: float, kinds: Sequence[str], widt
     return x
 
 
-def ticket_tile(
-    image: Image.Image,
-    box: Box,
-    ticket: TicketView,
-    labels: Labels,
-    *,
-    badge: RGB = TICKET_OPEN,
-    edge: RGB = PAPER_LINE,
-    edge_width: int = 2,
-    number: int | None = None,
-) -> None:
-    """A ticket as a tile: points, its two cities, the cards its stack must supply, the big cities it names."""
-    draw = ImageDraw.Draw(image)
-    x0, y0, x1, _y1 = box
-    draw.rounded_rectangle(box, radius=10, fill=(255, 255, 255), outline=edge, width=edge_width)
-    left = x0 + 12
-    if number is not None:
-        draw.text((left, y0 + 12), f"{number}.", font=font(18, bold=True), fill=PAPER_MUTED)
-        left += 30
-    draw.rounded_rectangle((left, y0 + 10, left + 42, y0 + 40), radius=7, fill=badge)
-    draw.text((left + 21, y0 + 25), str(ticket.points), font=font(18, bold=True), fill=LIGHT_INK, anchor="mm")
-    text_x = left + 54
-    route, face = fitted(route_word(labels, ticket.a, ticket.b), 20, x1 - text_x - 12, bold=True, minimum=14)
-    draw.text((text_x, y0 + 12), route, font=face, fill=PAPER_TEXT)
-    cards_y = y0 + 46
-    after = paste_counts(image, text_x, cards_y, ticket.cards, width=22, height=31, size=16, gap=8)
-    if ticket.big_cities:
-        city_x = after + 6
-        room = x1 - city_x - 12
-        names = ", ".join(city_word(labels, c) for c in ticket.big_cities)
-        text, small = fitted(names, 15, room - 22, bold=True, minimum=11)
-        if room > 60:
-            draw_star_icon(draw, (city_x + 8, cards_y + 15), 18, BONUS_EDGE)
-            draw.text((city_x + 20, cards_y + 15), text, font=small, fill=PAPER_TEXT, anchor="lm")
-
-
-TICKET_TILE_HEIGHT = 90
-"""Height of `ticket_tile` (points and cities, then cards and big cities)."""
-
-
 def bonus_card(image: Image.Image, box: Box, city: str, bonus: int, labels: Labels, *, edge: RGB = BONUS_EDGE) -> None:
-    """A big-city bonus card: a star with its value and the city's name."""
+    """A big-city bonus card: a star and its value over the city's name, sized to the box."""
     draw = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
+    h = y1 - y0
     draw.rounded_rectangle(box, radius=8, fill=BONUS_FILL, outline=edge, width=3 if edge == ACCENT else 2)
-    draw_star_icon(draw, (x0 + 18, y0 + 18), 22, BONUS_EDGE)
-    draw.text((x0 + 32, y0 + 18), f"+{bonus}", font=font(18, bold=True), fill=PAPER_TEXT, anchor="lm")
-    name, face = fitted(city_word(labels, city), 16, x1 - x0 - 14, bold=True, minimum=11)
-    draw.text((x0 + 8, y1 - 8), name, font=face, fill=PAPER_TEXT, anchor="ld")
+    star, middle = h * 0.4, y0 + h * 0.3
+    draw_star_icon(draw, (x0 + 6 + star / 2, middle), star, BONUS_EDGE)
+    draw.text(
+        (x0 + 10 + star, middle), f"+{bonus}", font=font(round(h * 0.42), bold=True), fill=PAPER_TEXT, anchor="lm"
+    )
+    name, face = fitted(city_word(labels, city), round(h * 0.31), x1 - x0 - 12, bold=True, minimum=12)
+    draw.text((x0 + 6, y1 - 5), name, font=face, fill=PAPER_TEXT, anchor="ld")
 
 
 def _dashed(draw: ImageDraw.ImageDraw, box: Box, ink: RGB) -> None:

@@ -1,48 +1,153 @@
-"""The board picture: the cached static map, then this turn's trains, stations and highlights, and the panel."""
+"""The board picture, laid out for the size Discord shows it (about 450–550 px wide in the chat).
+
+From top to bottom: a banner in the last round and at the end, the map at the full width of the picture, a strip
+saying what just happened, and the players' panel with the face-up cards. The panel sits under the map, not
+beside it: a 1600 px map with a 360 px side panel is shown at 450/1960 of its size, the same map alone across the
+picture at 450/1600, so everything on it (names, bands, stations) reads 22 % larger at the same chat width, and the
+panel's text gets a whole row to itself.
+
+The map is the cached static layer (faded free tracks, cities, names); each turn adds closed double tracks, the
+winner's trail at the end, the last move's mark, every claimed band, city names again over the bands, stations.
+"""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from PIL import Image
 
 from render.ttr.encode import encode
 from render.ttr.layout import map_layout
-from render.ttr.mapart import map_art
-from render.ttr.palette import ACCENT, HIGHLIGHT, TUNNEL_RING
-from render.ttr.panel import PANEL_WIDTH, draw_panel
-from render.ttr.sprites import ring_sprite, station_sprite, train_sprite
+from render.ttr.mapart import MapArt, map_art
+from render.ttr.palette import PLAYER_COLORS
+from render.ttr.panel import PANEL_HEIGHT, draw_panel
+from render.ttr.sprites import band_sprite, closed_sprite, mark_sprite, station_mark, station_sprite
 from render.ttr.text import Labels, Names, city_names
+from render.ttr.turn_strip import STRIP_HEIGHT, banner_height, draw_banner, draw_strip, longest_holders
+from rules.engine import GameResult
+from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import load_map
-from rules.ttr.view import PublicView
+from rules.ttr.view import FinalPlayer, LastMoveView, PlayerPublic, PublicView, TunnelView
+
+_MARKED_KINDS = ("claim", "tunnel_failed", "tunnel_withdrawn")
+"""Last moves that happened on a track, which gets the last move's mark."""
 
 
 def board_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
-    """Draw the board for a public (or seat) view: map, claimed tracks, stations, last claim, trails, panel."""
-    game_map = load_map(view.map)
+    """Draw the board for a public (or seat) view: banner, map with this turn's pieces, last move, panel."""
     layout = map_layout(view.map)
-    art = map_art(view.map, tuple(sorted(city_names(labels, game_map).items())))
-    image = Image.new("RGB", (layout.width + PANEL_WIDTH, layout.height))
-    image.paste(art.image, (0, 0))
-    if view.final is not None:
-        for final in view.final:
-            for track_id in final.longest_trail:
-                ring_sprite(view.map, track_id, HIGHLIGHT).paste_on(image)
-    elif view.last_claim is not None:
-        ring_sprite(view.map, view.last_claim, ACCENT).paste_on(image)
+    art = map_art(view.map, _city_key(labels, view.map))
+    banner = banner_height(view)
+    image = Image.new("RGB", (layout.width, banner + layout.height + STRIP_HEIGHT + PANEL_HEIGHT))
+    image.paste(_map(view, art), (0, banner))
+    if banner:
+        draw_banner(image, view, labels, names)
+    draw_strip(image, banner + layout.height, view, labels, names)
+    draw_panel(image, banner + layout.height + STRIP_HEIGHT, view, labels, names)
+    return image
+
+
+def _map(view: PublicView, art: MapArt) -> Image.Image:
+    """The map with this turn's pieces on the static layer."""
+    image = art.image.copy()
+    for track_id in view.closed:
+        closed_sprite(view.map, track_id).paste_on(image)
+    for track_id in winners_trail(view):
+        mark_sprite(view.map, track_id, "winner").paste_on(image)
+    move = view.last_move
+    if view.final is None and move is not None and move.kind in _MARKED_KINDS and move.track is not None:
+        mark_sprite(view.map, move.track, "last").paste_on(image)
     if view.tunnel is not None:
-        ring_sprite(view.map, view.tunnel.track, TUNNEL_RING).paste_on(image)
+        mark_sprite(view.map, view.tunnel.track, "tunnel").paste_on(image)
     for track_id, seat in sorted(view.owners.items()):
-        train_sprite(view.map, track_id, view.players[seat].color).paste_on(image)
-    for city, seat in sorted(view.stations.items()):
-        sprite = station_sprite(view.players[seat].color)
-        x, y = art.spots[city].station
-        image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
-    if view.owners or view.stations:
+        band_sprite(view.map, track_id, view.players[seat].color).paste_on(image)
+    if view.owners:
         for name in art.names:
             name.paste_on(image)
-    draw_panel(image, layout.width, view, labels, names)
+    for city, seat in sorted(view.stations.items()):
+        x, y = art.spots[city].station
+        if view.final is None and move is not None and move.kind == "station" and move.city == city:
+            ring = station_mark()
+            image.paste(ring, (round(x - ring.width / 2), round(y - ring.height / 2)), ring)
+        sprite = station_sprite(view.players[seat].color)
+        image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
     return image
+
+
+def winners_trail(view: PublicView) -> list[int]:
+    """At the end, the tracks of the longest-trail winner's (or winners') trail."""
+    return [track_id for f in longest_holders(view) for track_id in f.longest_trail]
 
 
 def render_board(view: PublicView, labels: Labels, names: Names) -> bytes:
     """The board as PNG bytes: what the public turn message shows (a seat view draws the same board)."""
-    return encode(board_image(view, labels, names))
+    return encode(board_image(view, labels, names), palette=board_palette(view.map, _city_key(labels, view.map)))
+
+
+def _city_key(labels: Labels, map_id: str) -> tuple[tuple[str, str], ...]:
+    """The map's city names in the caller's language, as the static layer's cache key."""
+    return tuple(sorted(city_names(labels, load_map(map_id)).items()))
+
+
+@lru_cache(maxsize=8)
+def board_palette(map_id: str, cities: tuple[tuple[str, str], ...]) -> Image.Image:
+    """The 256 colours every board of a map (and language) is encoded with, chosen once from sampler boards that
+    show every piece in every player colour: bands, marks, closed tracks, stations, a tunnel, banners, cards."""
+    game_map = load_map(map_id)
+    tracks = [t.id for t in game_map.tracks]
+    players = [
+        PlayerPublic(
+            seat=s, color=s, route_points=0, cars=45, stations_left=3, hand_size=4, ticket_count=3, chosen=True
+        )
+        for s in range(len(PLAYER_COLORS))
+    ]
+    playing = PublicView(
+        map=map_id,
+        n_players=len(players),
+        phase="turn",
+        current=0,
+        to_act=[0],
+        pick="first",
+        owners={t: k % len(players) for k, t in enumerate(tracks[::2])},
+        stations={c.id: k % len(players) for k, c in enumerate(game_map.cities[::3])},
+        market=list(CARD_NAMES[:5]),
+        deck_size=50,
+        discard_size=0,
+        ticket_deck_size=20,
+        players=players,
+        tunnel=None,
+        tickets_offered=0,
+        last_claim=tracks[0],
+        last_round=True,
+        turns_left=2,
+        final=None,
+        result=None,
+        last_move=LastMoveView(seat=0, kind="claim", track=tracks[0], points=1),
+        closed=tracks[1::2][:12],
+    )
+    tunnel = playing.model_copy(
+        update={
+            "tunnel": TunnelView(track=tracks[1], color="red", locomotives=0, revealed=list(CARD_NAMES[4:7]), extra=1),
+            "market": list(CARD_NAMES[4:]),
+            "last_round": False,
+        }
+    )
+    trail = FinalPlayer(
+        seat=0, total=0, tickets=[], longest_trail=tracks[::3], longest_length=1, longest_bonus=True, station_tracks={}
+    )
+    ended = playing.model_copy(
+        update={
+            "owners": {t: k % len(players) for k, t in enumerate(tracks)},
+            "final": [trail],
+            "result": GameResult(players=[], winners=[0]),
+        }
+    )
+    names = [str(s + 1) for s in range(len(players))]
+    words = {f"ttr.city.{city}": name for city, name in cities}
+    boards = [board_image(view, words, names) for view in (playing, tunnel, ended)]
+    sampler = Image.new("RGB", (boards[0].width, sum(b.height for b in boards)))
+    y = 0
+    for board in boards:
+        sampler.paste(board, (0, y))
+        y += board.height
+    return sampler.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

@@ -43,6 +43,22 @@ def card_image(color: str, width: int, height: int) -> Image.Image:
     return big.convert("RGBa").resize((width, height), Image.Resampling.LANCZOS).convert("RGBA")
 
 
+CARD_BACK: tuple[int, int, int] = (54, 62, 84)
+CARD_BACK_INK: tuple[int, int, int] = (168, 178, 196)
+
+
+@lru_cache(maxsize=8)
+def card_back_image(width: int, height: int) -> Image.Image:
+    """The back of a train card (a card drawn blind, or the deck): dark, with a pale locomotive wheel."""
+    big = Image.new("RGBA", (width * 2, height * 2), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    box = (0, 0, width * 2 - 1, height * 2 - 1)
+    radius = min(width, height) * 0.28
+    draw.rounded_rectangle(box, radius=radius, fill=CARD_BACK, outline=CARD_BACK_INK, width=max(2, width // 12))
+    draw_symbol(draw, "wheel", (width, height), min(width, height) * 1.0, CARD_BACK_INK)
+    return big.convert("RGBa").resize((width, height), Image.Resampling.LANCZOS).convert("RGBA")
+
+
 def paste_card(image: Image.Image, x: float, y: float, color: str, width: int, height: int) -> None:
     """Paste a smooth card with its top-left corner at (x, y)."""
     card = card_image(color, width, height)

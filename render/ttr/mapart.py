@@ -33,7 +33,8 @@ from rules.ttr.maps import load_map
 
 SS = 2
 """Supersampling factor of the static layer."""
-LABEL_SIZE = 15
+LABEL_SIZE = 26
+"""City names: 7 px tall when the 1600 px board is shown 450 px wide."""
 
 _LAND = Path(__file__).parent / "data" / "land.json"
 

@@ -1,10 +1,17 @@
 """Every colour of the Ticket to Ride pictures, and the symbol each card colour carries for colour-blind players.
 
 Card and track colours are the game's own (they cannot all be told apart by everyone, so each also has a
-symbol). Player colours were chosen by simulating protanopia, deuteranopia and tritanopia (Machado 2009) and
-keeping, among Okabe–Ito-like candidates, the five whose closest pair stays farthest apart in CIE Lab under all
-three: red, blue, yellow, pink and navy differ in lightness as well as hue. Each player also has a number,
-drawn on every car they own.
+symbol). On the board a free track is drawn faded (`free_fill`, thin car spaces) and a claimed one as a wide band
+in its owner's colour with a dark outline, so "claimed" reads from shape and strength, not hue alone.
+
+Player colours were chosen by simulating protanopia, deuteranopia and tritanopia (Machado 2009, full severity;
+tests/render/ttr/cvd.py) and searching named strong colours for the five whose closest pair, and whose closest
+faded track colour, stay farthest apart in CIE Lab under all three and normal vision, then refining them by a
+local search: dark red, lime green, royal blue, purple and black (every pair ≥ 28 ΔE, every player colour ≥ 22
+from every faded track under every simulation; tests/render/ttr/test_ttr_board_palette.py). They are darker or
+more saturated than every faded track, which keeps a band from reading as free track; light player colours
+(yellow, pink, cyan) were dropped because a faded yellow, purple or blue track looks just like them, and navy
+because it read as black. Each player also has a number, drawn along every band they own.
 """
 
 from __future__ import annotations
@@ -12,18 +19,22 @@ from __future__ import annotations
 RGB = tuple[int, int, int]
 
 CARD_FILL: dict[str, RGB] = {
-    "purple": (146, 82, 176),
+    "purple": (154, 73, 159),
     "white": (247, 247, 242),
-    "blue": (46, 110, 206),
-    "yellow": (244, 206, 46),
-    "orange": (239, 135, 38),
+    "blue": (62, 102, 232),
+    "yellow": (255, 213, 20),
+    "orange": (225, 136, 35),
     "black": (44, 44, 48),
-    "red": (214, 52, 46),
-    "green": (56, 156, 72),
+    "red": (191, 25, 6),
+    "green": (14, 151, 75),
     "gray": (172, 172, 168),
     "locomotive": (120, 120, 120),
 }
-"""Fill of a card or track of each colour (gray: a track any one colour pays for)."""
+"""Fill of a card or track of each colour (gray: a track any one colour pays for).
+
+Each colour was nudged (at most 22 ΔE from the printed one) until every pair stays at least 24 ΔE apart under
+protanopia, deuteranopia and tritanopia, and 14 once faded on the board: before, purple and blue were 10 apart
+under protanopia, red and green 16 under deuteranopia."""
 
 CARD_SYMBOL: dict[str, str] = {
     "purple": "diamond",
@@ -50,13 +61,18 @@ LOCOMOTIVE_STRIPES: tuple[RGB, ...] = (
 """The rainbow of a locomotive card."""
 
 PLAYER_COLORS: tuple[RGB, ...] = (
-    (200, 30, 40),
-    (0, 114, 178),
-    (240, 228, 66),
-    (245, 150, 200),
-    (25, 35, 95),
+    (160, 14, 28),
+    (71, 240, 0),
+    (32, 64, 224),
+    (118, 26, 150),
+    (18, 18, 24),
 )
-"""Player colours by colour index (seat)."""
+"""Player colours by colour index (seat): dark red, lime green, royal blue, purple, black."""
+
+FREE_FADE = 0.45
+"""How far a free track's colour is mixed towards white, so claimed bands stand out."""
+FREE_FADE_BLACK = 0.3
+"""Black fades less, or it would look like a gray track."""
 
 DARK_INK: RGB = (28, 28, 32)
 LIGHT_INK: RGB = (255, 255, 255)
@@ -71,9 +87,15 @@ CITY_RING: RGB = (255, 250, 240)
 LABEL_INK: RGB = (24, 24, 28)
 LABEL_HALO: RGB = (255, 252, 244)
 HIGHLIGHT: RGB = (255, 255, 255)
-"""Ring around each player's longest trail at the end."""
-TUNNEL_RING: RGB = (0, 200, 230)
-"""Ring around a tunnel being paid (the last claim is ringed in ACCENT gold)."""
+"""Inner ring of the last move's mark (its outer ring is DARK_INK): white and black stand out around any colour."""
+BAND_OUTLINE: RGB = (20, 20, 24)
+"""The dark edge of a claimed band."""
+WINNER_GLOW: RGB = (255, 196, 0)
+"""The glow around the longest-trail winner's trail at the end (edged in DARK_INK)."""
+CLOSED_FILL: RGB = (128, 126, 122)
+"""A double route's closed twin (2–3 players), with DARK_INK crosses."""
+BANNER: RGB = (206, 44, 36)
+"""The last-round banner."""
 
 PANEL_BG: RGB = (35, 41, 54)
 PANEL_CARD: RGB = (49, 57, 74)
@@ -94,6 +116,26 @@ def ink_on(fill: RGB) -> RGB:
     """Dark or white ink, whichever reads better on `fill` (by relative luminance)."""
     r, g, b = fill
     return DARK_INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else LIGHT_INK
+
+
+def mix(color: RGB, toward: RGB, share: float) -> RGB:
+    """`color` moved `share` of the way to `toward`."""
+    return (
+        round(color[0] + (toward[0] - color[0]) * share),
+        round(color[1] + (toward[1] - color[1]) * share),
+        round(color[2] + (toward[2] - color[2]) * share),
+    )
+
+
+def free_fill(color: str) -> RGB:
+    """The faded fill of a free track's car space of this card colour (gray, locomotive stripes: any colour)."""
+    fill = CARD_FILL.get(color, CARD_FILL["gray"])
+    return mix(fill, (255, 255, 255), FREE_FADE_BLACK if color == "black" else FREE_FADE)
+
+
+def free_stripes() -> tuple[RGB, ...]:
+    """A ferry's locomotive stripes, faded like the rest of a free track."""
+    return tuple(mix(c, (255, 255, 255), FREE_FADE) for c in LOCOMOTIVE_STRIPES)
 
 
 def player_color(index: int) -> RGB:

@@ -1,70 +1,75 @@
-"""The end-of-game score sheet: each player's routes, tickets won and lost, longest route, stations, total,
-the winner, and a map with every player's longest trail traced.
+"""The end-of-game score sheet, made to read at phone width (about 450 px): first a summary table (rank, player,
+route points, tickets won and lost, longest trail bonus, stations, total) with the winner and the longest trail
+named, then each player's detail (routes by length, every ticket completed or missed).
 
-Everything comes from the final public view (`final` and `result`) and the map's printed scoring rules.
+Everything comes from the final public view (`final` and `result`) and the map's printed scoring rules. The
+final board, posted beside it, shows the map.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from render.fonts import font
 from render.ttr.encode import encode
-from render.ttr.minimap import MiniMap
 from render.ttr.palette import (
     ACCENT,
     BAD,
+    DARK_INK,
     GOOD,
+    LIGHT_INK,
     PAPER,
     PAPER_LINE,
     PAPER_MUTED,
     PAPER_TEXT,
+    RGB,
     player_color,
 )
 from render.ttr.panel import badge
-from render.ttr.symbols import draw_star_icon
+from render.ttr.symbols import draw_star_icon, draw_train_icon
 from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
 from rules.ttr.maps import load_map
-from rules.ttr.view import FinalPlayer, PublicView
+from rules.ttr.view import FinalPlayer, PublicView, TicketView
 
-WIDTH = 1200
+WIDTH = 900
+"""Twice the phone's 450 px: every size below reads at half on a phone."""
 PAD = 24
-CHIP_H = 30
+ROW_H = 74
+TICKET_SIZE = 22
+TICKET_ROW = 40
+WINNER_ROW: RGB = (255, 243, 205)
+
+
+@dataclass(frozen=True)
+class _Column:
+    key: str
+    width: int
 
 
 def score_sheet_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
     """Draw the final scores of a finished game (its public view carries `final` and `result`)."""
     if view.final is None or view.result is None:
         raise ValueError("the score sheet needs a finished game's view")
-    game_map = load_map(view.map)
-    cities = city_names(labels, game_map)
     finals = {f.seat: f for f in view.final}
     order = [p.seat for p in view.result.players]
-    blocks = [_player_block(view, finals[seat], cities, labels, names, seat in view.result.winners) for seat in order]
-    mini = MiniMap(view.map, WIDTH - 2 * PAD)
-    trails = {t for f in view.final for t in f.longest_trail}
-    for player in view.players:
-        owned = sorted(t for t, s in view.owners.items() if s == player.seat)
-        mini.trains([t for t in owned if t not in trails], player.color, width=2.5)
-    for seat in order:
-        mini.trains(finals[seat].longest_trail, view.players[seat].color, width=7)
-    picture = mini.finish()
-    height = 92 + sum(b.height + 14 for b in blocks) + picture.height + 2 * PAD
+    cities = city_names(labels, load_map(view.map))
+    details = [_detail(view, finals[seat], cities, labels, names) for seat in order]
+    table_top = 132
+    table_h = 50 + ROW_H * len(order)
+    details_top = table_top + table_h + 78
+    height = details_top + sum(d.height + 14 for d in details) + PAD
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
-    draw.text((PAD, 20), picture_text(labels, "score.title"), font=font(32, bold=True), fill=PAPER_TEXT)
-    winners = view.result.winners
-    key = "score.winner" if len(winners) == 1 else "score.winners"
-    crown = f"{picture_text(labels, key)}: " + ", ".join(player_name(names, s) for s in winners)
-    text, face = fitted(crown, 22, WIDTH - 2 * PAD - 40, bold=True)
-    draw_star_icon(draw, (PAD + 12, 74), 24, ACCENT)
-    draw.text((PAD + 32, 62), text, font=face, fill=PAPER_TEXT)
-    y = 104
-    for block in blocks:
-        image.paste(block, (PAD, y))
-        y += block.height + 14
-    image.paste(picture, (PAD, y))
-    draw.rectangle((PAD - 1, y - 1, PAD + picture.width, y + picture.height), outline=PAPER_LINE, width=2)
+    _title(draw, view, labels, names)
+    _table(draw, view, [finals[s] for s in order], labels, names, table_top)
+    _longest(draw, view, labels, names, table_top + table_h + 14)
+    y = details_top
+    for detail in details:
+        image.paste(detail, (PAD, y))
+        y += detail.height + 14
     return image
 
 
@@ -73,68 +78,189 @@ def render_score_sheet(view: PublicView, labels: Labels, names: Names) -> bytes:
     return encode(score_sheet_image(view, labels, names))
 
 
-def _player_block(
-    view: PublicView, final: FinalPlayer, cities: dict[str, str], labels: Labels, names: Names, winner: bool
-) -> Image.Image:
-    """One player's card: name and total, the four kinds of points, then every ticket as a chip."""
+def _title(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names: Names) -> None:
+    """The title, and the winner (or the players sharing the win) under it with a star."""
+    assert view.result is not None
+    title, face = fitted(picture_text(labels, "score.title"), 40, WIDTH - 2 * PAD, bold=True)
+    draw.text((PAD, 16), title, font=face, fill=PAPER_TEXT)
+    winners = view.result.winners
+    key = "score.winner" if len(winners) == 1 else "score.winners"
+    crown = f"{picture_text(labels, key)}: " + ", ".join(player_name(names, s) for s in winners)
+    text, face = fitted(crown, 32, WIDTH - 2 * PAD - 48, bold=True)
+    draw_star_icon(draw, (PAD + 18, 90), 36, ACCENT)
+    draw.text((PAD + 46, 90), text, font=face, fill=PAPER_TEXT, anchor="lm")
+
+
+def _columns(stations: bool) -> list[_Column]:
+    """The number columns, right to left of the player's name."""
+    columns = [_Column("routes", 92), _Column("tickets", 162), _Column("longest", 96)]
+    if stations:
+        columns.append(_Column("stations", 96))
+    return [*columns, _Column("total", 104)]
+
+
+def _table(
+    draw: ImageDraw.ImageDraw,
+    view: PublicView,
+    finals: list[FinalPlayer],
+    labels: Labels,
+    names: Names,
+    top: int,
+) -> None:
+    """The summary: one row per player, best first, big enough to read on a phone."""
+    assert view.result is not None
+    rules = load_map(view.map).rules
+    columns = _columns(rules.stations_per_player > 0)
+    right = WIDTH - PAD
+    edges = []
+    for column in reversed(columns):
+        edges.append((column, right))
+        right -= column.width
+    edges.reverse()
+    name_x, name_end = PAD + 70, right - 12
+    for column, x in edges:
+        _heading(draw, picture_text(labels, f"score.{column.key}"), (x - 6, top + 40), column.width - 10)
+    words, face = fitted(picture_text(labels, "score.player"), 20, name_end - PAD, bold=True)
+    draw.text((PAD, top + 40), words, font=face, fill=PAPER_MUTED, anchor="ld")
+    winners = set(view.result.winners)
+    rank = 0
+    for k, final in enumerate(finals):
+        rank = 1 if final.seat in winners else max(rank + 1, k + 1)
+        y = top + 50 + k * ROW_H
+        mid = y + ROW_H / 2
+        fill = WINNER_ROW if final.seat in winners else (255, 255, 255) if k % 2 == 0 else PAPER
+        draw.rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 4), fill=fill)
+        draw.rectangle((PAD, y, PAD + 8, y + ROW_H - 4), fill=player_color(view.players[final.seat].color))
+        draw.text((PAD + 38, mid - 2), str(rank), font=font(36, bold=True), fill=PAPER_TEXT, anchor="mm")
+        _name(draw, player_name(names, final.seat), (name_x, mid - 2), name_end - name_x)
+        for column, x in edges:
+            _cell(draw, column.key, view, final, (x - 6, mid - 2))
+    draw.line((PAD, top + 45, WIDTH - PAD, top + 45), fill=PAPER_LINE, width=2)
+
+
+def _name(draw: ImageDraw.ImageDraw, name: str, at: tuple[float, float], room: float) -> None:
+    """A player's name in the summary, big; on two lines (split at the middle space) rather than cut or tiny."""
+    text, face = fitted(name, 30, room, bold=True, minimum=24)
+    if text == name or " " not in name:
+        draw.text(at, text, font=face, fill=PAPER_TEXT, anchor="lm")
+        return
+    cut = min((i for i, c in enumerate(name) if c == " "), key=lambda i: abs(2 * i - len(name)))
+    for k, line in enumerate((name[:cut], name[cut + 1 :])):
+        words, f = fitted(line, 26, room, bold=True, minimum=18)
+        draw.text((at[0], at[1] + (k - 0.5) * 30), words, font=f, fill=PAPER_TEXT, anchor="lm")
+
+
+def _heading(draw: ImageDraw.ImageDraw, text: str, at: tuple[float, float], room: float) -> None:
+    """A column's heading, right-aligned above its numbers, on two lines when one is too narrow for it."""
+    face = font(20, bold=True)
+    lines = [text]
+    if face.getlength(text) > room and " " in text:
+        cut = min((i for i, c in enumerate(text) if c == " "), key=lambda i: abs(2 * i - len(text)))
+        lines = [text[:cut], text[cut + 1 :]]
+    for k, line in enumerate(reversed(lines)):
+        words, f = fitted(line, 20, room, bold=True)
+        draw.text((at[0], at[1] - k * 22), words, font=f, fill=PAPER_MUTED, anchor="rd")
+
+
+def _cell(draw: ImageDraw.ImageDraw, key: str, view: PublicView, final: FinalPlayer, at: tuple[float, float]) -> None:
+    """One number of the summary: signed, the total biggest, tickets as won (green) and lost (red)."""
     rules = load_map(view.map).rules
     player = view.players[final.seat]
+    face = font(30, bold=True)
+    if key == "tickets":
+        won = sum(t.points for t in final.tickets if t.completed)
+        lost = sum(t.points for t in final.tickets if not t.completed)
+        x = at[0]
+        if lost:
+            draw.text((x, at[1]), f"−{lost}", font=face, fill=BAD, anchor="rm")
+            x -= face.getlength(f"−{lost}") + 10
+        draw.text((x, at[1]), f"+{won}", font=face, fill=GOOD if won else PAPER_MUTED, anchor="rm")
+        return
+    if key == "total":
+        draw.text(at, str(final.total), font=font(40, bold=True), fill=PAPER_TEXT, anchor="rm")
+        return
+    value = {
+        "routes": player.route_points,
+        "longest": rules.longest_bonus if final.longest_bonus else 0,
+        "stations": player.stations_left * rules.station_value,
+    }[key]
+    draw.text(at, f"+{value}" if value else "–", font=face, fill=PAPER_TEXT if value else PAPER_MUTED, anchor="rm")
+
+
+def _longest(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names: Names, top: int) -> None:
+    """Name who won the longest trail bonus and how long it is (or say nobody did, when the bonus is off)."""
+    assert view.final is not None
+    holders = [f for f in view.final if f.longest_bonus]
+    if holders:
+        players = ", ".join(player_name(names, f.seat) for f in holders)
+        words = picture_text(labels, "score.longest_won", players=players, length=holders[0].longest_length)
+    else:
+        best = max(view.final, key=lambda f: f.longest_length)
+        words = picture_text(labels, "score.longest_none", length=best.longest_length)
+    draw_train_icon(draw, (PAD, top + 6, PAD + 40, top + 38), PAPER_TEXT)
+    text, face = fitted(words, 28, WIDTH - 2 * PAD - 54, bold=True)
+    draw.text((PAD + 54, top + 22), text, font=face, fill=PAPER_TEXT, anchor="lm")
+
+
+def _detail(view: PublicView, final: FinalPlayer, cities: dict[str, str], labels: Labels, names: Names) -> Image.Image:
+    """One player's detail: name, routes by length, then every ticket completed or missed, two to a line."""
     width = WIDTH - 2 * PAD
-    chips = [_chip_text(t.points, t.completed, f"{cities[t.a]} – {cities[t.b]}") for t in final.tickets]
-    chip_face = font(16, bold=True)
-    lines = _wrap([chip_face.getlength(c) + 28 for c in chips], width - 40)
-    height = 124 + lines * (CHIP_H + 8)
-    block = Image.new("RGB", (width, height), (255, 255, 255))
-    draw = ImageDraw.Draw(block)
-    edge = ACCENT if winner else PAPER_LINE
-    draw.rectangle((0, 0, width - 1, height - 1), outline=edge, width=4 if winner else 2)
-    draw.rectangle((0, 0, 10, height), fill=player_color(player.color))
-    b = badge(player.color, 40)
-    block.paste(b, (24, 16), b)
-    total_face = font(34, bold=True)
-    draw.text((width - 20, 12), str(final.total), font=total_face, fill=PAPER_TEXT, anchor="ra")
-    if winner:
-        draw_star_icon(draw, (width - 36 - total_face.getlength(str(final.total)), 32), 30, ACCENT)
-    name, face = fitted(player_name(names, final.seat), 24, width - 300, bold=True)
-    draw.text((76, 14), name, font=face, fill=PAPER_TEXT)
-    trail = picture_text(labels, "score.trail", length=final.longest_length)
-    draw.text((76, 46), trail, font=font(15), fill=PAPER_MUTED)
-    won = sum(t.points for t in final.tickets if t.completed)
-    lost = sum(t.points for t in final.tickets if not t.completed)
-    parts = [
-        ("score.routes", f"{player.route_points:+d}", PAPER_TEXT),
-        ("score.tickets", f"{won:+d} / {-lost:+d}" if lost else f"{won:+d}", PAPER_TEXT),
-        ("score.longest", f"{rules.longest_bonus if final.longest_bonus else 0:+d}", PAPER_TEXT),
-    ]
-    if rules.stations_per_player:
-        parts.append(("score.stations", f"{player.stations_left * rules.station_value:+d}", PAPER_TEXT))
-    step = (width - 60) / len(parts)
-    for k, (key, value, color) in enumerate(parts):
-        x = 24 + k * step
-        word, f = fitted(picture_text(labels, key), 15, step - 12)
-        draw.text((x, 72), word, font=f, fill=PAPER_MUTED)
-        draw.text((x, 88), value, font=font(18, bold=True), fill=color)
-    x, y = 24.0, 120.0
-    for text, ticket in zip(chips, final.tickets, strict=True):
-        w = chip_face.getlength(text) + 28
-        if x + w > width - 16:
-            x, y = 24.0, y + CHIP_H + 8
-        color = GOOD if ticket.completed else BAD
-        draw.rounded_rectangle((x, y, x + w, y + CHIP_H), radius=8, fill=color)
-        draw.text((x + 14, y + CHIP_H / 2), text, font=chip_face, fill=(255, 255, 255), anchor="lm")
-        x += w + 8
-    return block
+    tickets = sorted(final.tickets, key=lambda t: (not t.completed, -t.points, t.id))
+    lines = -(-len(tickets) // 2)
+    height = 16 + 48 + 52 + max(1, lines) * TICKET_ROW + 12
+    card = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(card)
+    color = view.players[final.seat].color
+    draw.rectangle((0, 0, 9, height), fill=player_color(color))
+    draw.rectangle((0, 0, width - 1, height - 1), outline=PAPER_LINE, width=2)
+    b = badge(color, 40)
+    card.paste(b, (24, 16), b)
+    trail, trail_face = fitted(picture_text(labels, "score.trail", length=final.longest_length), 22, 300)
+    trail_w = trail_face.getlength(trail)
+    name, face = fitted(player_name(names, final.seat), 28, width - 76 - 40 - trail_w, bold=True)
+    draw.text((76, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
+    draw.text((width - 20, 36), trail, font=trail_face, fill=PAPER_MUTED, anchor="rm")
+    _lengths(draw, view, final.seat, labels, (24, 16 + 48 + 22))
+    y = 16 + 48 + 52
+    if not tickets:
+        draw.text((24, y + 4), picture_text(labels, "hand.no_tickets"), font=font(TICKET_SIZE), fill=PAPER_MUTED)
+    column_w = (width - 24 - 20 - 16) // 2
+    for k, ticket in enumerate(tickets):
+        x = 24 + (k % 2) * (column_w + 16)
+        _ticket(draw, ticket, cities, (x, y + (k // 2) * TICKET_ROW, x + column_w))
+    return card
 
 
-def _chip_text(points: int, completed: bool, route: str) -> str:
-    return f"{'✓' if completed else '✗'} {route} {points if completed else -points:+d}"
+def _lengths(draw: ImageDraw.ImageDraw, view: PublicView, seat: int, labels: Labels, at: tuple[int, int]) -> None:
+    """The player's routes counted by length, longest first: a dark box with the length, then `×count`."""
+    lengths = {t.id: t.length for t in load_map(view.map).tracks}
+    counts = Counter(lengths[t] for t, s in view.owners.items() if s == seat)
+    x, mid = at
+    label = picture_text(labels, "score.by_length")
+    face = font(20)
+    draw.text((x, mid), label, font=face, fill=PAPER_MUTED, anchor="lm")
+    x += round(face.getlength(label)) + 14
+    if not counts:
+        draw.text((x, mid), "–", font=face, fill=PAPER_MUTED, anchor="lm")
+    box_face, count_face = font(20, bold=True), font(22, bold=True)
+    for length in sorted(counts, reverse=True):
+        draw.rounded_rectangle((x, mid - 15, x + 32, mid + 15), radius=5, fill=DARK_INK)
+        draw.text((x + 16, mid), str(length), font=box_face, fill=LIGHT_INK, anchor="mm")
+        x += 38
+        text = f"×{counts[length]}"
+        draw.text((x, mid), text, font=count_face, fill=PAPER_TEXT, anchor="lm")
+        x += round(count_face.getlength(text)) + 22
 
 
-def _wrap(widths: list[float], room: float) -> int:
-    """How many lines the chips take."""
-    lines, x = 1, 0.0
-    for w in widths:
-        if x and x + w > room:
-            lines, x = lines + 1, 0.0
-        x += w + 8
-    return lines if widths else 0
+def _ticket(draw: ImageDraw.ImageDraw, ticket: TicketView, cities: dict[str, str], box: tuple[int, int, int]) -> None:
+    """One ticket of the detail: a green +points or red −points chip, a ✓ or ✗, and its two cities."""
+    x0, top, x1 = box
+    mid = top + TICKET_ROW / 2 - 2
+    color = GOOD if ticket.completed else BAD
+    chip = f"+{ticket.points}" if ticket.completed else f"−{ticket.points}"
+    draw.rounded_rectangle((x0, mid - 15, x0 + 58, mid + 15), radius=6, fill=color)
+    draw.text((x0 + 29, mid), chip, font=font(20, bold=True), fill=LIGHT_INK, anchor="mm")
+    mark = "✓" if ticket.completed else "✗"
+    draw.text((x0 + 68, mid), mark, font=font(TICKET_SIZE, bold=True), fill=color, anchor="lm")
+    route, face = fitted(f"{cities[ticket.a]} – {cities[ticket.b]}", TICKET_SIZE, x1 - x0 - 94, bold=True)
+    draw.text((x0 + 94, mid), route, font=face, fill=PAPER_TEXT if ticket.completed else PAPER_MUTED, anchor="lm")

@@ -18,8 +18,8 @@ from render.ttr.layout import CITY_RADIUS, MapLayout
 Box = tuple[float, float, float, float]
 
 LABEL_GAP = 3.0
-STATION_DISTANCE = 17.0
-STATION_SIZE = 14.0
+STATION_DISTANCE = 23.0
+STATION_SIZE = 26.0
 _PLACES: tuple[tuple[str, float], ...] = (
     ("e", 0.0),
     ("w", 0.4),

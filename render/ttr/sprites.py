@@ -1,26 +1,49 @@
-"""Small smooth pieces pasted on the board each turn: claimed trains, stations, highlight rings.
+"""Small smooth pieces pasted on the board each turn: claimed bands, marks around them, closed twins, stations.
 
-Each is drawn at twice the size and shrunk once, then cached, so a turn only pastes ready-made pieces and
-claimed trains are as smooth as the static map under them.
+A claimed track is one continuous band in its owner's colour with a dark outline and the owner's number along
+it: wider than a free track's faded car spaces, so "claimed" reads at the size Discord shows the board whatever
+the hue. Each piece is drawn at twice the size and shrunk once, then cached, so a turn only pastes ready pieces.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.ttr.geometry import Car
+from render.ttr.geometry import Point, at_length, cumulative
 from render.ttr.layout import map_layout
-from render.ttr.palette import DARK_INK, RGB, ink_on, player_color
-from render.ttr.spaces import draw_car_space
+from render.ttr.palette import (
+    BAND_OUTLINE,
+    CLOSED_FILL,
+    DARK_INK,
+    HIGHLIGHT,
+    WINNER_GLOW,
+    ink_on,
+    player_color,
+)
+from render.ttr.spaces import SLIM
 from render.ttr.symbols import draw_station_icon
+from rules.ttr.maps import load_map
 
 SS = 2
-STATION_SIZE = 16
+BAND = 15.0
+"""Width of a claimed band's colour on a single track (a free car space is 9)."""
+BAND_DOUBLE = 10.5
+"""Width of a band's colour on a double route's track, so two claimed tracks still show as two bands."""
+OUTLINE = 2.5
+"""The band's dark edge on each side."""
+DOUBLE_SHIFT = 1.5
+"""How far a double track's band moves away from its twin, leaving a gap between two claimed bands."""
+STATION_SIZE = 26
+Mark = Literal["last", "winner", "tunnel"]
+"""`last`: the last move (white in black); `winner`: the longest-trail winner's trail (gold in black);
+`tunnel`: a tunnel being paid (black and white dashes round its free spaces)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +59,53 @@ class Sprite:
         board.paste(self.image, (self.x, self.y), self.image)
 
 
-def _canvas(cars: Sequence[Car], grow: float) -> tuple[Image.Image, int, int]:
-    """A transparent supersampled canvas covering these cars grown by `grow`, and its board origin."""
-    xs = [x for car in cars for x, _ in car.corners(grow=grow)]
-    ys = [y for car in cars for _, y in car.corners(grow=grow)]
-    x0, y0 = int(min(xs)) - 2, int(min(ys)) - 2
-    w, h = int(max(xs)) + 3 - x0, int(max(ys)) + 3 - y0
-    return Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0)), x0, y0
+@dataclass(frozen=True, slots=True)
+class BandLine:
+    """The centre line of a track's band from the back of its first car to the front of its last, and its width."""
+
+    points: tuple[Point, ...]
+    width: float
+    """Width of the band's colour (the outline comes on top of it)."""
+    numbers: tuple[Point, ...]
+    """Where the owner's number goes along the band."""
+
+
+@cache
+def band_line(map_id: str, track_id: int) -> BandLine:
+    """Where a track's band runs: through its cars' centres, a double's pushed a little away from its twin."""
+    layout = map_layout(map_id)
+    cars = layout.tracks[track_id].cars
+    partner = next(t.partner for t in load_map(map_id).tracks if t.id == track_id)
+    centres = [car.center for car in cars]
+    if partner is not None and partner in layout.tracks:
+        twins = [c.center for c in layout.tracks[partner].cars]
+        centres = [_away(c, min(twins, key=lambda t: math.dist(t, c)), DOUBLE_SHIFT) for c in centres]
+    first, last = cars[0], cars[-1]
+    start = _along(centres[0], first.angle, -first.length / 2)
+    end = _along(centres[-1], last.angle, last.length / 2)
+    n = len(cars)
+    numbers = tuple(centres[i] for i in range(n) if i % 2 == (n // 2) % 2)
+    width = BAND if partner is None else BAND_DOUBLE
+    return BandLine(points=(start, *centres, end), width=width, numbers=numbers)
+
+
+def _away(p: Point, other: Point, shift: float) -> Point:
+    d = math.dist(p, other) or 1.0
+    return p[0] + (p[0] - other[0]) / d * shift, p[1] + (p[1] - other[1]) / d * shift
+
+
+def _along(p: Point, angle: float, s: float) -> Point:
+    return p[0] + math.cos(angle) * s, p[1] + math.sin(angle) * s
+
+
+def _canvas(points: Sequence[Point], grow: float) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
+    """A transparent supersampled canvas covering these points grown by `grow`, and its board origin."""
+    x0 = int(min(x for x, _ in points) - grow) - 2
+    y0 = int(min(y for _, y in points) - grow) - 2
+    w = int(max(x for x, _ in points) + grow) + 3 - x0
+    h = int(max(y for _, y in points) + grow) + 3 - y0
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    return big, ImageDraw.Draw(big), x0, y0
 
 
 def _shrink(big: Image.Image, x0: int, y0: int) -> Sprite:
@@ -51,41 +114,90 @@ def _shrink(big: Image.Image, x0: int, y0: int) -> Sprite:
     return Sprite(image=small, x=x0, y=y0)
 
 
-def _local(car: Car, x0: int, y0: int, grow: float) -> list[tuple[float, float]]:
-    return [((x - x0) * SS, (y - y0) * SS) for x, y in car.corners(grow=grow)]
+def _local(points: Sequence[Point], x0: int, y0: int) -> list[Point]:
+    return [((x - x0) * SS, (y - y0) * SS) for x, y in points]
 
 
-@lru_cache(maxsize=1024)
-def train_sprite(map_id: str, track_id: int, color_index: int) -> Sprite:
-    """A claimed track: its cars in the owner's colour, raised with a shadow, each with the owner's number."""
-    cars = map_layout(map_id).tracks[track_id].cars
-    big, x0, y0 = _canvas(cars, 4.0)
-    draw = ImageDraw.Draw(big)
+def _stretched(points: Sequence[Point], extra: float) -> list[Point]:
+    """The polyline lengthened by `extra` at both ends (PIL's lines end square at their last point)."""
+    (ax, ay), (bx, by) = points[0], points[1]
+    (cx, cy), (dx, dy) = points[-2], points[-1]
+    la, lb = math.dist(points[0], points[1]) or 1.0, math.dist(points[-2], points[-1]) or 1.0
+    start = (ax - (bx - ax) / la * extra, ay - (by - ay) / la * extra)
+    end = (dx + (dx - cx) / lb * extra, dy + (dy - cy) / lb * extra)
+    return [start, *points[1:-1], end]
+
+
+def _line(draw: ImageDraw.ImageDraw, points: Sequence[Point], width: float, fill: tuple[int, ...]) -> None:
+    draw.line(list(points), fill=fill, width=max(1, round(width * SS)), joint="curve")
+
+
+@lru_cache(maxsize=2048)
+def band_sprite(map_id: str, track_id: int, color_index: int) -> Sprite:
+    """A claimed track: one band in the owner's colour, outlined dark, with the owner's number along it."""
+    line = band_line(map_id, track_id)
+    big, draw, x0, y0 = _canvas(line.points, line.width / 2 + OUTLINE + 3)
+    pts = _local(line.points, x0, y0)
+    shadow = [(x + 1.6 * SS, y + 1.6 * SS) for x, y in _stretched(pts, OUTLINE * SS)]
+    _line(draw, shadow, line.width + 2 * OUTLINE, (0, 0, 0, 90))
+    _line(draw, _stretched(pts, OUTLINE * SS), line.width + 2 * OUTLINE, BAND_OUTLINE)
     color = player_color(color_index)
-    for car in cars:
-        shadow = [(x + 1.8 * SS, y + 1.8 * SS) for x, y in _local(car, x0, y0, 1.2)]
-        draw.polygon(shadow, fill=(0, 0, 0, 110))
-    face = font(9 * SS, bold=True)
-    for car in cars:
-        draw.polygon(_local(car, x0, y0, 1.4), fill=DARK_INK)
-        draw.polygon(_local(car, x0, y0, 0.2), fill=color)
-        cx, cy = (car.center[0] - x0) * SS, (car.center[1] - y0) * SS
-        draw.text((cx, cy), str(color_index + 1), font=face, fill=ink_on(color), anchor="mm")
+    _line(draw, pts, line.width, color)
+    face = font(round((line.width - 1) * SS), bold=True)
+    for x, y in _local(line.numbers, x0, y0):
+        draw.text((x, y), str(color_index + 1), font=face, fill=ink_on(color), anchor="mm")
     return _shrink(big, x0, y0)
 
 
-@lru_cache(maxsize=64)
-def ring_sprite(map_id: str, track_id: int, ring: RGB) -> Sprite:
-    """A bright ring around a track's cars: the track claimed last turn, or a player's longest trail."""
+def band_reach(map_id: str, track_id: int) -> float:
+    """Half the width of a track's claimed band, outline included."""
+    return band_line(map_id, track_id).width / 2 + OUTLINE
+
+
+@lru_cache(maxsize=256)
+def mark_sprite(map_id: str, track_id: int, mark: Mark) -> Sprite:
+    """A high-contrast mark around a track, pasted under its band (`tunnel`: around its free spaces)."""
+    line = band_line(map_id, track_id)
+    half = band_reach(map_id, track_id)
+    big, draw, x0, y0 = _canvas(line.points, half + 16)
+    pts = _stretched(_local(line.points, x0, y0), 6 * SS)
+    if mark == "tunnel":
+        _line(draw, pts, 2 * half + 12, DARK_INK)
+        for piece in _dashes(pts, 9 * SS):
+            _line(draw, piece, 2 * half + 6, HIGHLIGHT)
+        _line(draw, pts, 2 * half - 2, (0, 0, 0, 0))  # a hole: the free spaces stay visible
+    else:
+        _line(draw, pts, 2 * half + 26, DARK_INK)
+        _line(draw, pts, 2 * half + 18, HIGHLIGHT if mark == "last" else WINNER_GLOW)
+        _line(draw, pts, 2 * half - 2, (0, 0, 0, 0))  # a hole: a tunnel tried in vain shows its free spaces
+    return _shrink(big, x0, y0)
+
+
+def _dashes(points: Sequence[Point], dash: float) -> list[list[Point]]:
+    """Every other `dash`-long piece of a polyline."""
+    lengths = cumulative(points)
+    pieces = []
+    s = 0.0
+    while s < lengths[-1]:
+        end = min(s + dash, lengths[-1])
+        inner = [p for p, at in zip(points, lengths, strict=True) if s < at < end]
+        pieces.append([at_length(points, lengths, s)[0], *inner, at_length(points, lengths, end)[0]])
+        s += 2 * dash
+    return pieces
+
+
+@lru_cache(maxsize=256)
+def closed_sprite(map_id: str, track_id: int) -> Sprite:
+    """A track closed for good (the twin of a claimed double with 2–3 players): greyed spaces crossed out."""
     cars = map_layout(map_id).tracks[track_id].cars
-    big, x0, y0 = _canvas(cars, 7.5)
-    draw = ImageDraw.Draw(big)
+    corners = [p for car in cars for p in car.corners()]
+    big, draw, x0, y0 = _canvas(corners, 2)
     for car in cars:
-        draw.polygon(_local(car, x0, y0, 6.5), fill=DARK_INK)
-    for car in cars:
-        draw.polygon(_local(car, x0, y0, 5.0), fill=ring)
-    for car in cars:
-        draw.polygon(_local(car, x0, y0, 1.0), fill=(0, 0, 0, 0))  # a hole: the car space stays visible
+        local = _local(car.corners(grow=SLIM + 0.6), x0, y0)
+        draw.polygon(local, fill=CLOSED_FILL, outline=DARK_INK, width=SS)
+        a, b, c, d = local
+        draw.line([a, c], fill=DARK_INK, width=2 * SS)
+        draw.line([b, d], fill=DARK_INK, width=2 * SS)
     return _shrink(big, x0, y0)
 
 
@@ -100,15 +212,19 @@ def station_sprite(color_index: int) -> Image.Image:
     shadow = tuple(v + 1.5 * SS for v in box)
     draw.rectangle((shadow[0], shadow[1] + (shadow[3] - shadow[1]) * 0.45, shadow[2], shadow[3]), fill=(0, 0, 0, 100))
     draw_station_icon(draw, box, color, DARK_INK, door=False)
-    cx, cy = (box[0] + box[2]) / 2, box[1] + (box[3] - box[1]) * 0.58
-    draw.text((cx, cy), str(color_index + 1), font=font(8 * SS, bold=True), fill=ink_on(color), anchor="mm")
+    cx, cy = (box[0] + box[2]) / 2, box[1] + (box[3] - box[1]) * 0.62
+    draw.text((cx, cy), str(color_index + 1), font=font(14 * SS, bold=True), fill=ink_on(color), anchor="mm")
     return big.convert("RGBa").resize((big.width // SS, big.height // SS), Image.Resampling.LANCZOS).convert("RGBA")
 
 
-@lru_cache(maxsize=4)
-def space_sample(kind: str) -> Image.Image:
-    """One unclaimed car space as the board draws it, for the legend: a `tunnel` or a `ferry` locomotive space."""
-    car = Car(center=(17.0, 9.0), angle=0.0, length=24.0, width=11.0)
-    big = Image.new("RGBA", (34 * SS, 18 * SS), (0, 0, 0, 0))
-    draw_car_space(ImageDraw.Draw(big), car, "gray", tunnel=kind == "tunnel", locomotive=kind == "ferry", scale=SS)
-    return big.convert("RGBa").resize((34, 18), Image.Resampling.LANCZOS).convert("RGBA")
+@cache
+def station_mark() -> Image.Image:
+    """The last move's white-in-black ring around a station, centred on the station's spot when pasted."""
+    r = STATION_SIZE * 0.78
+    size = round(2 * r + 8)
+    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = size * SS / 2
+    draw.ellipse((c - (r + 3) * SS, c - (r + 3) * SS, c + (r + 3) * SS, c + (r + 3) * SS), fill=DARK_INK)
+    draw.ellipse((c - r * SS, c - r * SS, c + r * SS, c + r * SS), fill=HIGHLIGHT)
+    return big.convert("RGBa").resize((size, size), Image.Resampling.LANCZOS).convert("RGBA")

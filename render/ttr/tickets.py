@@ -1,7 +1,8 @@
-"""The ticket choice: each offered ticket as a card with its two cities, its points and a small map of it.
+"""The ticket choice, made to read at phone width (about 450 px): the offered tickets stacked one per row, each with
+big city names, its points and a small map of where it runs; then the player's cards and tickets already held.
 
-Like the printed tickets, every card shows where the two cities lie; the player's own trains are drawn on the
-small maps too, so it is plain which tickets are nearly done already.
+Each row's map also shows the player's own trains and the ends of the tickets already held, so it is plain which
+offered tickets go with what the player has. Names on the maps never cover a ticket's end dot.
 """
 
 from __future__ import annotations
@@ -10,43 +11,58 @@ from PIL import Image, ImageDraw
 
 from render.fonts import font
 from render.ttr.encode import encode
+from render.ttr.holdings import draw_cards, draw_tickets
 from render.ttr.minimap import MiniMap
-from render.ttr.palette import DARK_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, RGB
+from render.ttr.palette import DARK_INK, LIGHT_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, RGB
 from render.ttr.text import Labels, city_names, fitted, picture_text
+from rules.ttr.actions import KeepTickets, parse_action
 from rules.ttr.maps import load_map
 from rules.ttr.view import SeatView, TicketView
 
-CARD_MAP_W = 440
-GAP = 20
+WIDTH = 900
+"""Twice the phone's 450 px: every size below reads at half on a phone."""
+PAD = 24
+ROW_PAD = 12
+MAP_W = 440
+CITY_SIZE = 34
+NAME_SIZE = 20
+CARD = (58, 84)
 LONG_BAND: RGB = (40, 70, 140)
 BAND: RGB = (150, 62, 40)
+HELD: RGB = (150, 144, 136)
+"""End dots of the tickets already held, quieter than the offered one."""
 
 
 def ticket_choice_image(view: SeatView, labels: Labels) -> Image.Image:
-    """Draw the tickets on offer to this seat (at the opening or after drawing tickets)."""
+    """Draw the tickets on offer to this seat (at the opening or after drawing tickets), then what it holds."""
     offered = view.offered or view.tickets
-    game_map = load_map(view.map)
-    cities = city_names(labels, game_map)
-    own = sorted(t for t, s in view.owners.items() if s == view.seat)
-    cards = [_ticket_card(view, ticket, cities, labels, own) for ticket in offered]
-    columns = 2 if len(cards) == 4 else max(1, min(3, len(cards)))
-    rows = max(1, -(-len(cards) // columns))
-    card_w = CARD_MAP_W + 16
-    card_h = cards[0].height if cards else 120
-    width = columns * card_w + (columns + 1) * GAP
-    height = 86 + rows * (card_h + GAP) + GAP
-    image = Image.new("RGB", (width, height), PAPER)
+    cities = city_names(labels, load_map(view.map))
+    rows = [_ticket_row(view, ticket, cities, labels) for ticket in offered]
+    top = 118
+    rows_h = sum(r.height + 14 for r in rows)
+    held_top = top + rows_h + 10
+    tickets_h = 44 + round(26 * 1.75) * len(view.tickets) if view.tickets else 30
+    height = held_top + 44 + CARD[1] + 40 + 30 + tickets_h + PAD
+    image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
-    opening = view.phase == "opening"
-    keep = game_map.rules.opening_keep if opening else game_map.rules.ticket_keep
-    title, face = fitted(picture_text(labels, "choice.title"), 28, width - 2 * GAP, bold=True)
-    draw.text((GAP, 18), title, font=face, fill=PAPER_TEXT)
-    sub, face = fitted(picture_text(labels, "choice.keep", count=min(keep, len(offered))), 18, width - 2 * GAP)
-    draw.text((GAP, 54), sub, font=face, fill=PAPER_MUTED)
-    for k, card in enumerate(cards):
-        x = GAP + (k % columns) * (card_w + GAP)
-        y = 86 + (k // columns) * (card_h + GAP)
-        image.paste(card, (x, y))
+    title, face = fitted(picture_text(labels, "choice.title"), 38, WIDTH - 2 * PAD, bold=True)
+    draw.text((PAD, 18), title, font=face, fill=PAPER_TEXT)
+    keep = keep_at_least(view)
+    sub, face = fitted(picture_text(labels, "choice.keep", count=keep, offered=len(offered)), 28, WIDTH - 2 * PAD)
+    draw.text((PAD, 70), sub, font=face, fill=PAPER_MUTED)
+    y = top
+    for row in rows:
+        image.paste(row, (PAD, y))
+        y += row.height + 14
+    y = held_top
+    _heading(draw, picture_text(labels, "choice.your_cards", count=sum(view.hand.values())), y)
+    y = draw_cards(image, view.hand, labels, (PAD, y + 44, WIDTH - PAD), CARD) + 30
+    if view.tickets:
+        done = sum(t.completed for t in view.tickets)
+        _heading(draw, picture_text(labels, "choice.your_tickets", done=done, count=len(view.tickets)), y)
+        draw_tickets(draw, view.tickets, cities, labels, (PAD, y + 44, WIDTH - PAD), over=False, size=26)
+    else:
+        _heading(draw, picture_text(labels, "choice.no_tickets_yet"), y)
     return image
 
 
@@ -55,25 +71,59 @@ def render_ticket_choice(view: SeatView, labels: Labels) -> bytes:
     return encode(ticket_choice_image(view, labels))
 
 
-def _ticket_card(
-    view: SeatView, ticket: TicketView, cities: dict[str, str], labels: Labels, own: list[int]
-) -> Image.Image:
-    """One ticket: a coloured band with the route and points over a small map marking both cities."""
-    mini = MiniMap(view.map, CARD_MAP_W)
-    mini.trains(own, view.players[view.seat].color, width=2.5)
-    mini.ticket(ticket.a, ticket.b, (255, 255, 255), (cities[ticket.a], cities[ticket.b]))
-    picture = mini.finish()
-    width, band = CARD_MAP_W + 16, 58
-    card = Image.new("RGB", (width, band + picture.height + 8), (255, 255, 255))
-    draw = ImageDraw.Draw(card)
-    color = LONG_BAND if ticket.long else BAND
-    draw.rectangle((0, 0, width, band), fill=color)
-    draw.ellipse((width - 52, 7, width - 8, 51), fill=(255, 255, 255), outline=DARK_INK, width=2)
-    draw.text((width - 30, 29), str(ticket.points), font=font(22, bold=True), fill=DARK_INK, anchor="mm")
-    route, face = fitted(f"{cities[ticket.a]} – {cities[ticket.b]}", 20, width - 76, bold=True)
-    draw.text((12, 8 if ticket.long else 16), route, font=face, fill=(255, 255, 255))
-    if ticket.long:
-        draw.text((12, 34), picture_text(labels, "choice.long"), font=font(14), fill=(220, 228, 245))
-    card.paste(picture, (8, band + 4))
-    draw.rectangle((0, 0, width - 1, card.height - 1), outline=PAPER_LINE, width=2)
-    return card
+def keep_at_least(view: SeatView) -> int:
+    """The fewest tickets the player may keep: the smallest keep among the legal moves, else the map's rule."""
+    keeps = [parse_action(c.action) for c in view.legal if c.action.startswith("keep:")]
+    sizes = [len(k.tickets) for k in keeps if isinstance(k, KeepTickets)]
+    if sizes:
+        return min(sizes)
+    rules = load_map(view.map).rules
+    return min(rules.opening_keep if view.phase == "opening" else rules.ticket_keep, len(view.offered))
+
+
+def ticket_map(view: SeatView, ticket: TicketView, cities: dict[str, str]) -> MiniMap:
+    """The small map of one offered ticket (named ends), over the player's trains and held tickets' ends."""
+    mini = MiniMap(view.map, MAP_W, name_size=NAME_SIZE)
+    mini.trains(sorted(t for t, s in view.owners.items() if s == view.seat), view.players[view.seat].color, width=3)
+    for held in view.tickets:
+        mini.ticket(held.a, held.b, HELD, line=False)
+    mini.ticket(ticket.a, ticket.b, LONG_BAND if ticket.long else BAND, (cities[ticket.a], cities[ticket.b]))
+    return mini
+
+
+def _ticket_row(view: SeatView, ticket: TicketView, cities: dict[str, str], labels: Labels) -> Image.Image:
+    """One offered ticket: its map on the left; on the right its points, both cities big, and 'long route'."""
+    picture = ticket_map(view, ticket, cities).finish()
+    width = WIDTH - 2 * PAD
+    row = Image.new("RGB", (width, picture.height + 2 * ROW_PAD), (255, 255, 255))
+    draw = ImageDraw.Draw(row)
+    band = LONG_BAND if ticket.long else BAND
+    draw.rectangle((0, 0, 9, row.height), fill=band)
+    row.paste(picture, (ROW_PAD + 8, ROW_PAD))
+    x0 = ROW_PAD + 8 + picture.width + 24
+    room = width - x0 - 16
+    r = 42
+    line = round(CITY_SIZE * 1.3)
+    tag = picture_text(labels, "choice.long") if ticket.long else ""
+    group = 2 * r + 20 + 2 * line + (40 if tag else 0)
+    top = (row.height - group) // 2
+    cx, cy = x0 + r, top + r
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=band, outline=DARK_INK, width=2)
+    draw.text((cx, cy), str(ticket.points), font=font(38, bold=True), fill=LIGHT_INK, anchor="mm")
+    points = picture_text(labels, "choice.points", count=ticket.points)
+    draw.text((cx + r + 14, cy), points, font=font(24), fill=PAPER_MUTED, anchor="lm")
+    y = top + 2 * r + 20
+    for k, city in enumerate((ticket.a, ticket.b)):
+        name = ("" if k == 0 else "→ ") + cities[city]
+        text, face = fitted(name, CITY_SIZE, room, bold=True)
+        draw.text((x0, y + k * line), text, font=face, fill=PAPER_TEXT)
+    if tag:
+        words, face = fitted(tag, 24, room, bold=True)
+        draw.text((x0, y + 2 * line + 8), words, font=face, fill=band)
+    draw.rectangle((0, 0, width - 1, row.height - 1), outline=PAPER_LINE, width=2)
+    return row
+
+
+def _heading(draw: ImageDraw.ImageDraw, text: str, top: int) -> None:
+    words, face = fitted(text, 24, WIDTH - 2 * PAD, bold=True)
+    draw.text((PAD, top), words, font=face, fill=PAPER_MUTED)

@@ -42,6 +42,16 @@ class PlayerState(BaseModel):
     chose_opening: bool = False
 
 
+class MoveKind(StrEnum):
+    """What a turn's step 2 was, as everyone saw it."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    TICKETS = "tickets"
+    PASS = "pass"
+    """Nothing was possible: the turn passed by itself (R-CG-11)."""
+
+
 class PlayRecord(BaseModel):
     """A play to a Rail Yard (R-CG-8), and the robbery it made, if any (R-CG-9): public history."""
 
@@ -55,6 +65,24 @@ class PlayRecord(BaseModel):
     locomotives: int = 0
     robbed_seat: int | None = None
     robbed_cards: int = 0
+
+
+class LastMove(BaseModel):
+    """The latest step 2, public: cards taken (face-up kinds; deck cards by number only), the play made (the last
+    of `plays`), or tickets drawn and how many were kept (never which)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    seat: int
+    kind: MoveKind
+    face_up: tuple[int, ...] = ()
+    """Kinds taken from the face-up row, in the order taken."""
+    blind: int = 0
+    """Cards taken from the deck."""
+    tickets_drawn: int = 0
+    tickets_kept: int | None = None
+    """None while the player is still choosing."""
 
 
 class TicketScore(BaseModel):
@@ -104,5 +132,7 @@ class CardGameState(BaseModel):
     last_turns_left: int | None = None
     """Turns still to play once the deck has run out, this one included (R-CG-11); None before that."""
     plays: tuple[PlayRecord, ...] = ()
+    last_move: LastMove | None = None
+    """The latest turn's step 2 (None before the first turn, and in games stored before it was kept)."""
     first_scoring: tuple[ScoringRecord, ...] | None = None
     final_scoring: tuple[ScoringRecord, ...] | None = None

@@ -12,7 +12,7 @@ import random
 from rules.cardgame.cards import LOCOMOTIVE, N_COLORS, N_KINDS, cards_of, color_message
 from rules.cardgame.plays import has_legal_play, holder
 from rules.cardgame.scoring import score_stack
-from rules.cardgame.state import CardGameState, Phase, PlayerState, PlayRecord
+from rules.cardgame.state import CardGameState, LastMove, MoveKind, Phase, PlayerState, PlayRecord
 from rules.cardgame.tickets import load_data, ticket_message
 from rules.engine import Event, Message, Param
 
@@ -81,6 +81,7 @@ class Table:
         self.deck_number = state.deck_number
         self.last_turns_left = state.last_turns_left
         self.plays = state.plays
+        self.last_move = state.last_move
         self.first_scoring = state.first_scoring
         self.final_scoring = state.final_scoring
         self._seats: dict[int, Seat] = {}
@@ -114,6 +115,7 @@ class Table:
                 "deck_number": self.deck_number,
                 "last_turns_left": self.last_turns_left,
                 "plays": self.plays,
+                "last_move": self.last_move,
                 "first_scoring": self.first_scoring,
                 "final_scoring": self.final_scoring,
             }
@@ -132,6 +134,8 @@ class Table:
         self.seat(seat).hand[kind] += 1
         self.events.append(event("drew_from_deck", seat=seat))
         self.events.append(event("drew_card", to=seat, seat=seat, color=color_message(kind)))
+        drawn = self.drawing(seat)
+        self.last_move = drawn.model_copy(update={"blind": drawn.blind + 1})
 
     def draw_face_up(self, seat: int, kind: int) -> None:
         """Take a face-up card of `kind`, replace it at once from the deck, then check the locomotive reset."""
@@ -139,7 +143,16 @@ class Table:
         self.seat(seat).hand[kind] += 1
         self.face_up[slot] = self.deck.pop()  # drawing needs a non-empty deck, so a replacement is there
         self.events.append(event("drew_face_up", seat=seat, color=color_message(kind)))
+        drawn = self.drawing(seat)
+        self.last_move = drawn.model_copy(update={"face_up": (*drawn.face_up, kind)})
         self.check_locomotive_reset()
+
+    def drawing(self, seat: int) -> LastMove:
+        """This turn's draw so far: the first pick's record at the second pick, else a new one."""
+        last = self.last_move
+        if last is not None and last.kind is MoveKind.DRAW and last.turn == self.turn and last.seat == seat:
+            return last
+        return LastMove(turn=self.turn, seat=seat, kind=MoveKind.DRAW)
 
     def refill_face_up(self) -> None:
         """Turn cards from the deck until 5 are face up (or the deck is empty), then check the reset."""
@@ -204,6 +217,7 @@ class Table:
             robbed_cards=robbed_cards,
         )
         self.plays = (*self.plays, record)
+        self.last_move = LastMove(turn=self.turn, seat=seat, kind=MoveKind.PLAY)
 
     def rob(self, victim: int, color: int) -> int:
         """Discard `victim`'s whole group of `color` (R-CG-9); return how many cards it held."""
@@ -223,6 +237,7 @@ class Table:
         self.seat(seat).offered = offered
         self.phase = Phase.TICKETS
         self.events.append(event("drew_tickets", seat=seat, count=len(offered)))
+        self.last_move = LastMove(turn=self.turn, seat=seat, kind=MoveKind.TICKETS, tickets_drawn=len(offered))
         self.events.append(event("tickets_offered", to=seat, seat=seat, tickets=ticket_list(offered)))
 
     def keep_tickets(self, seat: int, kept: tuple[int, ...]) -> list[int]:
@@ -248,6 +263,8 @@ class Table:
     def keep_drawn(self, seat: int, kept: tuple[int, ...]) -> None:
         """Turn choice: keep, put the rest under the ticket deck, end the turn."""
         self.ticket_deck.extend(self.keep_tickets(seat, kept))
+        if self.last_move is not None and self.last_move.kind is MoveKind.TICKETS:
+            self.last_move = self.last_move.model_copy(update={"tickets_kept": len(kept)})
         self.end_turn()
 
     # Turns, the end of a deck, scorings (R-CG-5, R-CG-11, R-CG-12) -----------------------------------------
@@ -263,6 +280,7 @@ class Table:
             if self.can_act(seat):
                 return
             self.events.append(event("no_move", seat=seat))
+            self.last_move = LastMove(turn=self.turn, seat=seat, kind=MoveKind.PASS)
             if not self.finish_turn():
                 return
             seat = self.current

@@ -1,9 +1,10 @@
 """What leaves the engine: the public view, a seat's view, and the revealed end (R-V: nothing hidden leaks).
 
 Public: yards, stack sizes, hand sizes, ticket counts, face-up cards, deck size, every play and robbery, the
-first scoring (stacks and completed tickets are shown there). A seat adds its hand, tickets, offered tickets,
-legal actions (with whom each play would rob) and, in the beginners' variant only, its own stack. Once over,
-everything is revealed: every stack assigned to tickets, every hand, the big-city winners and the result.
+last move (cards taken face up, how many from the deck, how many tickets kept, never which), the first scoring
+(stacks and completed tickets are shown there). A seat adds its hand, tickets, offered tickets, legal actions
+(with whom each play would rob) and, in the beginners' variant only, its own stack. Once over, everything is
+revealed: every stack assigned to tickets, every hand, the big-city winners and the result.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rules.cardgame.actions import CardGameAction, PlayGroup
 from rules.cardgame.cards import KIND_NAMES, N_COLORS, named_counts
 from rules.cardgame.plays import holder
 from rules.cardgame.scoring import big_cities, game_result
-from rules.cardgame.state import CardGameState, Phase, ScoringRecord
+from rules.cardgame.state import CardGameState, MoveKind, Phase, PlayRecord, ScoringRecord
 from rules.cardgame.tickets import load_data
 from rules.engine import GameResult, Message
 
@@ -54,6 +55,20 @@ class PlayView(_View):
     locomotives: int
     robbed_seat: int | None
     robbed_cards: int
+
+
+class LastMoveView(_View):
+    """The latest turn's step 2 as everyone saw it: face-up cards taken and how many from the deck, the play made
+    (with its robbery), tickets drawn and how many kept (None: still choosing), or a pass."""
+
+    turn: int
+    seat: int
+    kind: MoveKind
+    face_up: list[str] = []
+    blind: int = 0
+    play: PlayView | None = None
+    tickets_drawn: int = 0
+    tickets_kept: int | None = None
 
 
 class PlayerView(_View):
@@ -130,10 +145,13 @@ class CardGameView(_View):
     discard_size: int
     ticket_deck_size: int
     last_round: bool
+    """The turns being played are the game's last (R-CG-11; with 4 players, only on the second deck, R-CG-12)."""
     last_turns_left: int | None
+    """Turns left before the next scoring, this one included: the first scoring's when 4 play the first deck."""
     big_city_bonus: dict[str, int]
     players: list[PlayerView]
     plays: list[PlayView]
+    last_move: LastMoveView | None = None
     first_scoring: list[ScoringView] | None
     hand: dict[str, int] | None = None
     tickets: list[TicketView] | None = None
@@ -174,22 +192,12 @@ def build_view(state: CardGameState, seat: int | None, legal: Sequence[CardGameA
         face_up=[KIND_NAMES[kind] for kind in state.face_up],
         discard_size=sum(state.discard),
         ticket_deck_size=len(state.ticket_deck),
-        last_round=state.last_turns_left is not None,
+        last_round=state.last_turns_left is not None and not first_deck_of_four(state),
         last_turns_left=state.last_turns_left,
         big_city_bonus=dict(data.big_city_bonus),
         players=[_player_view(state, s) for s in range(state.n_players)],
-        plays=[
-            PlayView(
-                turn=p.turn,
-                seat=p.seat,
-                colors=[KIND_NAMES[c] for c in p.colors],
-                cards=p.cards,
-                locomotives=p.locomotives,
-                robbed_seat=p.robbed_seat,
-                robbed_cards=p.robbed_cards,
-            )
-            for p in state.plays
-        ],
+        plays=[_play_view(p) for p in state.plays],
+        last_move=_last_move_view(state),
         first_scoring=([_scoring_view(r, final=False) for r in state.first_scoring] if state.first_scoring else None),
         final=_final_view(state) if over else None,
         hand=named_counts(player.hand) if player else None,
@@ -197,6 +205,44 @@ def build_view(state: CardGameState, seat: int | None, legal: Sequence[CardGameA
         offered=[ticket_view(t) for t in player.offered] if player else None,
         stack=named_counts(player.stack) if player and (state.options.stack_visible_to_owner or over) else None,
         legal=[_option(state, seat, action) for action in legal] if seat is not None else None,
+    )
+
+
+def first_deck_of_four(state: CardGameState) -> bool:
+    """Whether the deck in play is a 4-player game's first: its end brings the first scoring, not the end."""
+    return state.n_players == 4 and state.deck_number == 1
+
+
+def _play_view(play: PlayRecord) -> PlayView:
+    """A play to a yard as shown."""
+    return PlayView(
+        turn=play.turn,
+        seat=play.seat,
+        colors=[KIND_NAMES[c] for c in play.colors],
+        cards=play.cards,
+        locomotives=play.locomotives,
+        robbed_seat=play.robbed_seat,
+        robbed_cards=play.robbed_cards,
+    )
+
+
+def _last_move_view(state: CardGameState) -> LastMoveView | None:
+    """The latest step 2, its play looked up in the public history."""
+    move = state.last_move
+    if move is None:
+        return None
+    play = None
+    if move.kind is MoveKind.PLAY and state.plays and state.plays[-1].turn == move.turn:
+        play = _play_view(state.plays[-1])
+    return LastMoveView(
+        turn=move.turn,
+        seat=move.seat,
+        kind=move.kind,
+        face_up=[KIND_NAMES[k] for k in move.face_up],
+        blind=move.blind,
+        play=play,
+        tickets_drawn=move.tickets_drawn,
+        tickets_kept=move.tickets_kept,
     )
 
 

@@ -36,7 +36,18 @@ from rules.ttr.cards import (
 from rules.ttr.moves import can_draw, can_draw_second, doubles_closed, draw_sources, move_set, station_cost
 from rules.ttr.options import FirstPlayer, ReturnedTickets, TtrOptions
 from rules.ttr.scoring import game_result
-from rules.ttr.state import Draft, PendingTunnel, Phase, TtrState, build_unchecked, replace_at, replace_row
+from rules.ttr.state import (
+    Draft,
+    LastMove,
+    MoveKind,
+    PendingTunnel,
+    Phase,
+    TtrState,
+    build_unchecked,
+    last_move,
+    replace_at,
+    replace_row,
+)
 from rules.ttr.view import PublicView, SeatView, describe_action, public_view, seat_view
 
 HAND_SIZE = 4
@@ -144,7 +155,7 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
             if not move_set(state, seat).pass_only:
                 raise IllegalAction(TtrReason.MUST_ACT)
             events.append(_event("ttr.event.passed", params={"seat": seat}))
-            _end_turn(dr, events, passed=True)
+            _end_turn(dr, events, last_move(seat, MoveKind.PASS))
         elif phase is Phase.TUNNEL and isinstance(action, PayTunnel):
             _pay_tunnel(dr, board, seat, action, events)
         elif phase is Phase.TUNNEL and isinstance(action, Withdraw):
@@ -246,7 +257,8 @@ def _pick_card(dr: Draft, seat: int, action: DrawCard, events: list[Event], firs
     picks = [(card, face_up)] if first else [(dr.first_pick, dr.first_pick_face_up), (card, face_up)]
     events.append(_drew_summary(seat, picks))
     events.append(_event("ttr.event.you_drew_cards", params={"cards": [COLOR_MESSAGES[c] for c, _ in picks]}, to=seat))
-    _end_turn(dr, events)
+    face_up_taken = tuple(c for c, up in picks if up)
+    _end_turn(dr, events, last_move(seat, MoveKind.CARDS, face_up=face_up_taken, blind=len(picks) - len(face_up_taken)))
 
 
 def _drew_summary(seat: int, picks: list[tuple[int, bool]]) -> Event:
@@ -268,7 +280,7 @@ def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event
     pay_color = CARD_CODES[action.color]
     if not board.track_tunnel[track]:
         _complete_claim(dr, board, seat, track, pay_color, action.locomotives, events)
-        _end_turn(dr, events, claimed=track)
+        _end_turn(dr, events, _claimed(board, seat, track))
         return
     revealed = []
     for _ in range(TUNNEL_REVEAL):
@@ -279,7 +291,7 @@ def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event
     if not revealed:
         events.append(_event("ttr.event.tunnel_free", params={"seat": seat, "track": board.track_message(track)}))
         _complete_claim(dr, board, seat, track, pay_color, action.locomotives, events)
-        _end_turn(dr, events, claimed=track)
+        _end_turn(dr, events, _claimed(board, seat, track))
         return
     extra = sum(1 for c in revealed if c in (LOCO, pay_color))
     events.append(
@@ -297,7 +309,7 @@ def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event
     if extra == 0:
         dr.discard = dr.discard + tuple(revealed)
         _complete_claim(dr, board, seat, track, pay_color, action.locomotives, events)
-        _end_turn(dr, events, claimed=track)
+        _end_turn(dr, events, _claimed(board, seat, track))
     elif not extra_payments(dr.hands[seat], pay_color, action.locomotives, length, extra):
         dr.discard = dr.discard + tuple(revealed)
         events.append(
@@ -306,7 +318,7 @@ def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event
                 params={"seat": seat, "track": board.track_message(track), "extra": extra},
             )
         )
-        _end_turn(dr, events)
+        _end_turn(dr, events, last_move(seat, MoveKind.TUNNEL_FAILED, track=track))
     else:
         dr.phase = Phase.TUNNEL
         dr.tunnel = PendingTunnel(
@@ -387,7 +399,7 @@ def _pay_tunnel(dr: Draft, board: Board, seat: int, action: PayTunnel, events: l
     _complete_claim(
         dr, board, seat, tunnel.track, tunnel.color, tunnel.locomotives, events, tunnel.extra, action.locomotives
     )
-    _end_turn(dr, events, claimed=tunnel.track)
+    _end_turn(dr, events, _claimed(board, seat, tunnel.track))
 
 
 def _withdraw_tunnel(dr: Draft, board: Board, seat: int, events: list[Event]) -> None:
@@ -398,7 +410,7 @@ def _withdraw_tunnel(dr: Draft, board: Board, seat: int, events: list[Event]) ->
     events.append(
         _event("ttr.event.tunnel_withdrawn", params={"seat": seat, "track": board.track_message(tunnel.track)})
     )
-    _end_turn(dr, events)
+    _end_turn(dr, events, last_move(seat, MoveKind.TUNNEL_WITHDRAWN, track=tunnel.track))
 
 
 def _draw_tickets(dr: Draft, board: Board, seat: int, events: list[Event]) -> None:
@@ -432,7 +444,7 @@ def _keep_drawn(dr: Draft, board: Board, seat: int, action: KeepTickets, events:
         )
     )
     events.append(_you_kept(board, seat, action.tickets))
-    _end_turn(dr, events)
+    _end_turn(dr, events, last_move(seat, MoveKind.TICKETS, tickets_drawn=len(offer), tickets_kept=len(action.tickets)))
 
 
 def _build_station(dr: Draft, board: Board, seat: int, action: BuildStation, events: list[Event]) -> None:
@@ -463,14 +475,21 @@ def _build_station(dr: Draft, board: Board, seat: int, action: BuildStation, eve
             },
         )
     )
-    _end_turn(dr, events)
+    _end_turn(dr, events, last_move(seat, MoveKind.STATION, city=city))
 
 
-def _end_turn(dr: Draft, events: list[Event], claimed: int = -1, passed: bool = False) -> None:
-    """Finish the current seat's turn: the row's top-up and reset (R-T4, R-T3), last round (R-E1), a round of
-    passes (R-E2 ruling), next seat."""
+def _claimed(board: Board, seat: int, track: int) -> LastMove:
+    """The record of a finished claim: the track and the points it scored (R-C3)."""
+    return last_move(seat, MoveKind.CLAIM, track=track, points=board.track_points[track])
+
+
+def _end_turn(dr: Draft, events: list[Event], move: LastMove) -> None:
+    """Finish the current seat's turn, remembering `move` for everyone to see: the row's top-up and reset (R-T4,
+    R-T3), last round (R-E1), a round of passes (R-E2 ruling), next seat."""
     seat = dr.current
-    dr.last_claim = claimed
+    passed = move.kind is MoveKind.PASS
+    dr.last_claim = move.track if move.kind is MoveKind.CLAIM else -1
+    dr.last_move = move
     dr.first_pick, dr.first_pick_face_up = -1, False
     dr.tunnel = None
     dr.turn += 1

@@ -173,6 +173,14 @@ def doubles_closed(n_players: int, options: TtrOptions, board: Board) -> bool:
     return n_players < board.game_map.rules.double_min_players and not options.open_doubles
 
 
+def closed_tracks(state: TtrState, board: Board) -> list[int]:
+    """Free tracks nobody may claim any more: the twin of a claimed double route with 2–3 players (R-T6)."""
+    if not doubles_closed(state.n_players, state.options, board):
+        return []
+    owners, partners = state.owners, board.track_partner
+    return [i for i, partner in enumerate(partners) if partner >= 0 and owners[i] < 0 and owners[partner] >= 0]
+
+
 def claimable(state: TtrState, seat: int, board: Board) -> tuple[list[tuple[int, tuple[Payment, ...]]], int]:
     """Every track the seat may claim now (R-T5, R-T6, R-EU-5) with its distinct payments, and their count."""
     hand = state.hands[seat]

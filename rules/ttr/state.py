@@ -53,6 +53,58 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class MoveKind(StrEnum):
+    """What a finished turn was."""
+
+    CARDS = "cards"
+    CLAIM = "claim"
+    TICKETS = "tickets"
+    STATION = "station"
+    TUNNEL_FAILED = "tunnel_failed"
+    """A tunnel whose extra cards the player could not pay (R-EU-6)."""
+    TUNNEL_WITHDRAWN = "tunnel_withdrawn"
+    """A tunnel the player declined to pay for (R-EU-6)."""
+    PASS = "pass"
+
+
+class LastMove(BaseModel):
+    """The last finished turn as everyone saw it (R-V1): who, what kind, and only its public facts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    kind: MoveKind
+    face_up: tuple[int, ...] = ()
+    """Card codes taken face up, in the order taken."""
+    blind: int = 0
+    """How many cards came blind from the deck (their colours are private, R-V2)."""
+    track: int = -1
+    """Track index claimed, or the tunnel tried; -1 for other moves."""
+    points: int = 0
+    """Route points the claim scored."""
+    tickets_drawn: int = 0
+    tickets_kept: int = 0
+    """How many tickets were drawn and kept (which ones is hidden, R-V3)."""
+    city: int = -1
+    """City index of the station built, or -1."""
+
+
+_NO_FACTS: dict[str, Any] = {
+    "face_up": (),
+    "blind": 0,
+    "track": -1,
+    "points": 0,
+    "tickets_drawn": 0,
+    "tickets_kept": 0,
+    "city": -1,
+}
+
+
+def last_move(seat: int, kind: MoveKind, **facts: Any) -> LastMove:
+    """Record a finished turn (without re-validating the engine's own values: this runs every turn)."""
+    return build_unchecked(LastMove, {"seat": seat, "kind": kind, **_NO_FACTS, **facts})
+
+
 class PendingTunnel(BaseModel):
     """A tunnel claim waiting for the extra cards: the cards laid (still in hand), the 3 revealed, the extra."""
 
@@ -101,6 +153,8 @@ class TtrState(BaseModel):
     first_pick_face_up: bool = False
     last_claim: int = -1
     """Track index claimed in the last finished turn, or -1."""
+    last_move: LastMove | None = None
+    """The last finished turn (None before the first; states stored before it existed load as None)."""
     final_turns: int = -1
     """Turns left in the last round (R-E1), or -1 before it starts."""
     passes: int = 0
@@ -134,6 +188,7 @@ class Draft:
     first_pick: int
     first_pick_face_up: bool
     last_claim: int
+    last_move: LastMove | None
     final_turns: int
     passes: int
     turn: int

@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict
 from rules.engine import GameResult, Message
 from rules.ttr.actions import BuildStation, Claim, KeepTickets, TtrAction
 from rules.ttr.board import CARD_CODES, CARD_NAMES, COLOR_MESSAGES, Board, board_for, cards_message
+from rules.ttr.moves import closed_tracks
 from rules.ttr.scoring import connected_tickets, final_scores, game_result
-from rules.ttr.state import Phase, TtrState
+from rules.ttr.state import LastMove, Phase, TtrState
 
 
 class _View(BaseModel):
@@ -44,6 +45,25 @@ class TunnelView(_View):
     locomotives: int
     revealed: list[str]
     extra: int
+
+
+class LastMoveView(_View):
+    """The last finished turn as everyone saw it (R-V1): never a blind card's colour, never which tickets (R-V3)."""
+
+    seat: int
+    kind: Literal["cards", "claim", "tickets", "station", "tunnel_failed", "tunnel_withdrawn", "pass"]
+    face_up: list[str] = []
+    """Colours taken face up, in the order taken."""
+    blind: int = 0
+    """How many cards came blind from the deck."""
+    track: int | None = None
+    """Track id claimed, or the tunnel tried."""
+    points: int = 0
+    """Route points the claim scored."""
+    tickets_drawn: int = 0
+    tickets_kept: int = 0
+    city: str | None = None
+    """City id of the station built."""
 
 
 class TicketView(_View):
@@ -103,6 +123,10 @@ class PublicView(_View):
     """How many tickets the current player is choosing from (mid-game draw), else 0."""
     last_claim: int | None
     """Track id claimed in the last finished turn (to highlight it)."""
+    last_move: LastMoveView | None = None
+    """The last finished turn (None before the first)."""
+    closed: list[int] = []
+    """Track ids nobody may claim any more: the twin of a claimed double route with 2–3 players (R-T6)."""
     last_round: bool
     turns_left: int | None
     """Turns left in the last round."""
@@ -202,11 +226,30 @@ def _public_fields(state: TtrState) -> dict[str, object]:
         "tunnel": tunnel,
         "tickets_offered": len(state.offers[state.current]) if phase is Phase.TICKETS else 0,
         "last_claim": board.track_ids[state.last_claim] if state.last_claim >= 0 else None,
+        "last_move": _last_move_view(board, state.last_move),
+        "closed": [board.track_ids[i] for i in closed_tracks(state, board)],
         "last_round": state.final_turns >= 0,
         "turns_left": state.final_turns if state.final_turns >= 0 else None,
         "final": final,
         "result": result,
     }
+
+
+def _last_move_view(board: Board, move: LastMove | None) -> LastMoveView | None:
+    """The public facts of the last turn, with ids and colour names instead of indices and codes."""
+    if move is None:
+        return None
+    return LastMoveView(
+        seat=move.seat,
+        kind=move.kind.value,
+        face_up=[CARD_NAMES[c] for c in move.face_up],
+        blind=move.blind,
+        track=board.track_ids[move.track] if move.track >= 0 else None,
+        points=move.points,
+        tickets_drawn=move.tickets_drawn,
+        tickets_kept=move.tickets_kept,
+        city=board.city_ids[move.city] if move.city >= 0 else None,
+    )
 
 
 def public_view(state: TtrState) -> PublicView:

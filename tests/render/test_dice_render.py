@@ -8,10 +8,10 @@ import random
 from functools import cache
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n import table
-from render.dice import LABEL_KEYS, render_finished_turn, render_scores, render_turn
+from render.dice import LABEL_KEYS, MUTED, PAPER, render_finished_turn, render_scores, render_turn
 from render.dice_faces import car_sprite
 from rules.dice import DiceEngine, DiceOptions, DiceState, DiceView, Face, GameMode
 from rules.dice.state import OpeningRoll, Outcome, Turn, TurnRecord
@@ -195,3 +195,38 @@ def test_opening_pictures_render_for_any_table(players: int) -> None:
     view = ENGINE.view(ENGINE.new_game(DiceOptions(), players, seed=players), None)
     assert image(render_turn(view, EN, NAMES)).size == (900, 400)
     assert image(render_scores(view, EN, NAMES)).size[1] == 112 + 64 * players + 18
+
+
+def relative_luminance(colour: tuple[int, int, int]) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    channels = [c / 255 for c in colour]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_every_text_is_at_least_7_px_tall_when_shown_450_px_wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    sizes: list[tuple[str, int]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: object, text: str, *args: object, **kwargs: object) -> None:
+        sizes.append((text, int(getattr(kwargs.get("font"), "size", 10))))
+        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    for language in ("en", "ru"):
+        words = table(language)
+        for view in turn_views():
+            render_turn(view, words, NAMES)
+        for record in FINISHED.values():
+            render_finished_turn(record, words, NAMES)
+        for view in score_views():
+            render_scores(view, words, NAMES)
+    assert len(sizes) > 100
+    cap_height, scale = 0.729, 450 / 900  # DejaVu's capitals and digits; the pictures are 900 px wide
+    small = sorted({(size, shown) for shown, size in sizes if size * scale * cap_height < 7})
+    assert small == []
+
+
+def test_secondary_words_keep_their_contrast_on_the_paper() -> None:
+    light, dark = sorted((relative_luminance(PAPER), relative_luminance(MUTED)), reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 4.5

@@ -79,6 +79,24 @@ def second_deck() -> CardGameState:
 
 
 @pytest.fixture(scope="session")
+def countdown() -> CardGameState:
+    """4 players, the first deck just ran out: the turns before the first scoring (not the last round)."""
+    return play(4, 9, lambda s, m: s.last_turns_left is not None and s.deck_number == 1 and s.phase == "turn")
+
+
+@pytest.fixture(scope="session")
+def last_round() -> CardGameState:
+    """3 players, the deck ran out: the game's last round."""
+    return play(3, 8, lambda s, m: s.last_turns_left is not None and s.phase == "turn")
+
+
+@pytest.fixture(scope="session")
+def beginners() -> CardGameState:
+    """3 players well into a game of the beginners' variant (owners see their own stack)."""
+    return play(3, 7, lambda s, m: m > 50 and s.phase == "turn", CardGameOptions(stack_visible_to_owner=True))
+
+
+@pytest.fixture(scope="session")
 def four_end() -> CardGameState:
     return play(4, 12)
 

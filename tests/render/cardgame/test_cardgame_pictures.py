@@ -1,37 +1,72 @@
-"""The card game's pictures: sizes, determinism, a symbol on every card for colour-blind players, nothing private
-on the table, the words asked for, and what each picture must show (robbery, stack, scorings)."""
+"""The card game's pictures: sizes that fit the chat, text large enough at 450 px, a symbol and an outline on every
+card, nothing private on the table, the words asked for (counts passed for plural forms), and what each picture
+must show (last move, robbery, the last round, the ticket choice, completed tickets, the scorings)."""
 
 from __future__ import annotations
 
 import io
+import itertools
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from bot.i18n import text
 from render.cardgame import (
+    detail_image,
     hand_image,
     render_hand,
     render_scoring,
+    render_scoring_detail,
     render_table,
     scoring_image,
     table_image,
 )
-from render.cardgame.hand import hand_layout
-from render.cardgame.pieces import Box
-from render.cardgame.table import ROBBED, table_layout
-from render.ttr.palette import CARD_FILL, DARK_INK, LOCOMOTIVE_STRIPES, RGB, ink_on
+from render.cardgame.hand import WIDTH as HAND_WIDTH
+from render.cardgame.hand import covered_by_stack, hand_layout
+from render.cardgame.pieces import CARD_RIM, Box
+from render.cardgame.table import COUNTDOWN, ROBBED, table_layout
+from render.ttr.palette import (
+    ACCENT,
+    CARD_FILL,
+    DARK_INK,
+    GOOD,
+    LOCOMOTIVE_STRIPES,
+    PANEL_ACTIVE,
+    PANEL_BG,
+    PANEL_CARD,
+    RGB,
+    ink_on,
+)
 from rules.cardgame import CardGameOptions, CardGameState
 from rules.cardgame.cards import KIND_NAMES
+from rules.cardgame.scoring import score_stack
 from rules.cardgame.view import CardGameView, PlayView, YardGroupView
 from tests.render.cardgame.conftest import ENGINE, NAMES, play, seat_view, words
 
-EN = words("en", "cardgame", "cardgame_picture")
+EN = partial(text, "en")
+RU = partial(text, "ru")
+CHAT_WIDTH = 450
+"""The narrowest width Discord shows a picture at in the chat (a phone shows less, opened full screen)."""
+CAP_HEIGHT = 0.729
+"""DejaVu Sans: the height of capitals and digits, as a share of the font size."""
+NUMBER = re.compile(r"^[×+−-]?\d+$")
 
 
 def near(pixel: object, colour: RGB, tolerance: int = 24) -> bool:
     """Whether an RGB pixel is within `tolerance` of `colour` on every channel."""
     assert isinstance(pixel, tuple)
     return max(abs(x - y) for x, y in zip(pixel[:3], colour, strict=True)) <= tolerance
+
+
+def luma(pixel: object) -> float:
+    """Brightness of an RGB pixel (0–255)."""
+    assert isinstance(pixel, tuple)
+    r, g, b = pixel[:3]
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def ink_mask(image: Image.Image, box: Box, kind: str) -> list[bool]:
@@ -64,8 +99,59 @@ def assert_every_card_carries_its_symbol(image: Image.Image, boxes: dict[str, Bo
             assert same < len(masks[a]) * 0.95, f"{a} and {b} carry the same shape"
 
 
+@contextmanager
+def drawn_text(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, int]]]:
+    """Record every text drawn (its words and font size) while the block runs."""
+    seen: list[tuple[str, int]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: object, text: str, *args: object, **kwargs: object) -> None:
+        face = kwargs.get("font")
+        seen.append((text, int(getattr(face, "size", 10))))
+        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ImageDraw.ImageDraw, "text", recording)
+        yield seen
+
+
+def assert_readable_at_chat_width(seen: list[tuple[str, int]], width: int, words_px: float) -> None:
+    """Shown `CHAT_WIDTH` px wide: every count's digits at least 7 px tall, every word at least `words_px`."""
+    scale = CHAT_WIDTH / width
+    assert seen, "no text drawn"
+    for shown, size in seen:
+        if NUMBER.match(shown):
+            assert size * scale * CAP_HEIGHT >= 7, f"{shown!r} at {size} px is {size * scale * CAP_HEIGHT:.1f} px tall"
+        elif shown.strip():
+            assert size * scale >= words_px, f"{shown!r} at {size} px is {size * scale:.1f} px"
+
+
 def with_face_up(view: CardGameView, face_up: list[str]) -> CardGameView:
     return view.model_copy(update={"face_up": face_up})
+
+
+def picture(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png))
+
+
+class Recorder:
+    """Labels that answer in English and remember each key asked with its parameters."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, dict[str, object]]] = []
+
+    def __call__(self, key: str, **params: object) -> str:
+        self.asked.append((key, params))
+        return text("en", key, **params)
+
+    def params(self, key: str) -> list[dict[str, object]]:
+        return [p for k, p in self.asked if k == key]
+
+    def asked_keys(self) -> set[str]:
+        return {k for k, _ in self.asked}
+
+
+# Cards: symbols, outlines.
 
 
 def test_every_face_up_card_shows_its_colour_and_a_symbol_of_its_own(robbery: CardGameState) -> None:
@@ -75,6 +161,23 @@ def test_every_face_up_card_shows_its_colour_and_a_symbol_of_its_own(robbery: Ca
         image = table_image(view, EN, NAMES)
         boxes = dict(zip(part, table_layout(view).face_up, strict=True))
         assert_every_card_carries_its_symbol(image, boxes)
+
+
+def test_a_black_card_is_outlined_in_a_colour_that_stands_out_from_the_panel(robbery: CardGameState) -> None:
+    public = ENGINE.view(robbery, None)
+    players = list(public.players)
+    players[1] = players[1].model_copy(update={"yard": [YardGroupView(color="black", cards=2, locomotives=0)]})
+    view = public.model_copy(update={"face_up": ["black", "white", "red", "black", "blue"], "players": players})
+    image = table_image(view, EN, NAMES)
+    layout = table_layout(view)
+    black = [layout.face_up[0], layout.face_up[3], layout.groups[(1, "black")]]
+    for x0, y0, x1, y1 in black:
+        middle = round((y0 + y1) / 2)
+        outside = image.getpixel((round(x0) - 2, middle))
+        assert any(near(outside, c, 6) for c in (PANEL_BG, PANEL_CARD, PANEL_ACTIVE)), "the panel around the card"
+        edge = [image.getpixel((round(x0) + dx, middle)) for dx in (1, 2)]
+        assert any(near(p, CARD_RIM, 40) and luma(p) - luma(outside) > 100 for p in edge), f"{edge} vs {outside}"
+        assert near(image.getpixel((round(x0 + (x1 - x0) * 0.25), middle)), CARD_FILL["black"], 30)
 
 
 def test_a_hand_shows_each_kind_held_with_its_symbol(two_middle: CardGameState) -> None:
@@ -99,11 +202,14 @@ def test_yard_groups_show_their_colour_in_front_and_locomotives_behind(robbery: 
         front = (x1 - card_w, y0, x1, y1)
         assert_every_card_carries_its_symbol(image, {group.color: front})
     x0, y0, _, _ = layout.groups[(0, "red")]
-    stripe = image.getpixel((round(x0 + 4), round(y0 + card_h * 0.3)))
+    stripe = image.getpixel((round(x0 + 7), round(y0 + card_h * 0.3)))
     assert any(near(stripe, c, 30) for c in LOCOMOTIVE_STRIPES), "the locomotive shows behind the red card"
 
 
-def test_a_robbery_is_shown_crossed_out_in_the_robbed_players_row(robbery: CardGameState) -> None:
+# The table: what happened, the last round, sizes.
+
+
+def test_a_robbery_is_shown_crossed_out_in_the_robbed_players_panel(robbery: CardGameState) -> None:
     view = ENGINE.view(robbery, None)
     last: PlayView = view.plays[-1]
     assert last.robbed_seat is not None
@@ -117,6 +223,72 @@ def test_a_robbery_is_shown_crossed_out_in_the_robbed_players_row(robbery: CardG
     assert table_layout(later).robbed == {}, "only the last turn's robbery is shown"
 
 
+def test_the_last_move_is_told_with_its_counts_and_its_robbery(robbery: CardGameState) -> None:
+    view = ENGINE.view(robbery, None)
+    assert view.last_move is not None and view.last_move.play is not None
+    play_ = view.last_move.play
+    words_ = Recorder()
+    table_image(view, words_, NAMES)
+    assert words_.params("cardgame_picture.last.played") == [{"count": play_.cards + play_.locomotives}]
+    assert play_.robbed_seat is not None
+    robbed = {"victim": NAMES[play_.robbed_seat], "count": play_.robbed_cards}
+    assert words_.params("cardgame_picture.last.robbed") == [robbed]
+
+
+def test_the_last_move_counts_cards_drawn_and_tickets_kept_never_naming_them(two_middle: CardGameState) -> None:
+    state = two_middle
+    seat = state.current
+    state, _ = ENGINE.apply(state, seat, ENGINE.parse_action("draw:deck"))
+    state, _ = ENGINE.apply(state, seat, ENGINE.parse_action("draw:deck"))
+    words_ = Recorder()
+    table_image(ENGINE.view(state, None), words_, NAMES)
+    assert words_.params("cardgame_picture.last.drew") == [{"count": 2}]
+    seat = state.current
+    state, _ = ENGINE.apply(state, seat, ENGINE.parse_action("tickets"))
+    offered = state.players[seat].offered
+    kept = [ENGINE.apply(state, seat, ENGINE.parse_action(f"keep:{t}"))[0] for t in offered[:2]]
+    words_ = Recorder()
+    table_image(ENGINE.view(kept[0], None), words_, NAMES)
+    assert words_.params("cardgame_picture.last.kept") == [{"drawn": len(offered), "kept": 1}]
+    one, other = (render_table(ENGINE.view(k, None), EN, NAMES) for k in kept)
+    assert one == other, "which ticket was kept shows nowhere on the table"
+
+
+def test_the_last_round_banner_is_gold_and_only_in_the_true_last_round(
+    last_round: CardGameState, countdown: CardGameState, robbery: CardGameState
+) -> None:
+    final = ENGINE.view(last_round, None)
+    assert final.last_round and final.last_turns_left is not None
+    words_ = Recorder()
+    image = table_image(final, words_, NAMES)
+    banner = table_layout(final).banner
+    assert banner is not None and banner[3] - banner[1] >= 50, "a band across the top, not a line of text"
+    assert near(image.getpixel((8, 8)), ACCENT, 4)
+    assert words_.params("cardgame_picture.status.last_round") == [{"turns": final.last_turns_left}]
+    before_first = ENGINE.view(countdown, None)
+    assert not before_first.last_round and before_first.last_turns_left is not None
+    words_ = Recorder()
+    image = table_image(before_first, words_, NAMES)
+    assert "cardgame_picture.status.last_round" not in words_.asked_keys()
+    assert words_.params("cardgame_picture.status.first_scoring_soon") == [{"turns": before_first.last_turns_left}]
+    assert near(image.getpixel((8, 8)), COUNTDOWN, 4)
+    assert table_layout(ENGINE.view(robbery, None)).banner is None
+
+
+@pytest.mark.parametrize(
+    ("language", "turns", "expected"),
+    [
+        ("en", 1, "Last round · 1 turn left"),
+        ("en", 3, "Last round · 3 turns left"),
+        ("ru", 1, "Последний круг · остался 1 ход"),
+        ("ru", 3, "Последний круг · осталось 3 хода"),
+        ("ru", 5, "Последний круг · осталось 5 ходов"),
+    ],
+)
+def test_the_turns_left_take_the_plural_form_of_the_language(language: str, turns: int, expected: str) -> None:
+    assert text(language, "cardgame_picture.status.last_round", turns=turns) == expected
+
+
 def test_the_table_holds_nothing_private(robbery: CardGameState) -> None:
     public = render_table(ENGINE.view(robbery, None), EN, NAMES)
     for seat in range(robbery.n_players):
@@ -127,20 +299,79 @@ def test_the_same_view_gives_the_same_bytes(four_end: CardGameState, second_deck
     public = ENGINE.view(four_end, None)
     assert render_table(public, EN, NAMES) == render_table(public, EN, NAMES)
     assert render_scoring(public, EN, NAMES) == render_scoring(public, EN, NAMES)
+    assert render_scoring_detail(public, EN, NAMES) == render_scoring_detail(public, EN, NAMES)
     mine = seat_view(second_deck, 1)
     assert render_hand(mine, EN, NAMES) == render_hand(mine, EN, NAMES)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_pictures_are_pngs_of_a_fixed_width_and_a_height_that_grows_with_the_table(players: int) -> None:
+def test_the_table_is_landscape_and_fits_the_chat_frame_at_450_px(players: int) -> None:
     state = play(players, 20 + players, lambda s, m: m > 25 and s.phase == "turn")
     png = render_table(ENGINE.view(state, None), EN, NAMES)
-    image = Image.open(io.BytesIO(png))
-    assert png.startswith(b"\x89PNG") and image.width == 1200
-    assert 280 + 150 * players <= image.height <= 340 + 160 * players
-    assert len(png) < 150_000
-    hand = Image.open(io.BytesIO(render_hand(seat_view(state, state.current), EN, NAMES)))
-    assert hand.width == 1160 and 300 < hand.height < 1400
+    image = picture(png)
+    assert png.startswith(b"\x89PNG") and image.width == 1000
+    assert image.height * CHAT_WIDTH / image.width <= 300, "Discord would shrink it below 450 px wide"
+    assert len(png) < 120_000
+
+
+def test_the_last_round_table_still_fits_the_chat_frame(countdown: CardGameState) -> None:
+    image = table_image(ENGINE.view(countdown, None), EN, NAMES)
+    assert image.height * CHAT_WIDTH / image.width <= 300
+
+
+def test_the_tables_words_and_counts_are_readable_at_450_px(
+    monkeypatch: pytest.MonkeyPatch, robbery: CardGameState, countdown: CardGameState, opening: CardGameState
+) -> None:
+    for state in (robbery, countdown, opening):
+        for labels in (EN, RU):
+            view = ENGINE.view(state, None)
+            with drawn_text(monkeypatch) as seen:
+                image = table_image(view, labels, NAMES)
+            assert_readable_at_chat_width(seen, image.width, 6.7)
+
+
+# The hand and the ticket choice.
+
+
+def test_the_ticket_choice_is_one_ticket_per_line_in_large_text(
+    monkeypatch: pytest.MonkeyPatch, opening: CardGameState
+) -> None:
+    choosing = next(s for s in range(opening.n_players) if not opening.players[s].chose_opening)
+    view = seat_view(opening, choosing)
+    layout = hand_layout(view)
+    boxes = [layout.offered[t.id] for t in view.offered or []]
+    assert len(boxes) == 6 and layout.tickets_top is None
+    assert all(b[0] == boxes[0][0] and b[2] - b[0] > HAND_WIDTH * 0.9 for b in boxes), "each across the width"
+    assert all(a[3] < b[1] for a, b in itertools.pairwise(boxes)), "stacked top to bottom"
+    assert layout.cards_top > boxes[-1][3], "the cards held follow the choice"
+    with drawn_text(monkeypatch) as seen:
+        image = hand_image(view, RU, NAMES)
+    assert_readable_at_chat_width(seen, image.width, 9.5)
+    routes = [size for shown, size in seen if "–" in shown]
+    assert len(routes) == 6 and min(routes) * CHAT_WIDTH / image.width >= 14, "the cities read large"
+
+
+def test_a_hand_after_the_first_scoring_lists_the_tickets_it_completed(second_deck: CardGameState) -> None:
+    first = second_deck.first_scoring
+    assert first is not None
+    for seat in range(second_deck.n_players):
+        layout = hand_layout(seat_view(second_deck, seat))
+        assert sorted(layout.scored) == sorted(s.ticket for s in first[seat].completed)
+        assert not set(layout.scored) & set(layout.tickets)
+
+
+def test_the_beginners_hand_marks_the_tickets_its_stack_already_covers(beginners: CardGameState) -> None:
+    seat = next(s for s in range(beginners.n_players) if covered_by_stack(seat_view(beginners, s)))
+    view = seat_view(beginners, seat)
+    player = beginners.players[seat]
+    expected = {s.ticket for s in score_stack(seat, player.stack, player.tickets).completed}
+    assert covered_by_stack(view) == expected
+    image = hand_image(view, EN, NAMES)
+    layout = hand_layout(view)
+    for ticket, (x0, y0, _x1, y1) in layout.tickets.items():
+        edge = image.getpixel((round(x0) + 1, round((y0 + y1) / 2)))
+        assert near(edge, GOOD, 30) == (ticket in expected), ticket
+    assert covered_by_stack(seat_view(play(3, 7, lambda s, m: m > 50 and s.phase == "turn"), seat)) == set()
 
 
 def test_the_hand_shows_the_stack_only_in_the_beginners_variant(two_middle: CardGameState) -> None:
@@ -150,10 +381,7 @@ def test_the_hand_shows_the_stack_only_in_the_beginners_variant(two_middle: Card
     assert view.stack is not None and hand_layout(view).stack_top is not None
 
 
-def test_offered_tickets_get_a_tile_each_and_the_opening_shows_no_empty_held_list(opening: CardGameState) -> None:
-    choosing = next(s for s in range(opening.n_players) if not opening.players[s].chose_opening)
-    layout = hand_layout(seat_view(opening, choosing))
-    assert len(layout.offered) == 6 and layout.tickets_top is None
+def test_offered_tickets_get_a_line_each_and_the_opening_shows_no_empty_held_list(opening: CardGameState) -> None:
     chosen = next(s for s in range(opening.n_players) if opening.players[s].chose_opening)
     layout = hand_layout(seat_view(opening, chosen))
     assert layout.offered == {} and len(layout.tickets) == len(opening.players[chosen].tickets)
@@ -164,38 +392,72 @@ def test_a_public_view_has_no_hand_to_draw(robbery: CardGameState) -> None:
         hand_image(ENGINE.view(robbery, None), EN, NAMES)
 
 
-def test_scorings_need_a_scoring_and_list_every_player(
-    robbery: CardGameState, second_deck: CardGameState, four_end: CardGameState
+# The scorings.
+
+
+def test_scorings_need_a_scoring(robbery: CardGameState, second_deck: CardGameState) -> None:
+    for draw in (scoring_image, detail_image):
+        with pytest.raises(ValueError):
+            draw(ENGINE.view(robbery, None), EN, NAMES, "first")
+        with pytest.raises(ValueError):
+            draw(ENGINE.view(second_deck, None), EN, NAMES, "final")
+
+
+def test_the_summary_is_wide_enough_to_read_in_the_chat_and_the_detail_holds_the_rest(
+    monkeypatch: pytest.MonkeyPatch, second_deck: CardGameState, four_end: CardGameState
 ) -> None:
-    with pytest.raises(ValueError):
-        scoring_image(ENGINE.view(robbery, None), EN, NAMES, "first")
-    with pytest.raises(ValueError):
-        scoring_image(ENGINE.view(second_deck, None), EN, NAMES, "final")
-    first = scoring_image(ENGINE.view(second_deck, None), EN, NAMES, "first")
-    final = scoring_image(ENGINE.view(four_end, None), EN, NAMES, "final")
-    assert first.width == final.width == 1200
-    assert final.height > first.height, "the final sheet adds tickets lost and the big cities"
+    for state, stage in ((second_deck, "first"), (four_end, "final")):
+        view = ENGINE.view(state, None)
+        with drawn_text(monkeypatch) as seen:
+            summary = scoring_image(view, RU, NAMES, stage)  # type: ignore[arg-type]
+        assert summary.height * CHAT_WIDTH / summary.width <= 300, "shown 450 px wide, not shrunk by its height"
+        assert_readable_at_chat_width(seen, summary.width, 7)
+        detail = detail_image(view, EN, NAMES, stage)  # type: ignore[arg-type]
+        assert detail.height > summary.height
+
+
+def test_the_summary_ranks_players_with_each_part_of_their_score(
+    monkeypatch: pytest.MonkeyPatch, four_end: CardGameState
+) -> None:
+    view = ENGINE.view(four_end, None)
+    assert view.final is not None
+    with drawn_text(monkeypatch) as seen:
+        scoring_image(view, EN, NAMES, "final")
+    drawn = [shown for shown, _ in seen]
+    totals = [str(p.total) for p in view.final.result.players]
+    assert [t for t in drawn if t in totals][: len(totals)] == totals, "totals from first to last"
+    won = sum(t.points for t in view.final.scoring[0].tickets if t.completed)
+    assert f"+{won}" in drawn
+    drawn_words = " ".join(drawn).split()
+    for column in ("col_won", "col_lost", "col_first", "col_bonus", "total"):
+        assert set(text("en", f"cardgame_picture.score.{column}").split()) <= set(drawn_words), column
 
 
 def test_every_word_the_pictures_ask_for_exists_in_english_and_russian(
-    opening: CardGameState, robbery: CardGameState, second_deck: CardGameState, four_end: CardGameState
+    opening: CardGameState,
+    robbery: CardGameState,
+    second_deck: CardGameState,
+    four_end: CardGameState,
+    countdown: CardGameState,
+    last_round: CardGameState,
+    beginners: CardGameState,
 ) -> None:
-    asked: set[str] = set()
-
-    def label(key: str, **params: object) -> str:
-        asked.add(key)
-        return key
-
-    last_round = play(3, 8, lambda s, m: s.last_turns_left is not None and s.phase == "turn")
-    for state in (opening, robbery, second_deck, four_end, last_round):
-        render_table(ENGINE.view(state, None), label, NAMES)
+    words_ = Recorder()
+    for state in (opening, robbery, second_deck, four_end, countdown, last_round, beginners):
+        render_table(ENGINE.view(state, None), words_, NAMES)
         for seat in range(state.n_players):
-            render_hand(seat_view(state, seat), label, NAMES)
-    render_scoring(ENGINE.view(second_deck, None), label, NAMES, "first")
-    render_scoring(ENGINE.view(four_end, None), label, NAMES, "final")
-    ours = {k for k in asked if k.startswith("cardgame_picture.")}
-    assert len(ours) > 30
-    assert sorted(ours - set(EN)) == []
+            render_hand(seat_view(state, seat), words_, NAMES)
+    drawing = play(3, 6, lambda s, m: m > 20 and s.phase == "tickets")
+    render_hand(seat_view(drawing, drawing.current), words_, NAMES)
+    for draw in (render_scoring, render_scoring_detail):
+        draw(ENGINE.view(second_deck, None), words_, NAMES, "first")
+        draw(ENGINE.view(four_end, None), words_, NAMES, "final")
+    ours = {k for k in words_.asked_keys() if k.startswith("cardgame_picture.")}
+    assert len(ours) > 40
+    assert sorted(ours - set(words("en", "cardgame_picture"))) == []
     assert sorted(ours - set(words("ru", "cardgame_picture"))) == []
-    others = {k for k in asked if not k.startswith("cardgame_picture.")}
-    assert others and all(k.startswith(("cardgame.city.", "cardgame.color.")) and k in EN for k in others)
+    others = words_.asked_keys() - ours
+    assert others and all(k.startswith(("cardgame.city.", "cardgame.color.")) for k in others)
+    for key, params in words_.asked:
+        for language in ("en", "ru"):
+            assert "{" not in text(language, key, **params), (language, key, params)

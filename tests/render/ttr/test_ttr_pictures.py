@@ -21,12 +21,13 @@ from render.ttr import (
 from render.ttr.geometry import Car
 from render.ttr.layout import map_layout
 from render.ttr.mapart import map_art
-from render.ttr.palette import ACCENT, CARD_FILL, CITY_FILL, LOCOMOTIVE_STRIPES, PLAYER_COLORS, RGB
+from render.ttr.palette import CITY_FILL, HIGHLIGHT, PLAYER_COLORS, RGB, free_fill, free_stripes
+from render.ttr.sprites import band_reach
 from render.ttr.text import city_names, picture_text, text_for
 from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import MAP_IDS, load_map
 from rules.ttr.state import TtrState
-from rules.ttr.view import PublicView, SeatView
+from rules.ttr.view import LastMoveView, PublicView, SeatView
 from tests.render.ttr.conftest import ENGINE, NAMES, picture_words, play, seat_view
 from tests.render.ttr.cvd import worst_pair
 
@@ -48,8 +49,9 @@ def off_centre(car: Car, share: float) -> tuple[int, int]:
 
 
 def shows(image: Image.Image, car: Car, colours: list[RGB]) -> bool:
-    """Whether either end of the car shows one of these colours (a city name may cover the other end)."""
-    return any(near(image.getpixel(off_centre(car, s)), c) for s in (-0.3, 0.3) for c in colours)
+    """Whether either end of the car shows one of these colours (a city name may cover the other end, the owner's
+    number the middle)."""
+    return any(near(image.getpixel(off_centre(car, s)), c) for s in (-0.38, 0.38) for c in colours)
 
 
 def empty_view(map_id: str) -> PublicView:
@@ -63,7 +65,7 @@ def test_every_track_and_city_of_an_empty_board_shows_its_colour(map_id: str) ->
     wrong = []
     for track in game_map.tracks:
         for i, car in enumerate(layout.tracks[track.id].cars):
-            expected = list(LOCOMOTIVE_STRIPES) if i < track.ferry_locomotives else [CARD_FILL[track.color]]
+            expected = list(free_stripes()) if i < track.ferry_locomotives else [free_fill(track.color)]
             if not shows(image, car, expected):
                 wrong.append((track.id, i))
     assert wrong == []
@@ -90,15 +92,17 @@ def test_claimed_tracks_show_their_owners_colour(map_id: str) -> None:
 
 def test_the_last_claim_is_ringed_and_stations_stand_at_their_spot() -> None:
     view = empty_view("europe")
-    ringed = view.model_copy(update={"owners": {5: 1}, "last_claim": 5, "stations": {"wien": 3}})
+    claim = LastMoveView(seat=1, kind="claim", track=5, points=2)
+    ringed = view.model_copy(update={"owners": {5: 1}, "last_move": claim, "stations": {"wien": 3}})
     image, plain = board_image(ringed, EN, NAMES), board_image(view, EN, NAMES)
     car = map_layout("europe").tracks[5].cars[0]
+    reach = band_reach("europe", 5) + 4
     just_outside = (
-        round(car.center[0] - math.sin(car.angle) * (car.width / 2 + 3.5)),
-        round(car.center[1] + math.cos(car.angle) * (car.width / 2 + 3.5)),
+        round(car.center[0] - math.sin(car.angle) * reach),
+        round(car.center[1] + math.cos(car.angle) * reach),
     )
-    assert near(image.getpixel(just_outside), ACCENT, 30)
-    assert not near(plain.getpixel(just_outside), ACCENT, 30)
+    assert near(image.getpixel(just_outside), HIGHLIGHT, 30)
+    assert not near(plain.getpixel(just_outside), HIGHLIGHT, 30)
     spot = map_art("europe", tuple(sorted(city_names(EN, load_map("europe")).items()))).spots["wien"].station
     x, y = round(spot[0]), round(spot[1] + 4)
     assert near(image.getpixel((x - 4, y)), PLAYER_COLORS[3]) or near(image.getpixel((x + 4, y)), PLAYER_COLORS[3])
@@ -135,7 +139,7 @@ def test_the_score_sheet_lists_every_player_and_needs_a_finished_game(usa_end: T
 
     five = score_sheet_image(ENGINE.view(usa_end, None), label, {i: f"P{i}" for i in range(5)})
     two = score_sheet_image(ENGINE.view(play("usa", 2, 3), None), label, NAMES)
-    assert five.width == two.width == 1200 and five.height > two.height
+    assert five.width == two.width == 900 and five.height > two.height
     assert {"ttr_picture.score.routes", "ttr_picture.score.tickets", "ttr_picture.score.longest"} <= set(words)
     with pytest.raises(ValueError):
         score_sheet_image(ENGINE.view(usa_opening, None), EN, NAMES)
@@ -146,7 +150,7 @@ def test_the_ticket_choice_shows_one_card_per_offered_ticket(usa_opening: TtrSta
     assert isinstance(view, SeatView) and len(view.offered) == 3
     three = ticket_choice_image(view, EN)
     two = ticket_choice_image(view.model_copy(update={"offered": view.offered[:2]}), EN)
-    assert three.width > two.width
+    assert three.width == two.width and three.height > two.height
 
 
 def test_the_hand_grows_with_its_tickets(europe_middle: TtrState) -> None:
