@@ -43,7 +43,7 @@ async def open_game(
 ) -> int:
     """Open and start a Ticket to Ride game among `people` in `channel`, past the opening choice."""
     host, *others = people
-    lobby = (await discord.slash(host, "newgame", {"game": "ticket-to-ride", **options}, channel=channel)).message
+    lobby = (await discord.slash(host, "newgame ticket-to-ride", options, channel=channel)).message
     assert lobby is not None
     for person, verb in [*((p, "join") for p in others), (host, "start")]:
         message = discord.message(lobby.id)
@@ -146,7 +146,7 @@ async def crowded_clicks(moves: int, crowd: int, command: str = "hand") -> tuple
 async def open_lobby(discord: LocalDiscord, people: list[LocalUser], game: str, channel: str) -> None:
     """Open a game among `people` in `channel` through /newgame and the lobby's buttons, and start it."""
     host, *others = people
-    lobby = (await discord.slash(host, "newgame", {"game": game}, channel=channel)).message
+    lobby = (await discord.slash(host, f"newgame {game}", channel=channel)).message
     assert lobby is not None
     for person, verb in [*((p, "join") for p in others), (host, "start")]:
         message = discord.message(lobby.id)

@@ -80,8 +80,9 @@ class ScriptedTable:
     async def open(self, game: str, *, bots: int = 0, options: dict[str, object] | None = None) -> GameRecord:
         """Open a lobby by /newgame as the first person, seat the others and `bots` bot players, and start."""
         host, *others = self.people
-        lobby = (await self.discord.slash(host, "newgame", {"game": game, **(options or {})})).message
-        assert lobby is not None, "/newgame answered without a lobby message"
+        await self.discord.slash(host, f"newgame {game}", options)
+        lobby = next((m for m in reversed(self.discord.messages) if _has_verb(m, "join")), None)
+        assert lobby is not None, "/newgame opened no lobby (here or in a thread)"
         for person in others:
             await self.click_labelled(person, lobby.id, "join")
         for _ in range(bots):
@@ -210,7 +211,7 @@ class ScriptedTable:
                 break
             await asyncio.sleep(0.005)
         else:
-            answer = self.last_answer.content if self.last_answer is not None else ""
+            answer = self.last_answer.text if self.last_answer is not None else ""
             raise TimeoutError(f"game {game_id} stayed at version {version}; the last answer was {answer!r}")
         await self.settle(game_id, timeout)
 
@@ -244,9 +245,15 @@ def _button_for(message: RecordedMessage, code: str) -> str:
     raise KeyError(f"no button for {code!r} on message {message.id}")
 
 
+def _has_verb(message: RecordedMessage, verb: str) -> bool:
+    """Whether a message has a button whose custom id has this verb."""
+    return any(str(c.get("custom_id", "")).split(":")[3:4] == [verb] for c in message.buttons())
+
+
 def _is_final(message: RecordedMessage) -> bool:
-    """Whether a message is a game's last: the score picture and no controls."""
-    return any(a.filename == "scores.png" for a in message.attachments) and not message.components
+    """Whether a message is a game's last: the score picture and no controls (a layout's text is no control)."""
+    controls = any("custom_id" in component for component in message.walk_components())
+    return any(a.filename == "scores.png" for a in message.attachments) and not controls
 
 
 def _controls(message: RecordedMessage) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -419,8 +426,9 @@ async def run_sandbox(
                 table = ScriptedTable(discord, bot, people)
                 record = await table.open(game, bots=players - n_people, options=options)
                 await table.play_to_the_end(record.id, seed=seed if seed is not None else random.randrange(1 << 30))
-            print(discord.transcript())
-            written = _write_pictures(discord.channel_messages(), out)
+            places = [discord.channel("trains").id, *(thread.id for thread in discord.threads)]  # games in threads
+            print("\n\n".join(discord.transcript(place) for place in places))
+            written = sum(_write_pictures(discord.channel_messages(place), out) for place in places)
             for person in people:
                 written += _write_pictures(discord.ephemerals(person), out, prefix=f"private-{person.name}-")
             print(f"\n{written} pictures written to {out.resolve()}")

@@ -129,7 +129,10 @@ class GuildConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     language: Language | None = Field(default=None, description="Language of public messages (None: the bot's).")
-    threads: bool = Field(default=False, description="Open every new game in a thread of its own.")
+    threads: bool | None = Field(
+        default=None,
+        description="Open every new game in a thread of its own (None, never chosen: where the bot may open one).",
+    )
     creator_role_id: int | None = Field(default=None, description="Only this role may create games (None: all).")
     bots_allowed: bool = Field(default=True, description="Whether bot players may be seated in a lobby.")
     timers: TimerPolicy = Field(default_factory=TimerPolicy)

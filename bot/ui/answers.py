@@ -7,15 +7,16 @@ over 2000 characters. Everything here is built so none of that can happen: slow 
 
 from __future__ import annotations
 
-import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import discord
 
 from bot.i18n import fit, language_of, text
+from bot.ui.components import GameComponent, view_of
+from bot.ui.pictures import Picture, files_of
 
 log = logging.getLogger(__name__)
 
@@ -39,20 +40,37 @@ class PrivateReply(Protocol):
 
 @dataclass
 class Reply:
-    """A private answer: text, pictures by file name, controls and an embed, each optional (not all at once)."""
+    """A private answer: text, pictures, controls and an embed, each optional (not all at once)."""
 
     content: str = ""
-    pictures: Mapping[str, bytes] = field(default_factory=dict)
+    pictures: Sequence[Picture] = ()
     controls: discord.ui.View | None = None
     embed: discord.Embed | None = None
 
     def files(self) -> list[discord.File]:
         """Fresh discord.File objects for the pictures (a File can be sent only once)."""
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.pictures.items()]
+        return files_of(self.pictures)
 
     def view(self) -> discord.ui.View | None:
         """The controls, if any."""
         return self.controls
+
+
+@dataclass
+class PrivateMessage:
+    """A game's private answer: text, pictures and persistent controls (a hand, a menu), for one player's eyes."""
+
+    content: str
+    pictures: list[Picture] = field(default_factory=list)
+    items: list[GameComponent] = field(default_factory=list)
+
+    def files(self) -> list[discord.File]:
+        """Fresh discord.File objects for the pictures."""
+        return files_of(self.pictures)
+
+    def view(self) -> discord.ui.View | None:
+        """The controls as a View, or None when there are none."""
+        return view_of(self.items) if self.items else None
 
 
 async def acknowledge(interaction: discord.Interaction[Any], *, private_answer: bool = False) -> None:

@@ -9,23 +9,24 @@ channel that fell behind is shown the table as it stands on the next click, on /
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
-from bot.i18n import language_of, render, text
+from bot.i18n import fit, language_of, render, text
 from bot.services.games import GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.ui import permissions
 from bot.ui.answers import Reply, acknowledge, answer
+from bot.ui.components import GameComponent
 from bot.ui.custom_ids import ComponentId
 from bot.ui.names import seat_names
+from bot.ui.pictures import Picture, files_of
 from rules.engine import IllegalAction, Message
 
 if TYPE_CHECKING:
@@ -33,35 +34,123 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BAD_REQUEST = 400
 UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 
 
+MAX_TEXT = 4000
+"""Discord's limit on all the text of a Components V2 message."""
+MAX_ROW = 5
+"""Buttons in one action row."""
+
+
 @dataclass
 class TurnMessage:
-    """A public game message to post or edit: text, embed, pictures, controls, and whether to ping."""
+    """A public game message, sent as Components V2: one container in the accent colour holding the heading, the
+    call to whoever plays, the pictures, text blocks (what happened), the status (last round, standings), the hint
+    and the controls, then a small footer line.
 
-    content: str
-    embed: discord.Embed
-    pictures: dict[str, bytes] = field(default_factory=dict)
-    view: discord.ui.View | None = None
+    Text carries what must be readable at any size (whose turn, scores, the last move); the picture shows the table.
+    Once its turn is over (`finished`), the message keeps its heading, pictures and story, and loses the rest.
+    """
+
+    heading: str
+    call: str = ""
+    """Who is to do what now (may mention them)."""
+    blocks: list[str] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)
+    status: list[str] = field(default_factory=list)
+    """The state of play while the turn is on (the last-round banner, the standings)."""
+    hint: str = ""
+    """How to play this turn."""
+    controls: list[GameComponent] = field(default_factory=list)
+    accent: int | None = None
+    footer: str = ""
     ping: bool = False
+
+    def layout(self) -> discord.ui.LayoutView:
+        """The message as a Components V2 layout, its text cut to fit Discord's limit (the story first)."""
+        room = MAX_TEXT - len(self.footer) - len(self.hint) - 16
+        container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=self.accent)
+        for number, block in enumerate(
+            ["\n".join(filter(None, [self.heading, self.call])), *self.blocks, *self.status]
+        ):
+            if block.strip() and room > 0:
+                block = fit(block, room)
+                room -= len(block)
+                container.add_item(discord.ui.TextDisplay(block))
+            if number == 0 and self.pictures:
+                container.add_item(discord.ui.MediaGallery(*(p.gallery_item() for p in self.pictures)))
+        if self.hint:
+            container.add_item(discord.ui.TextDisplay(f"-# {self.hint}"))
+        for row in _rows(self.controls):
+            container.add_item(discord.ui.ActionRow(*row))
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(container)
+        if self.footer:
+            view.add_item(discord.ui.TextDisplay(f"-# {self.footer}"))
+        return view
 
     def files(self) -> list[discord.File]:
         """Fresh discord.File objects for the pictures (a File can be sent only once)."""
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.pictures.items()]
+        return files_of(self.pictures)
+
+    def finished(self, story: Sequence[str] | None = None) -> TurnMessage:
+        """This message once its turn is over: its story told as `story` (the whole turn as it reads afterwards;
+        None: as it reads now), and no call, status or controls."""
+        blocks = self.blocks if story is None else ["\n".join(story)]
+        return replace(self, call="", blocks=blocks, status=[], hint="", controls=[], ping=False)
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for send/edit; mentions ping only when asked (a new turn), never on edits."""
-        kwargs: dict[str, Any] = {
-            "content": self.content,
-            "embed": self.embed,
+        return {
+            "view": self.layout(),
             "allowed_mentions": discord.AllowedMentions(users=self.ping, roles=False, everyone=False),
         }
-        if self.view is not None:
-            kwargs["view"] = self.view
-        return kwargs
+
+
+@dataclass
+class LiveTurn:
+    """The message of a person's turn in play: where it is, what it shows, and what it told when posted."""
+
+    where: tuple[int, int]
+    message: TurnMessage
+    told: list[str]
+
+
+def _rows(items: list[GameComponent]) -> list[list[GameComponent]]:
+    """Controls in action rows: each keeps the row it asked for, at most five to a row, selects alone."""
+    rows: dict[int, list[list[GameComponent]]] = {}
+    for item in items:
+        wanted = item.item.row if item.item.row is not None else 0
+        lines = rows.setdefault(wanted, [[]])
+        alone = isinstance(item.item, discord.ui.Select)
+        if lines[-1] and (alone or len(lines[-1]) >= MAX_ROW or isinstance(lines[-1][0].item, discord.ui.Select)):
+            lines.append([])
+        lines[-1].append(item)
+    return [line for wanted in sorted(rows) for line in rows[wanted] if line]
+
+
+def _without_controls(message: discord.Message) -> discord.ui.LayoutView:
+    """A posted Components V2 message rebuilt without its action rows (and so without buttons); its pictures are
+    referred to as its own attachments again (`attachment://name`), not by their expiring CDN addresses."""
+    layout = discord.ui.LayoutView.from_message(message, timeout=None)
+    attached = {url.split("?")[0]: a.filename for a in message.attachments for url in (a.url, a.proxy_url)}
+    for item in list(layout.walk_children()):
+        if isinstance(item, discord.ui.MediaGallery):
+            for media in item.items:
+                name = attached.get(media.media.url.split("?")[0])
+                if name is not None:
+                    media.media = f"attachment://{name}"
+        if isinstance(item, discord.ui.ActionRow):
+            parent = item.parent
+            if isinstance(parent, discord.ui.Container):
+                parent.remove_item(item)
+            else:
+                layout.remove_item(item)
+    return layout
 
 
 def place_gone(error: BaseException) -> bool:
@@ -81,6 +170,10 @@ class GameController:
         self._locks: dict[int, asyncio.Condition] = {}
         self._pending: dict[int, set[int]] = {}
         """Game id → versions of moves being published (answered, not yet shown)."""
+        self._live: dict[int, LiveTurn] = {}
+        """Game id → the message of a person's turn in play, with its controls (none while bot players play)."""
+        self._retired: dict[int, tuple[int, int]] = {}
+        """Game id → its last turn message whose controls are already gone."""
 
     def presenting(self, game_id: int) -> asyncio.Condition:
         """The lock (a condition) held while a game's public messages change: one change at a time."""
@@ -259,21 +352,63 @@ class GameController:
         interaction: discord.Interaction[Any] | None,
         *,
         in_place: bool = False,
+        told: Sequence[str] = (),
+        kind: str = "turn",
     ) -> None:
-        """Show a game's new public message: edit the turn message in place, or post a new one and retire the old
-        one's buttons; the click is acknowledged first, so drawing and posting never make it late."""
+        """Show a game's new public message: edit the turn message in place, or post a new one (of this kind: the
+        final one is no turn's) and retire the old one's controls; the click is acknowledged first, so drawing and
+        posting never make it late."""
         typed = interaction is not None and interaction.type is discord.InteractionType.application_command
         if interaction is not None:
             await self.acknowledge_turn(interaction)
-        current = await self.service.store.get_message(record.id, "turn")
-        if in_place and current is not None and await self._edit(current, message):
+        live = self._live.get(record.id)
+        if in_place and live is not None and await self._edit(live.where, message):
+            live.message = message
             if typed and interaction is not None:
                 await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
-        else:  # the new message first: if posting fails, the old one keeps its buttons to click
-            await self.post(record, message, answering=interaction if typed else None)
-            if current is not None:
-                await self.retire(current)
+        else:
+            await self.post_turn(record, message, told, answering=interaction if typed else None, kind=kind)
         await self.service.mark_shown(record.id, record.version)
+
+    async def post_turn(
+        self,
+        record: GameRecord,
+        message: TurnMessage,
+        told: Sequence[str] = (),
+        *,
+        answering: discord.Interaction[Any] | None = None,
+        kind: str = "turn",
+    ) -> None:
+        """Post a new turn message and remember it as the live one (or the game's message of another kind); then
+        retire the turn message before (in this order, so a failed post leaves controls to click)."""
+        previous = await self.service.store.get_message(record.id, "turn")
+        await self.post(record, message, kind=kind, answering=answering)
+        if previous is not None:
+            await self.retire_turn(record.id, previous)
+        where = await self.service.store.get_message(record.id, kind)
+        if kind == "turn" and where is not None:
+            self._live[record.id] = LiveTurn(where, message, list(told))
+
+    async def retire_turn(
+        self, game_id: int, where: tuple[int, int] | None = None, story: Sequence[str] | None = None
+    ) -> None:
+        """Take the controls off a turn message (the game's current one by default), its story told as `story`
+        when it is the live one (see `TurnMessage.finished`); a message already retired is left alone."""
+        where = where or await self.service.store.get_message(game_id, "turn")
+        if where is None or self._retired.get(game_id) == where:
+            return
+        live = self._live.get(game_id)
+        if live is not None and live.where == where:
+            del self._live[game_id]
+            await self.retire(where, live.message.finished(story))
+        else:
+            await self.retire(where)
+        self._retired[game_id] = where
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept in memory about a game that ended."""
+        for table in (self._locks, self._live, self._retired):
+            table.pop(game_id, None)
 
     @staticmethod
     async def acknowledge_turn(interaction: discord.Interaction[Any]) -> None:
@@ -302,25 +437,44 @@ class GameController:
         posted = await channel.send(files=message.files(), **message.send_kwargs())
         await self.service.store.set_message(record.id, kind, record.channel_id, posted.id)
 
-    async def retire(self, where: tuple[int, int]) -> None:
-        """Remove the buttons of an older turn message; a message deleted meanwhile is not an error."""
+    async def retire(self, where: tuple[int, int], finished: TurnMessage | None = None) -> None:
+        """Take the controls off an older message: show `finished` (its turn as it ended; its pictures are kept, not
+        sent again) or, when that is not known (after a restart), the message as it is without its action rows.
+        A message deleted meanwhile is not an error."""
         channel_id, message_id = where
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            if finished is not None:
+                await partial.edit(**finished.send_kwargs())
+                return
+            posted = await partial.fetch()
+            if posted.flags.components_v2:
+                await partial.edit(view=_without_controls(posted))
+            elif posted.components:
+                await partial.edit(view=None)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 raise
             log.info("turn message %s was deleted; nothing to retire", message_id)
 
-    async def _edit(self, where: tuple[int, int], message: TurnMessage) -> bool:
-        """Edit a public message in place; False when it was deleted meanwhile (post a new one instead)."""
+    async def _edit(self, where: tuple[int, int], message: TurnMessage, *, same_pictures: bool = False) -> bool:
+        """Edit a public message in place (its pictures are sent again unless `same_pictures`); False when it was
+        deleted meanwhile or is of the older kind that cannot become Components V2 (post a new one instead)."""
         channel_id, message_id = where
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        kwargs = message.send_kwargs()
+        if not same_pictures:
+            kwargs["attachments"] = message.files()
         try:
-            await partial.edit(attachments=message.files(), **message.send_kwargs())
+            await partial.edit(**kwargs)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 raise
+            return False
+        except discord.HTTPException as error:
+            if error.status != BAD_REQUEST:
+                raise
+            log.info("message %s cannot be edited into the new form (%s); posting a new one", message_id, error)
             return False
         return True
 

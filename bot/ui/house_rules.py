@@ -40,7 +40,7 @@ class NewGamePlan:
 
     options: dict[str, Any]
     timers: TimerPolicy
-    threads: bool
+    threads: bool | None
     bots_allowed: bool
     limits: LobbyLimits
 

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TypeVar
 
-from bot.i18n import text
+import discord
+
+from bot.i18n import fit, text
 from bot.storage.games import GameRecord
 
 T = TypeVar("T")
@@ -27,6 +31,34 @@ MAX_BYTES = 64 * 1024 * 1024
 
 _public_pool = ThreadPoolExecutor(PUBLIC_WORKERS, thread_name_prefix="render-public")
 _private_pool = ThreadPoolExecutor(PRIVATE_WORKERS, thread_name_prefix="render-private")
+
+
+MAX_ALT_TEXT = 1024
+"""Discord's limit on an attachment's description (its alt text)."""
+MAX_GALLERY_ALT_TEXT = 256
+"""Discord's limit on a media gallery item's description."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture to attach: its file name (which says only what it is), its PNG bytes and its alt text."""
+
+    name: str
+    data: bytes
+    alt: str
+
+    def file(self) -> discord.File:
+        """A fresh discord.File (a File can be sent only once), described for screen readers."""
+        return discord.File(io.BytesIO(self.data), filename=self.name, description=fit(self.alt, MAX_ALT_TEXT))
+
+    def gallery_item(self) -> discord.MediaGalleryItem:
+        """The picture as an item of a Components V2 media gallery, with the same alt text."""
+        return discord.MediaGalleryItem(f"attachment://{self.name}", description=fit(self.alt, MAX_GALLERY_ALT_TEXT))
+
+
+def files_of(pictures: Iterable[Picture]) -> list[discord.File]:
+    """Fresh discord.File objects for pictures."""
+    return [picture.file() for picture in pictures]
 
 
 class PictureCache:

@@ -97,13 +97,13 @@ class GamePlaces(GameListener):
         if record.id in self._gone:
             self._gone.discard(record.id)
             return
-        where = await self.bot.service.store.get_message(record.id, "turn")
-        if where is not None:
-            channel_id, message_id = where
+        controller = self.bot.controllers.get(record.game)
+        if controller is not None:
             try:
-                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+                await controller.retire_turn(record.id)
             except discord.HTTPException as error:
                 log.info("could not retire the turn message of game %s: %s", record.id, error)
+            controller.forget(record.id)
         await self._archive(record)
 
     async def _archive(self, record: GameRecord) -> None:

@@ -3,17 +3,18 @@ shown publicly.
 
 The actor's answer comes first; anything that draws a picture is preceded by acknowledging the click, so Discord's
 3-second deadline holds however slow drawing is. Public messages are presented one move at a time, in version
-order (one lock per game): the opening message is edited as players choose, a turn's steps edit the turn message
-in place, and a finished turn retires that message's buttons and posts the next one. A channel that missed a move
-(a failed post, a restart) is shown the table as it stands instead. Each game supplies its engine, its presenter
-functions and its picture through the hooks below.
+order (one lock per game): the opening message is edited as players choose; each person's turn has one message,
+whose steps edit it in place and whose end adds what was done and takes its buttons off; bot players' turns are
+told in the next person's message, and a picture is posted only when the table changed. A channel that missed a move
+(a failed post, a restart) is shown the table as it stands instead. Each game plugs in its engine and its table
+(bot/ui/table_presenter.py): what to say, draw and offer.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+from collections.abc import Hashable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import discord
 from pydantic import BaseModel
@@ -22,11 +23,12 @@ from bot.i18n import language_of, render, text
 from bot.services.games import Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
-from bot.ui.components import GameComponent, view_of
-from bot.ui.controller import GameController, TurnMessage, place_gone
+from bot.ui.components import view_of
+from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
-from bot.ui.pictures import PICTURES
-from rules.engine import Event, GameEngine, GameResult, Message
+from bot.ui.pictures import PICTURES, Picture
+from bot.ui.table_presenter import TablePresenter
+from rules.engine import Event, GameEngine, Message
 
 log = logging.getLogger(__name__)
 
@@ -53,87 +55,21 @@ SeatT = TypeVar("SeatT")
 class TableController(GameController, Generic[StateT, PublicT, SeatT]):
     """A card-table game's messages; moves arrive through the base class's `act` (buttons, selects, commands)."""
 
-    continuing: ClassVar[frozenset[str]]
-    """Phases in which the player who just moved goes on with the same turn."""
-    narrowing: ClassVar[frozenset[str]]
-    """Verbs of the private menus that narrow a move down to one action."""
-    not_possible: ClassVar[str]
-    """The refusal key for a narrowed choice the game no longer allows."""
-    empty_keep: ClassVar[str] = ""
-    """How a keep action spells keeping no ticket at all."""
-
-    def __init__(self, bot: Any, engine: GameEngine[StateT, Any, Any]) -> None:
+    def __init__(self, bot: Any, engine: GameEngine[StateT, Any, Any], table: TablePresenter[PublicT, SeatT]) -> None:
         super().__init__(bot)
         self.engine = engine
+        self.table = table
         self._events: dict[int, list[Event]] = {}
-        """Game id → public events since the last new turn message (the turn in play)."""
-        self._last_turn: dict[int, list[Event]] = {}
-        """Game id → public events of the turn before (what the turn message tells first)."""
+        """Game id → public events not yet told: the steps of the turn in play, or bot players' turns."""
+        self._board_shown: dict[int, Hashable] = {}
+        """Game id → what the last picture posted showed (`_board_key`): a new one is posted only when it changes."""
+        self._opening_pictures: dict[int, Picture] = {}
+        """Game id → the picture the opening message was posted with (kept, not sent again, as it is edited)."""
 
-    # ---- what each game supplies ------------------------------------------------------------------------
-
-    def _narrate(self, language: str, events: Sequence[Event], names: Mapping[int, str], *, summary: bool) -> list[str]:
-        """The public events worded for a message (summary: the turn as told afterwards)."""
-        raise NotImplementedError
-
-    def _own_move(self, events: list[Event]) -> list[Event]:
-        """The events told to the actor as what they did (all of them unless the game says otherwise)."""
-        return events
-
-    async def _hand(self, language: str, record: GameRecord, view: SeatT, lines: Sequence[str] = ()) -> PrivateReply:
-        """The player's private hand message, or their pending choice."""
-        raise NotImplementedError
-
-    def _needs_choice(self, view: SeatT) -> bool:
-        """Whether the seat owes a private decision now."""
-        raise NotImplementedError
-
-    def _narrowed(
-        self, language: str, record: GameRecord, view: SeatT, cid: ComponentId, values: list[str]
-    ) -> PrivateReply | str | None:
-        """A narrowing menu's pick: the next menu, the action itself, or None if it is not possible now."""
-        raise NotImplementedError
-
-    async def _draw(self, language: str, record: GameRecord, public: PublicT) -> bytes:
-        """The game's public picture (board or table) of this state."""
-        raise NotImplementedError
-
-    def _opening(self, language: str, record: GameRecord, public: PublicT, picture: bytes | None) -> TurnMessage:
-        """The opening message: who has chosen their tickets (with the picture when first posted)."""
-        raise NotImplementedError
-
-    def _turn(
-        self, language: str, record: GameRecord, public: PublicT, legal: list[str], lines: list[str], picture: bytes
-    ) -> TurnMessage:
-        """The message of the turn in play."""
-        raise NotImplementedError
-
-    async def _final(
-        self, language: str, record: GameRecord, public: PublicT, lines: list[str], result: GameResult
-    ) -> TurnMessage:
-        """The score sheet message posted at the end."""
-        raise NotImplementedError
-
-    def _turn_buttons(
-        self, language: str, record: GameRecord, public: PublicT, legal: list[str]
-    ) -> list[GameComponent]:
-        """The public turn message's buttons for these legal moves."""
-        raise NotImplementedError
-
-    def _hand_button(self, language: str, record: GameRecord) -> GameComponent:
-        """The button that opens a player's private hand."""
-        raise NotImplementedError
-
-    def _legal_codes(self, seat_view: SeatT) -> list[str]:
-        """The encoded legal moves listed in a seat's view."""
-        raise NotImplementedError
+    # ---- what each game shows and does itself --------------------------------------------------------------
 
     async def _between_turns(self, record: GameRecord, language: str, public: PublicT, events: list[Event]) -> None:
         """What a game shows before a new turn whose start it announces."""
-        raise NotImplementedError
-
-    def _turn_begins(self, events: list[Event]) -> bool:
-        """Whether a move's events start a new turn explicitly (the opening's end included)."""
         raise NotImplementedError
 
     # ---- the game's life --------------------------------------------------------------------------------
@@ -147,7 +83,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             await self.publish_failed(record, interaction, error)
         seat = record.seat_of(interaction.user.id)
         if seat is not None:
-            mine = await self._hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
+            mine = await self.table.hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
             await answer(interaction, mine)
         self.service.wake_bots(record.id)
 
@@ -176,18 +112,15 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
     # ---- components -------------------------------------------------------------------------------------
 
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
-        """Face-up cards, the ticket choice, My hand, and the game's menus that narrow down a move."""
-        if cid.verb == "take":
-            colour = cid.arg.partition(":")[2]
-            await self.act(interaction, cid.game_id, f"draw:{colour}", version=cid.version)
-        elif cid.verb == "keep":
-            # Not bound to the version: the opening choice is simultaneous, so others' choices move the version
-            # on; the action names the exact tickets kept, so the engine refuses it if the offer has changed.
-            ids = sorted(values, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
-            await self.act(interaction, cid.game_id, "keep:" + (",".join(ids) or self.empty_keep), version=None)
+        """The game's own moves (face-up cards, the ticket choice, …), My hand, and the menus that narrow down a
+        move."""
+        move = self.table.moves.get(cid.verb)
+        if move is not None:
+            action = move.action(cid, values)
+            await self.act(interaction, cid.game_id, action, version=cid.version if move.bound else None)
         elif cid.verb == "hand":
             await self.show_hand(interaction, cid.game_id)
-        elif cid.verb in self.narrowing:
+        elif cid.verb in self.table.narrowing:
             await self._narrow(interaction, cid, values)
         else:
             await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
@@ -205,9 +138,9 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             return None
         public = self._public(game_id)
         if public.current == seat and public.phase in ("turn", "second_pick"):
-            legal = self._legal_codes(self._seat_view(game_id, seat))
-            return view_of(self._turn_buttons(language, record, public, legal))
-        return view_of([self._hand_button(language, record)])
+            legal = self.table.legal_codes(self._seat_view(game_id, seat))
+            return view_of(self.table.turn_buttons(language, record, public, legal))
+        return view_of([self.table.hand_button(language, record)])
 
     async def show_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Answer privately with the player's hand and what they can do now (or their pending choice)."""
@@ -216,17 +149,17 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             return
         record, seat = found
         await acknowledge(interaction, private_answer=True)
-        mine = await self._hand(language_of(interaction.locale), record, self._seat_view(game_id, seat))
+        mine = await self.table.hand(language_of(interaction.locale), record, self._seat_view(game_id, seat))
         await answer(interaction, mine, replace=True)
 
-    async def show_picture(self, interaction: discord.Interaction[Any], game_id: int, filename: str) -> None:
+    async def show_picture(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Show the game's public picture as it is now, privately (and bring a channel that fell behind up)."""
         await acknowledge(interaction, private_answer=True)
         await self.ensure_shown(game_id)
         record = await self.service.get(game_id)
         language = language_of(interaction.locale)
-        picture = await self._draw(language, record, self._public(game_id))
-        await answer(interaction, Reply(pictures={filename: picture}))
+        picture = await self.table.draw(language, record, self._public(game_id))
+        await answer(interaction, Reply(pictures=[picture]))
 
     # ---- answering the actor ------------------------------------------------------------------------------
 
@@ -239,11 +172,11 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         mine = cast(SeatT, self.engine.view(cast(StateT, outcome.state), outcome.seat))
         typed = interaction.type is discord.InteractionType.application_command
         reply: PrivateReply
-        if self._needs_choice(mine):
+        if self.table.needs_choice(mine):
             await acknowledge(interaction, private_answer=True)  # the choice comes with a picture
-            reply = await self._hand(language, outcome.record, mine, private)
+            reply = await self.table.hand(language, outcome.record, mine, private)
         elif private or is_private(interaction.message) or typed:
-            lines = private or self._narrate(language, self._own_move(outcome.events), names, summary=False)
+            lines = private or self.table.narrate(language, self.table.own_move(outcome.events), names, summary=False)
             reply = Reply("\n".join(lines))
         else:
             return
@@ -259,11 +192,11 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             await self.refuse(interaction, Message(key="bot.reason.stale"), game_id=cid.game_id)
             return
         language = language_of(interaction.locale)
-        result = self._narrowed(language, record, self._seat_view(cid.game_id, seat), cid, values)
+        result = self.table.narrowed(language, record, self._seat_view(cid.game_id, seat), cid, values)
         if isinstance(result, str):
             await self.act(interaction, cid.game_id, result, version=cid.version)
         elif result is None:
-            await self.refuse(interaction, Message(key=self.not_possible), game_id=cid.game_id)
+            await self.refuse(interaction, Message(key=self.table.not_possible), game_id=cid.game_id)
         else:
             await answer(interaction, result, replace=True)
 
@@ -296,8 +229,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         if shown < record.version - 1:
             await self._show_as_it_stands(record, state)
             return
-        events = self._events.setdefault(record.id, [])
-        events.extend(e for e in outcome.events if e.public)
+        self._events.setdefault(record.id, []).extend(e for e in outcome.events if e.public)
         language = await self.public_language(record)
         public = cast(PublicT, self.engine.view(state, None))
         if outcome.finished:
@@ -305,14 +237,15 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             return
         if public.phase == "opening":
             await self._edit_opening(record, language, public)
-        elif self._turn_begins(outcome.events):
-            await self._between_turns(record, language, public, outcome.events)
-            await self._new_turn(record, language, state, public)
-        elif public.phase in self.continuing and public.current == outcome.seat:
-            if not outcome.by_bot:  # a bot finishes its turn at once: show the turn when it is done
-                await self._same_turn(record, language, state, public)
         else:
-            await self._new_turn(record, language, state, public)
+            begins = self.table.turn_begins(outcome.events)
+            if begins:
+                await self._between_turns(record, language, public, outcome.events)
+            if not begins and public.phase in self.table.continuing and public.current == outcome.seat:
+                if not outcome.by_bot:  # a bot finishes its turn at once: show the turn when it is done
+                    await self._same_turn(record, language, state, public)
+            else:
+                await self._turn_passes(record, language, state, public)
         await self.service.mark_shown(record.id, record.version)
 
     async def _show_as_it_stands(self, record: GameRecord, state: StateT) -> None:
@@ -320,19 +253,21 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         language = await self.public_language(record)
         public = cast(PublicT, self.engine.view(state, None))
         self._events[record.id] = []
-        self._last_turn[record.id] = []
+        self._board_shown.pop(record.id, None)
         if self.engine.is_over(state):
             await self._finish(record, language, state, public)
         elif public.phase == "opening":
             await self._post_opening(record, public)
         else:
-            await self._new_turn(record, language, state, public, lines=[text(language, "bot.catch_up.shown")])
+            await self._new_turn(record, language, state, public, [text(language, "bot.catch_up.shown")])
             await self.service.mark_shown(record.id, record.version)
 
     async def _post_opening(self, record: GameRecord, public: PublicT) -> None:
         """Post the opening message with the picture (retiring an older one, if any) and remember it."""
         language = await self.public_language(record)
-        message = self._opening(language, record, public, await self._draw(language, record, public))
+        picture = await self.table.draw(language, record, public)
+        self._opening_pictures[record.id] = picture
+        message = self.table.opening(language, record, public, picture)
         message.ping = True
         older = await self.service.store.get_message(record.id, "opening")
         if older is not None:
@@ -341,72 +276,91 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         await self.service.mark_shown(record.id, record.version)
 
     async def _edit_opening(self, record: GameRecord, language: str, public: PublicT) -> None:
-        """Redraw who has chosen their tickets; the buttons go once everyone has."""
+        """Redraw who has chosen their tickets (the picture stays as posted); the buttons go once everyone has."""
         where = await self.service.store.get_message(record.id, "opening")
         if where is None:
             return
-        message = self._opening(language, record, public, None)
-        channel_id, message_id = where
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            await partial.edit(**{**message.send_kwargs(), "view": message.view})
-        except discord.NotFound as error:
-            if place_gone(error):
-                raise
-            log.info("opening message %s of game %s was deleted; play goes on", message_id, record.id)
+        picture = self._opening_pictures.get(record.id)
+        if picture is None:  # not known since a restart: drawn again as it is now
+            picture = self._opening_pictures[record.id] = await self.table.draw(language, record, public)
+            message = self.table.opening(language, record, public, picture)
+            edited = await self._edit(where, message)
+        else:
+            edited = await self._edit(where, self.table.opening(language, record, public, picture), same_pictures=True)
+        if not edited:
+            log.info("the opening message of game %s could not be edited; play goes on", record.id)
 
     async def _same_turn(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
-        """A step inside a turn (first card, tickets drawn, ...): edit the turn message in place."""
+        """A step inside a person's turn (first card, tickets drawn, ...): edit its message in place, keeping the
+        picture it was posted with."""
+        live = self._live.get(record.id)
+        if live is None:  # not known since a restart
+            await self._new_turn(record, language, state, public)
+            return
+        steps = self.table.narrate(language, self._events.get(record.id, []), self.names(record), summary=False)
+        message = self._turn_message(record, language, state, public, [*live.told, *steps], live.message.pictures)
+        if await self._edit(live.where, message, same_pictures=True):
+            live.message = message
+        else:
+            await self._new_turn(record, language, state, public)
+
+    async def _turn_passes(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
+        """A turn is over: its message (a person's) now says what was done and loses its buttons; a person's turn
+        comes with a new message telling what happened since (bot players' turns fold into it)."""
         names = self.names(record)
-        lines = self._narrate(language, self._last_turn.get(record.id, []), names, summary=True)
-        lines += self._narrate(language, self._events.get(record.id, []), names, summary=False)
-        message = await self._turn_message(record, language, state, public, lines)
-        current = await self.service.store.get_message(record.id, "turn")
-        if current is None or not await self._edit(current, message):
-            await self.post(record, message)
+        events = self._events.pop(record.id, [])
+        live = self._live.get(record.id)
+        if live is not None:
+            summary = self.table.narrate(language, events, names, summary=True)
+            await self.retire_turn(record.id, story=[*live.told, *summary])
+            events = []
+        if public.current is not None and record.bot_plays(public.current):
+            self._events[record.id] = events  # told with the next person's turn
+            return
+        await self._new_turn(record, language, state, public, self.table.narrate(language, events, names, summary=True))
 
     async def _new_turn(
-        self, record: GameRecord, language: str, state: StateT, public: PublicT, *, lines: Sequence[str] = ()
+        self, record: GameRecord, language: str, state: StateT, public: PublicT, told: Sequence[str] = ()
     ) -> None:
-        """Post the next turn's message with the picture and what happened (or `lines`, when catching up), then
-        retire the last one's buttons (in this order, so a failed post leaves buttons to click)."""
-        previous = await self.service.store.get_message(record.id, "turn")
-        names = self.names(record)
-        self._last_turn[record.id] = self._events.pop(record.id, [])
-        told = list(lines) or self._narrate(language, self._last_turn[record.id], names, summary=True)
-        message = await self._turn_message(record, language, state, public, told)
+        """Post the message of the turn in play, pinging whoever plays it, with the picture when the table changed
+        since the last one posted; then retire an older turn message that still has buttons (in this order, so a
+        failed post leaves buttons to click)."""
+        key = self.table.board_key(public)
+        picture = None if self._board_shown.get(record.id) == key else await self.table.draw(language, record, public)
+        message = self._turn_message(record, language, state, public, list(told), [picture] if picture else [])
         message.ping = True
-        await self.post(record, message)
-        if previous is not None:
-            await self.retire(previous)
+        await self.post_turn(record, message, told)
+        self._board_shown[record.id] = key
+        self._events.pop(record.id, None)
 
     async def _finish(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
         """The end: post the game's score sheet, retire the last turn message, and forget the game."""
         result = self.engine.result(state)
         assert result is not None
-        lines = self._narrate(language, self._events.pop(record.id, []), self.names(record), summary=True)
-        message = await self._final(language, record, public, lines, result)
+        lines = self.table.narrate(language, self._events.pop(record.id, []), self.names(record), summary=True)
+        message = await self.table.final(language, record, public, lines, result)
         await self.post(record, message, kind="final")
-        await self._retire_turn(record)
+        await self.retire_turn(record.id)
         await self.service.mark_shown(record.id, record.version)
-        for table in (self._locks, self._last_turn):
+        self.forget(record.id)
+        for table in (self._board_shown, self._opening_pictures):
             table.pop(record.id, None)
         PICTURES.forget(lambda key: isinstance(key, tuple) and key[:1] == (record.id,))
 
-    async def _retire_turn(self, record: GameRecord) -> None:
-        """Take the buttons off the turn message."""
-        current = await self.service.store.get_message(record.id, "turn")
-        if current is not None:
-            await self.retire(current)
-
-    async def _turn_message(
-        self, record: GameRecord, language: str, state: StateT, public: PublicT, lines: list[str]
+    def _turn_message(
+        self,
+        record: GameRecord,
+        language: str,
+        state: StateT,
+        public: PublicT,
+        lines: list[str],
+        pictures: list[Picture],
     ) -> TurnMessage:
         """The turn message, with the buttons of the legal moves when a person is to play."""
         seat = public.current
         human = seat is not None and not record.bot_plays(seat)
         legal = [a.encode() for a in self.engine.legal_actions(state, seat)] if human and seat is not None else []
-        return self._turn(language, record, public, legal, lines, await self._draw(language, record, public))
+        return self.table.turn(language, record, public, legal, lines, pictures)
 
     # ---- helpers --------------------------------------------------------------------------------------------
 

@@ -52,7 +52,7 @@ def settings_embed(language: str, service: GuildConfigService, config: GuildConf
     )
     general = [
         text(language, "admin.summary.language", value=language_words),
-        text(language, "admin.summary.threads", value=_yes_no(language, config.threads)),
+        text(language, "admin.summary.threads", value=_threads(language, config.threads)),
         text(language, "admin.summary.creators", value=creators),
         text(language, "admin.summary.bots", value=_yes_no(language, config.bots_allowed)),
     ]
@@ -89,6 +89,10 @@ def limit_lines(language: str, config: GuildConfig) -> list[str]:
         text(language, "admin.limits.games_per_server_line", value=limits.games_per_server),
         text(language, "admin.limits.lobby_expiry_minutes_line", value=limits.lobby_expiry_minutes),
     ]
+
+
+def _threads(language: str, value: bool | None) -> str:
+    return text(language, "admin.summary.threads_auto") if value is None else _yes_no(language, value)
 
 
 def _yes_no(language: str, value: bool) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from bot.storage.games import GameRecord
 from bot.ui.pictures import PICTURES, draw_once, labels, plain_names
-from render.cardgame import render_hand, render_scoring, render_table
+from render.cardgame import render_hand, render_scoring, render_scoring_detail, render_table
+from render.cardgame.scoring import Stage
 from rules.cardgame import CardGameEngine
 from rules.cardgame.view import CardGameView
 
@@ -16,6 +17,7 @@ TABLE = "table.png"
 HAND = "hand.png"
 FIRST_SCORING = "first-scoring.png"
 SCORES = "scores.png"
+DETAIL = "score-detail.png"
 
 
 async def table(language: str, record: GameRecord, view: CardGameView) -> bytes:
@@ -38,6 +40,11 @@ async def first_scoring(language: str, record: GameRecord, view: CardGameView) -
 async def final_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The final score sheet (public, once the game is over)."""
     return await draw_once(lambda: render_scoring(view, labels(language), plain_names(record), "final"))
+
+
+async def scoring_detail(language: str, record: GameRecord, view: CardGameView, stage: Stage) -> bytes:
+    """A scoring's detail (each stack and ticket, the big cities), posted beside its summary."""
+    return await draw_once(lambda: render_scoring_detail(view, labels(language), plain_names(record), stage))
 
 
 def warm(language: str) -> None:

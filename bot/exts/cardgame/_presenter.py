@@ -11,14 +11,14 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.exts.cardgame import _pictures
 from bot.i18n import render, text
 from bot.storage.games import GameRecord
-from bot.ui.components import GameComponent, button, view_of
+from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
+from bot.ui.pictures import Picture, plain_names
 from rules.cardgame import CardGameEngine
-from rules.cardgame.view import CardGameView
+from rules.cardgame.view import CardGameView, PlayerView
 from rules.engine import Event, GameResult, Message
 
 GAME = CardGameEngine.game_id
@@ -134,47 +134,94 @@ def turn_buttons(language: str, record: GameRecord, view: CardGameView, legal: S
 
 
 def footer(language: str, record: GameRecord, view: CardGameView) -> str:
-    """The game's number, which deck is in play (4 players), and the last round's countdown."""
+    """The game's number and which deck is in play (4 players)."""
     parts = [text(language, "cardgame_bot.footer.game", id=record.id)]
     if view.n_players == 4:
         parts.append(text(language, "cardgame_bot.footer.deck", number=view.deck_number))
-    if view.last_round and view.last_turns_left is not None and view.phase != "over":
-        parts.append(text(language, "cardgame_bot.footer.last_round", turns=view.last_turns_left))
     return " · ".join(parts)
 
 
-def turn_message(
-    language: str, record: GameRecord, view: CardGameView, legal: Sequence[str], lines: Sequence[str], table: bytes
-) -> TurnMessage:
-    """The message of the turn in play: whose turn (mentioned), what just happened, the table, the buttons."""
-    seat = view.current
+def standings(language: str, record: GameRecord, view: CardGameView) -> str:
+    """Every player in turn order with their hand, Rail Yard, Train Stack and tickets, the one to play marked."""
     names = GameController.names(record)
+    lines = []
+    for player in view.players:
+        line = text(
+            language,
+            "cardgame_turn.standing",
+            player=names[player.seat],
+            hand=player.hand_size,
+            yard=_yard_size(player),
+            stack=player.stack_size,
+            tickets=player.ticket_count,
+        )
+        lines.append(f"▶ {line}" if player.seat == view.current and view.phase != "opening" else line)
+    return "\n".join(lines)
+
+
+def _yard_size(player: PlayerView) -> int:
+    return sum(group.cards + group.locomotives for group in player.yard)
+
+
+def last_round(language: str, view: CardGameView) -> str:
+    """The last-round banner, or nothing."""
+    if not view.last_round or view.last_turns_left is None or view.phase == "over":
+        return ""
+    return text(language, "cardgame_turn.last_round", turns=view.last_turns_left)
+
+
+def table_alt(language: str, record: GameRecord, view: CardGameView) -> str:
+    """The table's alt text: the turn, who plays, and every Rail Yard's size (public facts only)."""
+    names = plain_names(record)
+    yards = ", ".join(
+        text(
+            language, "cardgame_turn.alt.yard", player=names[p.seat], cards=sum(g.cards + g.locomotives for g in p.yard)
+        )
+        for p in view.players
+    )
+    return text(language, "cardgame_turn.alt.table", turn=view.turn, player=names[view.current], yards=yards)
+
+
+def scores_alt(language: str, record: GameRecord, result: GameResult) -> str:
+    """A score sheet's alt text: every player's score, best first."""
+    names = plain_names(record)
+    scores = ", ".join(
+        text(language, "cardgame_turn.alt.score", player=names[p.seat], points=p.total) for p in result.players
+    )
+    return text(language, "cardgame_turn.alt.scores", scores=scores)
+
+
+def turn_message(
+    language: str,
+    record: GameRecord,
+    view: CardGameView,
+    legal: Sequence[str],
+    lines: Sequence[str],
+    pictures: list[Picture],
+) -> TurnMessage:
+    """The message of a person's turn: whose turn (mentioned), what happened since the last one, the table when it
+    changed, the standings and the last-round banner as text, and the buttons."""
+    seat = view.current
     who = GameController.mention(record, seat)
-    bot = record.bot_plays(seat)
     key = {
-        "turn": "cardgame_bot.turn.bot_playing" if bot else "cardgame_bot.turn.your_turn",
         "second_pick": "cardgame_bot.turn.second_pick",
         "tickets": "cardgame_bot.turn.choosing_tickets",
     }.get(view.phase, "cardgame_bot.turn.your_turn")
-    description = list(lines[-MAX_LINES:])
-    if view.phase == "turn" and not bot:
-        description.append(text(language, "cardgame_bot.turn.hint"))
-    embed = discord.Embed(
-        title=text(language, "cardgame_bot.turn.title", turn=view.turn, player=names[seat]),
-        description="\n".join(description) or None,
-        colour=COLOUR,
-    )
-    embed.set_image(url=f"attachment://{_pictures.TABLE}")
-    embed.set_footer(text=footer(language, record, view))
+    title = text(language, "cardgame_turn.title", turn=view.turn, player=GameController.names(record)[seat])
     return TurnMessage(
-        content=text(language, key, player=who),
-        embed=embed,
-        pictures={_pictures.TABLE: table},
-        view=view_of(turn_buttons(language, record, view, legal)),
+        heading=f"### {title}",
+        call=text(language, key, player=who),
+        blocks=["\n".join(lines[-MAX_LINES:])],
+        pictures=pictures,
+        status=[last_round(language, view), standings(language, record, view)],
+        controls=turn_buttons(language, record, view, legal),
+        hint=text(language, "cardgame_bot.turn.hint") if view.phase == "turn" else "",
+        accent=COLOUR.value,
+        footer=footer(language, record, view),
     )
 
 
-def opening_message(language: str, record: GameRecord, view: CardGameView, table: bytes | None) -> TurnMessage:
+def opening_message(language: str, record: GameRecord, view: CardGameView, table: Picture) -> TurnMessage:
     """The simultaneous opening ticket choice: who has chosen, and the button that opens one's own choice."""
     names = GameController.names(record)
     waiting = [p.seat for p in view.players if not p.chose_opening]
@@ -187,45 +234,45 @@ def opening_message(language: str, record: GameRecord, view: CardGameView, table
         )
         for p in view.players
     ]
-    embed = discord.Embed(
-        title=text(language, "cardgame_bot.opening.title"),
-        description="\n".join([text(language, "cardgame_bot.opening.description"), "", *status]),
-        colour=COLOUR,
-    )
-    embed.set_image(url=f"attachment://{_pictures.TABLE}")
-    embed.set_footer(text=footer(language, record, view))
-    content = (
+    call = (
         text(language, "cardgame_bot.opening.content", players=", ".join(people))
         if people
         else text(language, "cardgame_bot.opening.everyone_chose")
     )
     choose = hand_button(language, record, key="cardgame_bot.button.choose_tickets")
     return TurnMessage(
-        content=content,
-        embed=embed,
-        pictures={_pictures.TABLE: table} if table is not None else {},
-        view=view_of([choose]) if waiting else None,
+        heading=f"### {text(language, 'cardgame_bot.opening.title')}",
+        call=call,
+        blocks=[text(language, "cardgame_bot.opening.description") if waiting else "", "\n".join(status)],
+        pictures=[table],
+        controls=[choose] if waiting else [],
+        accent=COLOUR.value,
+        footer=footer(language, record, view),
     )
 
 
-def first_scoring_message(language: str, record: GameRecord, lines: Sequence[str], picture: bytes) -> TurnMessage:
+def first_scoring_message(
+    language: str, record: GameRecord, lines: Sequence[str], pictures: list[Picture]
+) -> TurnMessage:
     """The 4-player first scoring: each player's completed tickets and points, the picture, the second deck."""
-    embed = discord.Embed(
-        title=text(language, "cardgame_bot.first_scoring.title"),
-        description="\n".join([text(language, "cardgame_bot.first_scoring.description"), "", *lines]),
-        colour=discord.Colour.gold(),
-    )
-    embed.set_image(url=f"attachment://{_pictures.FIRST_SCORING}")
-    embed.set_footer(text=text(language, "cardgame_bot.footer.game", id=record.id))
+    title = text(language, "cardgame_bot.first_scoring.title")
     return TurnMessage(
-        content=text(language, "cardgame_bot.first_scoring.content"),
-        embed=embed,
-        pictures={_pictures.FIRST_SCORING: picture},
+        heading=f"### {title}",
+        call=text(language, "cardgame_bot.first_scoring.content"),
+        blocks=[text(language, "cardgame_bot.first_scoring.description"), "\n".join(lines)],
+        pictures=pictures,
+        accent=discord.Colour.gold().value,
+        footer=text(language, "cardgame_bot.footer.game", id=record.id),
     )
 
 
 def final_message(
-    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str], result: GameResult, scores: bytes
+    language: str,
+    record: GameRecord,
+    view: CardGameView,
+    lines: Sequence[str],
+    result: GameResult,
+    pictures: list[Picture],
 ) -> TurnMessage:
     """The end: the last moves, the winner(s), the ranking, and each player's score line by line."""
     names = GameController.names(record)
@@ -235,21 +282,19 @@ def final_message(
         f"{place}. {names[p.seat]} — **{p.total}**" + (" 🏆" if p.seat in result.winners else "")
         for place, p in enumerate(result.players, start=1)
     ]
-    embed = discord.Embed(
-        title=text(language, "cardgame_bot.final.title"),
-        description="\n".join([*lines[-MAX_LINES:], "", text(language, key, players=winners), "", *ranking]),
-        colour=discord.Colour.gold(),
-    )
+    details = []
     for player in result.players:
         worded = "\n".join(
             f"{SCORE_MARKS.get(line.label.key, '•')} {render(language, line.label, names)} **{signed(line.points)}**"
             for line in player.breakdown
         )
-        embed.add_field(
-            name=text(language, "cardgame_bot.final.player", player=names[player.seat], points=player.total),
-            value=(worded if len(worded) <= 1024 else worded[:1020] + "…") or "—",
-            inline=False,
-        )
-    embed.set_image(url=f"attachment://{_pictures.SCORES}")
-    embed.set_footer(text=footer(language, record, view))
-    return TurnMessage(content=text(language, key, players=winners), embed=embed, pictures={_pictures.SCORES: scores})
+        title = text(language, "cardgame_bot.final.player", player=names[player.seat], points=player.total)
+        details.append(f"**{title}**\n{worded or '—'}")
+    return TurnMessage(
+        heading=f"### {text(language, 'cardgame_bot.final.title')}",
+        call=text(language, key, players=winners),
+        blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(ranking), *details],
+        pictures=pictures,
+        accent=discord.Colour.gold().value,
+        footer=footer(language, record, view),
+    )

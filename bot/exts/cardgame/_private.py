@@ -9,9 +9,8 @@ Three different colours are picked together in one menu of exactly three.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import discord
 
@@ -19,31 +18,16 @@ from bot.exts.cardgame import _pictures
 from bot.exts.cardgame._presenter import CARD_EMOJI, cid, colour_word
 from bot.i18n import text
 from bot.storage.games import GameRecord
-from bot.ui.components import GameComponent, button, select, view_of
+from bot.ui.answers import PrivateMessage
+from bot.ui.components import GameComponent, button, select
 from bot.ui.controller import GameController
+from bot.ui.pictures import Picture
 from rules.cardgame.cards import COLORS
 from rules.cardgame.view import CardGameView, TicketView
 
 MENU_SIZE = 25
 THREE = "three"
 """The colour menu's value for a play of three different colours."""
-
-
-@dataclass
-class PrivateMessage:
-    """An ephemeral reply: text, pictures and controls, for one player's eyes only."""
-
-    content: str
-    pictures: dict[str, bytes] = field(default_factory=dict)
-    items: list[GameComponent] = field(default_factory=list)
-
-    def files(self) -> list[discord.File]:
-        """Fresh discord.File objects for the pictures."""
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.pictures.items()]
-
-    def view(self) -> discord.ui.View | None:
-        """The controls as a View, or None when there are none."""
-        return view_of(self.items) if self.items else None
 
 
 @dataclass(frozen=True)
@@ -94,14 +78,14 @@ async def hand_message(
     """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now."""
     if needs_choice(view):
         return await ticket_choice(language, record, view, lines)
-    picture = await _pictures.hand(language, record, view)
+    picture = await hand_picture(language, record, view)
     status = _status(language, record, view)
     items: list[GameComponent] = []
     if view.phase == "turn" and view.current == view.seat:
         items = play_menu(language, record, view)
         if not items:
             status.append(text(language, "cardgame_bot.hand.nothing_to_play"))
-    return PrivateMessage("\n".join([*lines, *status]), {_pictures.HAND: picture}, items)
+    return PrivateMessage("\n".join([*lines, *status]), [picture], items)
 
 
 def _status(language: str, record: GameRecord, view: CardGameView) -> list[str]:
@@ -177,7 +161,7 @@ def colour_plays(language: str, record: GameRecord, view: CardGameView, colour: 
     if len(plays) <= MENU_SIZE:
         menu = _plays_menu(language, record, plays, text(language, "cardgame_bot.play.which_cards"))
         content = text(language, "cardgame_bot.play.which", color=word)
-        return PrivateMessage(_robbery_line(language, record, plays, content), {}, [menu, back(language, record)])
+        return PrivateMessage(_robbery_line(language, record, plays, content), [], [menu, back(language, record)])
     sizes = sorted({p.size for p in plays})
     options = [
         discord.SelectOption(
@@ -194,7 +178,7 @@ def colour_plays(language: str, record: GameRecord, view: CardGameView, colour: 
     ]
     menu = select(cid(record, "size", colour), text(language, "cardgame_bot.play.how_many"), options)
     content = text(language, "cardgame_bot.play.which_size", color=word)
-    return PrivateMessage(_robbery_line(language, record, plays, content), {}, [menu, back(language, record)])
+    return PrivateMessage(_robbery_line(language, record, plays, content), [], [menu, back(language, record)])
 
 
 def size_plays(
@@ -210,7 +194,7 @@ def size_plays(
     content = text(
         language, "cardgame_bot.play.which_locomotives", color=text(language, f"cardgame.color.{colour}"), count=size
     )
-    return PrivateMessage(content, {}, [menu, back(language, record)])
+    return PrivateMessage(content, [], [menu, back(language, record)])
 
 
 def three_menu(language: str, record: GameRecord, view: CardGameView) -> PrivateMessage | None:
@@ -226,7 +210,7 @@ def three_menu(language: str, record: GameRecord, view: CardGameView) -> Private
         min_values=3,
         max_values=3,
     )
-    return PrivateMessage(text(language, "cardgame_bot.play.three_which"), {}, [menu, back(language, record)])
+    return PrivateMessage(text(language, "cardgame_bot.play.three_which"), [], [menu, back(language, record)])
 
 
 def _plays_menu(language: str, record: GameRecord, plays: Sequence[GroupPlay], placeholder: str) -> GameComponent:
@@ -274,7 +258,7 @@ async def ticket_choice(
     with a button to keep none)."""
     offered = view.offered or []
     opening = view.phase == "opening"
-    picture = await _pictures.hand(language, record, view)
+    picture = await hand_picture(language, record, view)
     options = [
         discord.SelectOption(
             label=f"{number}. {ticket_words(language, t)}"[:100],
@@ -303,7 +287,19 @@ async def ticket_choice(
                 style=discord.ButtonStyle.danger,
             )
         )
-    return PrivateMessage("\n".join([*lines, question]), {_pictures.HAND: picture}, items)
+    return PrivateMessage("\n".join([*lines, question]), [picture], items)
+
+
+async def hand_picture(language: str, record: GameRecord, view: CardGameView) -> Picture:
+    """The hand picture with its alt text: the cards by colour, the tickets held and offered (private)."""
+    cards = ", ".join(
+        f"{count} × {text(language, f'cardgame.color.{colour}')}"
+        for colour, count in (view.hand or {}).items()
+        if count
+    )
+    tickets = ", ".join(ticket_words(language, t) for t in [*(view.tickets or []), *(view.offered or [])])
+    alt = text(language, "cardgame_turn.alt.hand", cards=cards or "—", tickets=tickets or "—")
+    return Picture(_pictures.HAND, await _pictures.hand(language, record, view), alt)
 
 
 def ticket_words(language: str, ticket: TicketView) -> str:

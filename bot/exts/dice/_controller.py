@@ -10,7 +10,7 @@ from bot.exts.dice._presenter import GAME, action_buttons, final_message, narrat
 from bot.i18n import language_of, render, text
 from bot.services.games import Outcome
 from bot.storage.games import GameRecord
-from bot.ui.answers import Reply, answer
+from bot.ui.answers import Reply, acknowledge, answer
 from bot.ui.components import view_of
 from bot.ui.controller import GameController
 from bot.ui.pictures import draw_once
@@ -25,6 +25,11 @@ class DiceController(GameController):
     """The dice game's turn messages; all moves arrive through the base class's `act`."""
 
     game = GAME
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self._told: dict[int, list[str]] = {}
+        """Game id → what the turn message tells: the turn so far, after what happened since the last one."""
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
         """Post the first turn message, with the roll-off and the first roll the engine already made."""
@@ -52,10 +57,17 @@ class DiceController(GameController):
         if state is not None:
             result = engine.result(state)
             message = await draw_once(lambda: final_message(language, record, view, [], result))
-        else:
-            lines = [self._opening_line(language, record, view) if opening else text(language, "bot.catch_up.shown")]
-            message = await draw_once(lambda: turn_message(language, record, view, lines))
-            message.ping = True
+            await self.show_turn(record, message, interaction, kind="final")
+            return
+        lines = [self._opening_line(language, record, view) if opening else text(language, "bot.catch_up.shown")]
+        self._told[record.id] = lines
+        if opening and view.turn is not None and record.bot_plays(view.turn.seat):  # told with the first person's turn
+            if interaction is not None:
+                await self.acknowledge_turn(interaction)
+            await self.service.mark_shown(record.id, record.version)
+            return
+        message = await draw_once(lambda: turn_message(language, record, view, lines))
+        message.ping = True
         await self.show_turn(record, message, interaction)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
@@ -76,21 +88,37 @@ class DiceController(GameController):
                     await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
 
     async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        """A person's rolls and adds edit their turn message, and the move that ends their turn is told there; bot
+        players' turns are told in the next person's message (one message per person's turn); the table at the end."""
         record = outcome.record
         language = await self.public_language(record)
-        names = self.names(record)
         view: DiceView = self.service.engine(GAME).view(outcome.state, None)  # type: ignore[assignment]
-        lines = narration(language, outcome.events, names)
+        lines = narration(language, outcome.events, self.names(record))
+        passed = outcome.finished or (view.turn is not None and view.turn.seat != outcome.seat)
+        if passed and record.id in self._live:
+            await self.retire_turn(record.id, story=[*self._told.get(record.id, []), *lines])
+            told: list[str] = []
+        else:
+            told = [*self._told.get(record.id, []), *lines]
+        self._told[record.id] = told
         if outcome.finished:
             result = self.service.engine(GAME).result(outcome.state)
-            message = await draw_once(lambda: final_message(language, record, view, lines, result))
-            await self.show_turn(record, message, interaction)
-            self._locks.pop(record.id, None)
+            message = await draw_once(lambda: final_message(language, record, view, told, result))
+            await self.show_turn(record, message, interaction, kind="final")
+            self.forget(record.id)
+            self._told.pop(record.id, None)
             return
-        same_roll = all(event.key in _SAME_ROLL_EVENTS for event in outcome.events)
-        message = await draw_once(lambda: turn_message(language, record, view, lines))
-        message.ping = not same_roll and view.turn is not None and view.turn.seat != outcome.seat
-        await self.show_turn(record, message, interaction, in_place=same_roll)
+        assert view.turn is not None
+        if record.bot_plays(view.turn.seat):
+            if interaction is not None and interaction.type is discord.InteractionType.application_command:
+                await answer(interaction, Reply("\n".join(lines)))
+            elif interaction is not None:
+                await acknowledge(interaction)
+            await self.service.mark_shown(record.id, record.version)
+            return
+        message = await draw_once(lambda: turn_message(language, record, view, told))
+        message.ping = passed
+        await self.show_turn(record, message, interaction, in_place=not passed)
 
     async def fresh_controls(
         self, interaction: discord.Interaction[Any], game_id: int, language: str

@@ -8,10 +8,10 @@ import discord
 
 from bot.i18n import render, text
 from bot.storage.games import GameRecord
-from bot.ui.components import GameComponent, button, view_of
+from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
-from bot.ui.pictures import labels, plain_names
+from bot.ui.pictures import Picture, labels, plain_names
 from render.dice import render_scores, render_turn
 from rules.dice import DiceEngine, DiceView
 from rules.engine import Event, GameResult
@@ -47,27 +47,49 @@ def action_buttons(language: str, record: GameRecord, view: DiceView) -> list[Ga
     return items
 
 
+def standings(language: str, record: GameRecord, view: DiceView) -> str:
+    """The players still in play with their totals, the one rolling marked: text, readable at any size."""
+    names = GameController.names(record)
+    seat = view.turn.seat if view.turn is not None else None
+    lines = [
+        ("▶ " if p.seat == seat else "") + text(language, "dice_turn.standing", player=names[p.seat], points=p.total)
+        for p in view.players
+        if p.in_play
+    ]
+    return "\n".join(lines)
+
+
+def turn_picture(language: str, record: GameRecord, view: DiceView) -> Picture:
+    """The dice and the train of the turn in play, with its alt text (drawn in a worker thread by the caller)."""
+    assert view.turn is not None
+    names = plain_names(record)
+    alt = text(
+        language,
+        "dice_turn.alt.turn",
+        player=names[view.turn.seat],
+        round=view.round,
+        points=view.turn.score.points,
+    )
+    return Picture("turn.png", render_turn(view, labels(language), names), alt)
+
+
 def turn_message(language: str, record: GameRecord, view: DiceView, lines: Sequence[str]) -> TurnMessage:
-    """The message of the turn in play: who is to roll (mentioned), what just happened, the picture."""
+    """The message of a person's turn: who is rolling (mentioned), what happened, the dice, standings, buttons."""
     assert view.turn is not None
     seat = view.turn.seat
-    names = GameController.names(record)
     who = GameController.mention(record, seat)
-    embed = discord.Embed(
-        title=text(language, "dice.message.turn_title", round=view.round, player=names[seat]),
-        description="\n".join(lines[-12:]) or None,
-        colour=_COLOUR,
-    )
-    embed.set_image(url="attachment://turn.png")
-    standings = "  ·  ".join(f"{names[p.seat]} **{p.total}**" for p in view.players if p.in_play)
-    embed.add_field(name=text(language, "dice.message.standings"), value=standings or "—", inline=False)
-    if view.last_round:
-        embed.set_footer(text=text(language, "dice.message.last_round"))
+    title = text(language, "dice.message.turn_title", round=view.round, player=GameController.names(record)[seat])
     return TurnMessage(
-        content=text(language, "dice.message.your_turn", player=who),
-        embed=embed,
-        pictures={"turn.png": render_turn(view, labels(language), plain_names(record))},
-        view=view_of(action_buttons(language, record, view)),
+        heading=f"### {title}",
+        call=text(language, "dice.message.your_turn", player=who),
+        blocks=["\n".join(lines[-12:])],
+        pictures=[turn_picture(language, record, view)],
+        status=[
+            f"⚠️ **{text(language, 'dice.message.last_round')}**" if view.last_round else "",
+            standings(language, record, view),
+        ],
+        controls=action_buttons(language, record, view),
+        accent=_COLOUR.value,
     )
 
 
@@ -78,16 +100,20 @@ def final_message(
     names = GameController.names(record)
     winners = ", ".join(names[s] for s in view.winners)
     breakdown = [] if result is None else [f"{names[p.seat]}: **{p.total}**" for p in result.players]
-    embed = discord.Embed(
-        title=text(language, "dice.message.over_title"),
-        description="\n".join([*lines[-8:], "", text(language, "dice.message.winners", winners=winners)]),
-        colour=discord.Colour.gold(),
+    plain = plain_names(record)
+    scores = ", ".join(
+        text(language, "dice_turn.alt.score", player=plain[p.seat], points=p.total) for p in view.players
     )
-    if breakdown:
-        embed.add_field(name=text(language, "dice.message.final_scores"), value="\n".join(breakdown), inline=False)
-    embed.set_image(url="attachment://scores.png")
+    picture = Picture(
+        "scores.png",
+        render_scores(view, labels(language), plain),
+        text(language, "dice_turn.alt.scores", scores=scores),
+    )
+    title = text(language, "dice.message.over_title")
     return TurnMessage(
-        content=text(language, "dice.message.over_content", winners=winners),
-        embed=embed,
-        pictures={"scores.png": render_scores(view, labels(language), plain_names(record))},
+        heading=f"### {title}",
+        call=text(language, "dice.message.winners", winners=winners),
+        blocks=["\n".join(lines[-8:]), "\n".join(breakdown)],
+        pictures=[picture],
+        accent=discord.Colour.gold().value,
     )

@@ -11,12 +11,14 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.exts.ttr import _pictures
-from bot.exts.ttr._map import COLOR_EMOJI, game_map, ticket_words
+from bot.exts.ttr._map import COLOR_EMOJI, game_map, route_name, ticket_words
 from bot.i18n import render, text
 from bot.storage.games import GameRecord
-from bot.ui.components import GameComponent, button, view_of
+from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import ComponentId
+from bot.ui.pictures import Picture, plain_names
+from render.ttr.palette import player_color
 from rules.engine import Event, GameResult
 from rules.ttr import TicketToRideEngine
 from rules.ttr.view import FinalPlayer, PublicView
@@ -28,7 +30,11 @@ _PER_PICK = frozenset(
 )
 """Events of a turn's steps; the turn's summary event says the same once the turn is over."""
 _LOUD = frozenset({"ttr.event.last_round", "ttr.event.stalemate", "ttr.event.play_begins"})
-MAX_LINES = 6
+MAX_LINES = 12
+PLAYER_MARKS = ("🔴", "🟢", "🔵", "🟣", "⚫")
+"""A mark per player colour index, next to names in the standings (the colours of render/ttr/palette.py)."""
+BLACK_ACCENT = 0x80808A
+"""The accent for the black player: a black bar would vanish on Discord's dark theme."""
 
 
 def narration(language: str, events: Sequence[Event], names: Mapping[int, str], *, summary: bool) -> list[str]:
@@ -100,11 +106,69 @@ def _title(language: str, view: PublicView) -> str:
     return text(language, "ttr_bot.title", map=text(language, f"ttr.map.{view.map}"))
 
 
-def _footer(language: str, record: GameRecord, view: PublicView) -> str:
-    parts = [text(language, "ttr_bot.footer.game", id=record.id)]
-    if view.last_round and view.turns_left is not None and view.result is None:
-        parts.append(text(language, "ttr_bot.footer.last_round", turns=view.turns_left))
-    return " · ".join(parts)
+def _footer(language: str, record: GameRecord) -> str:
+    return text(language, "ttr_bot.footer.game", id=record.id)
+
+
+def accent(view: PublicView, seat: int | None) -> int:
+    """The message's accent: the colour of the player it is about (the game's blue when nobody's)."""
+    if seat is None:
+        return _COLOUR.value
+    red, green, blue = player_color(view.players[seat].color)
+    return (red << 16) | (green << 8) | blue if red + green + blue > 150 else BLACK_ACCENT
+
+
+def standings(language: str, record: GameRecord, view: PublicView) -> str:
+    """Every player in turn order with what the panel shows (points, cars, cards, tickets, stations), the one to
+    play marked: text, so it reads at any picture size."""
+    names = GameController.names(record)
+    key = "ttr_turn.standing_stations" if game_map(view.map).rules.stations_per_player > 0 else "ttr_turn.standing"
+    lines = []
+    for player in view.players:
+        line = text(
+            language,
+            key,
+            mark=PLAYER_MARKS[player.color % len(PLAYER_MARKS)],
+            player=names[player.seat],
+            points=player.route_points,
+            cars=player.cars,
+            cards=player.hand_size,
+            tickets=player.ticket_count,
+            stations=player.stations_left,
+        )
+        lines.append(f"▶ {line}" if player.seat == view.current else line)
+    return "\n".join(lines)
+
+
+def last_round(language: str, view: PublicView) -> str:
+    """The last-round banner, or nothing."""
+    if not view.last_round or view.turns_left is None or view.result is not None:
+        return ""
+    return text(language, "ttr_turn.last_round", turns=view.turns_left)
+
+
+def board_alt(language: str, record: GameRecord, view: PublicView) -> str:
+    """The board's alt text: whose turn, the standings, the last route claimed (public facts only)."""
+    names = plain_names(record)
+    parts = [text(language, "ttr_turn.alt.board", title=_title(language, view))]
+    if view.current is not None:
+        parts.append(text(language, "ttr_turn.alt.to_play", player=names[view.current]))
+    scores = ", ".join(
+        text(language, "ttr_turn.alt.score", player=names[p.seat], points=p.route_points) for p in view.players
+    )
+    parts.append(scores + ".")
+    if view.last_claim is not None:
+        parts.append(text(language, "ttr_turn.alt.last_claim", route=route_name(language, view.map, view.last_claim)))
+    return " ".join(parts)
+
+
+def final_alt(language: str, record: GameRecord, result: GameResult) -> str:
+    """The score sheet's alt text: every player's final score, best first."""
+    names = plain_names(record)
+    scores = ", ".join(
+        text(language, "ttr_turn.alt.score", player=names[p.seat], points=p.total) for p in result.players
+    )
+    return text(language, "ttr_turn.alt.scores", scores=scores)
 
 
 def turn_message(
@@ -113,61 +177,54 @@ def turn_message(
     view: PublicView,
     legal: Sequence[str],
     lines: Sequence[str],
-    board: bytes,
+    pictures: list[Picture],
 ) -> TurnMessage:
-    """The message of the turn in play: whose turn (mentioned), what just happened, the board, the buttons."""
+    """The message of a person's turn: whose turn (mentioned), what happened since the last one, the board when it
+    changed, the standings and the last-round banner as text, and the buttons."""
     assert view.current is not None
     seat = view.current
-    names = GameController.names(record)
     who = GameController.mention(record, seat)
-    is_bot = record.bot_plays(seat)
     phase_key = {
-        "turn": "ttr_bot.turn.bot_playing" if is_bot else "ttr_bot.turn.your_turn",
         "second_pick": "ttr_bot.turn.second_pick",
         "tunnel": "ttr_bot.turn.tunnel",
         "tickets": "ttr_bot.turn.choosing_tickets",
     }.get(view.phase, "ttr_bot.turn.your_turn")
-    content = text(language, phase_key, player=who)
-    description = list(lines[-MAX_LINES:])
-    if view.phase == "turn" and not is_bot:
-        description.append(text(language, "ttr_bot.turn.hint"))
-    embed = discord.Embed(
-        title=text(language, "ttr_bot.turn.title", title=_title(language, view), player=names[seat]),
-        description="\n".join(description) or None,
-        colour=_COLOUR,
-    )
-    embed.set_image(url=f"attachment://{_pictures.BOARD}")
-    embed.set_footer(text=_footer(language, record, view))
     return TurnMessage(
-        content=content,
-        embed=embed,
-        pictures={_pictures.BOARD: board},
-        view=view_of(turn_buttons(language, record, view, legal)),
+        heading=f"### {_title(language, view)} · {GameController.names(record)[seat]}",
+        call=text(language, phase_key, player=who),
+        blocks=["\n".join(lines[-MAX_LINES:])],
+        pictures=pictures,
+        status=[last_round(language, view), standings(language, record, view)],
+        controls=turn_buttons(language, record, view, legal),
+        hint=text(language, "ttr_bot.turn.hint") if view.phase == "turn" else "",
+        accent=accent(view, seat),
+        footer=_footer(language, record),
     )
 
 
-def opening_message(language: str, record: GameRecord, view: PublicView, board: bytes | None) -> TurnMessage:
+def opening_message(language: str, record: GameRecord, view: PublicView, board: Picture) -> TurnMessage:
     """The simultaneous ticket choice: who has chosen, and the button that opens one's own choice."""
     names = GameController.names(record)
     waiting = [p.seat for p in view.players if not p.chosen]
     people = [GameController.mention(record, s) for s in waiting if not record.bot_plays(s)]
-    content = text(language, "ttr_bot.opening.content", players=", ".join(people)) if people else ""
+    call = text(language, "ttr_bot.opening.content", players=", ".join(people)) if people else ""
     status = [
         text(language, "ttr_bot.opening.chosen" if p.chosen else "ttr_bot.opening.waiting", player=names[p.seat])
         for p in view.players
     ]
-    embed = discord.Embed(
-        title=text(language, "ttr_bot.opening.title", title=_title(language, view)),
-        description="\n".join([text(language, "ttr_bot.opening.description"), "", *status]),
-        colour=_COLOUR,
-    )
-    embed.set_image(url=f"attachment://{_pictures.BOARD}")
-    embed.set_footer(text=_footer(language, record, view))
     return TurnMessage(
-        content=content or text(language, "ttr_bot.opening.everyone_chose"),
-        embed=embed,
-        pictures={_pictures.BOARD: board} if board is not None else {},
-        view=view_of([hand_button(language, record, label="ttr_bot.button.choose_tickets")]) if waiting else None,
+        heading=f"### {text(language, 'ttr_bot.opening.title', title=_title(language, view))}",
+        call=call,
+        blocks=[
+            text(language, "ttr_bot.opening.description")
+            if waiting
+            else text(language, "ttr_bot.opening.everyone_chose"),
+            "\n".join(status),
+        ],
+        pictures=[board],
+        controls=[hand_button(language, record, label="ttr_bot.button.choose_tickets")] if waiting else [],
+        accent=_COLOUR.value,
+        footer=_footer(language, record),
     )
 
 
@@ -177,11 +234,11 @@ def final_message(
     view: PublicView,
     lines: Sequence[str],
     result: GameResult,
-    scores: bytes,
-    board: bytes,
+    scores: Picture,
+    board: Picture,
 ) -> TurnMessage:
-    """The end: the last moves, the winner(s), and for each player every ticket (failed first), longest route
-    and stations, with the score sheet and the final board."""
+    """The end: the last moves, the winner(s), the ranking, and for each player every ticket (failed first),
+    longest route and stations, with the score sheet and the final board."""
     names = GameController.names(record)
     winners = ", ".join(names[s] for s in result.winners)
     finals = {f.seat: f for f in view.final or []}
@@ -190,27 +247,20 @@ def final_message(
         for place, p in enumerate(result.players, start=1)
     ]
     key = "ttr_bot.final.winner" if len(result.winners) == 1 else "ttr_bot.final.winners"
-    embed = discord.Embed(
-        title=text(language, "ttr_bot.final.title", title=_title(language, view)),
-        description="\n".join([*lines[-MAX_LINES:], "", text(language, key, players=winners), "", *ranking]),
-        colour=discord.Colour.gold(),
-    )
     stations = game_map(view.map).rules.stations_per_player > 0
+    details = []
     for player in result.players:
         final = finals.get(player.seat)
-        if final is None:
-            continue
-        embed.add_field(
-            name=text(language, "ttr_bot.final.player", player=names[player.seat], points=player.total),
-            value=_final_lines(language, view, final, stations),
-            inline=False,
-        )
-    embed.set_image(url=f"attachment://{_pictures.SCORES}")
-    embed.set_footer(text=_footer(language, record, view))
+        if final is not None:
+            title = text(language, "ttr_bot.final.player", player=names[player.seat], points=player.total)
+            details.append(f"**{title}**\n{_final_lines(language, view, final, stations)}")
     return TurnMessage(
-        content=text(language, key, players=winners),
-        embed=embed,
-        pictures={_pictures.SCORES: scores, _pictures.BOARD: board},
+        heading=f"### {text(language, 'ttr_bot.final.title', title=_title(language, view))}",
+        call=text(language, key, players=winners),
+        blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(ranking), *details],
+        pictures=[scores, board],
+        accent=discord.Colour.gold().value,
+        footer=_footer(language, record),
     )
 
 
@@ -227,10 +277,9 @@ def _final_lines(language: str, view: PublicView, final: FinalPlayer, stations: 
     if stations:
         player = view.players[final.seat]
         lines.append(text(language, "ttr_bot.final.stations", count=player.stations_left))
-    worded = "\n".join(lines)
-    return worded if len(worded) <= 1024 else worded[:1020] + "…"
+    return "\n".join(lines)
 
 
-async def board_picture(language: str, record: GameRecord, view: PublicView) -> bytes:
-    """The board for the public messages, drawn in a worker thread."""
-    return await _pictures.board(language, record, view)
+async def board_picture(language: str, record: GameRecord, view: PublicView) -> Picture:
+    """The board for the public messages, drawn in a worker thread, with its alt text."""
+    return Picture(_pictures.BOARD, await _pictures.board(language, record, view), board_alt(language, record, view))

@@ -7,9 +7,7 @@ long list is split by city, and the colour and locomotives are asked only when t
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import discord
 
@@ -34,28 +32,13 @@ from bot.exts.ttr._map import (
 from bot.exts.ttr._presenter import cid, colour_word
 from bot.i18n import text
 from bot.storage.games import GameRecord
-from bot.ui.components import GameComponent, button, select, view_of
+from bot.ui.answers import PrivateMessage
+from bot.ui.components import GameComponent, button, select
 from bot.ui.controller import GameController
+from bot.ui.pictures import Picture
 from rules.ttr.board import board_for
 from rules.ttr.moves import station_cost
 from rules.ttr.view import SeatView
-
-
-@dataclass
-class PrivateMessage:
-    """An ephemeral reply: text, pictures and controls, for one player's eyes only."""
-
-    content: str
-    pictures: dict[str, bytes] = field(default_factory=dict)
-    items: list[GameComponent] = field(default_factory=list)
-
-    def files(self) -> list[discord.File]:
-        """Fresh discord.File objects for the pictures."""
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.pictures.items()]
-
-    def view(self) -> discord.ui.View | None:
-        """The controls as a View, or None when there are none."""
-        return view_of(self.items) if self.items else None
 
 
 def legal_texts(view: SeatView) -> list[str]:
@@ -76,14 +59,14 @@ async def hand_message(language: str, record: GameRecord, view: SeatView, lines:
         return await ticket_choice(language, record, view, lines)
     if view.seat in view.to_act and view.phase == "tunnel":
         return await tunnel_choice(language, record, view, lines)
-    picture = await _pictures.hand(language, record, view)
+    picture = await hand_picture(language, record, view)
     items: list[GameComponent] = []
     status = _status(language, record, view)
     if view.phase == "turn" and view.current == view.seat:
         items = claim_menus(language, record, view) + station_menus(language, record, view)
         if not items:
             status.append(text(language, "ttr_bot.hand.nothing_to_build"))
-    return PrivateMessage("\n".join([*lines, *status]), {_pictures.HAND: picture}, items)
+    return PrivateMessage("\n".join([*lines, *status]), [picture], items)
 
 
 def _status(language: str, record: GameRecord, view: SeatView) -> list[str]:
@@ -104,7 +87,12 @@ async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines
     """The offered tickets as a picture and a multi-select that enforces the minimum to keep."""
     keeps = [a.removeprefix("keep:").split(",") for a in legal_texts(view) if a.startswith("keep:")]
     least = min((len(k) for k in keeps), default=1)
-    picture = await _pictures.ticket_choice(language, record, view)
+    offered = ", ".join(ticket_words(language, view.map, t.id) for t in view.offered)
+    picture = Picture(
+        _pictures.TICKETS,
+        await _pictures.ticket_choice(language, record, view),
+        text(language, "ttr_turn.alt.tickets", tickets=offered),
+    )
     options = [
         discord.SelectOption(
             label=ticket_words(language, view.map, t.id)[:100],
@@ -122,7 +110,7 @@ async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines
         max_values=len(options),
     )
     content = [*lines, text(language, "ttr_bot.tickets.choose", minimum=least, offered=len(options))]
-    return PrivateMessage("\n".join(content), {_pictures.TICKETS: picture}, [menu])
+    return PrivateMessage("\n".join(content), [picture], [menu])
 
 
 async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
@@ -154,8 +142,20 @@ async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines
         cards=revealed,
         extra=tunnel.extra,
     )
-    picture = await _pictures.hand(language, record, view)
-    return PrivateMessage("\n".join([*lines, content]), {_pictures.HAND: picture}, items)
+    picture = await hand_picture(language, record, view)
+    return PrivateMessage("\n".join([*lines, content]), [picture], items)
+
+
+async def hand_picture(language: str, record: GameRecord, view: SeatView) -> Picture:
+    """The hand picture with its alt text: the cards by colour and the tickets (private, so they may be named)."""
+    cards = ", ".join(
+        text(language, "ttr.cards.plain", count=count, color=text(language, f"ttr.color.{colour}"))
+        for colour, count in view.hand.items()
+        if count
+    )
+    tickets = ", ".join(ticket_words(language, view.map, t.id) + (" ✓" if t.completed else "") for t in view.tickets)
+    alt = text(language, "ttr_turn.alt.hand", cards=cards or "—", tickets=tickets or "—")
+    return Picture(_pictures.HAND, await _pictures.hand(language, record, view), alt)
 
 
 def claim_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
@@ -213,10 +213,10 @@ def routes_from(language: str, record: GameRecord, view: SeatView, city: str) ->
     )
     if not tracks:
         return PrivateMessage(
-            text(language, "ttr_bot.claim.none_from", city=city_name(language, city)), {}, [_back(language, record)]
+            text(language, "ttr_bot.claim.none_from", city=city_name(language, city)), [], [_back(language, record)]
         )
     content = text(language, "ttr_bot.claim.from_city", city=city_name(language, city))
-    return PrivateMessage(content, {}, [route_menu(language, record, view, tracks), _back(language, record)])
+    return PrivateMessage(content, [], [route_menu(language, record, view, tracks), _back(language, record)])
 
 
 def station_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
@@ -254,7 +254,7 @@ def payment_choice(
         options = [discord.SelectOption(label=colour_word(language, c), value=c, emoji=COLOR_EMOJI[c]) for c in colours]
         menu = select(cid(record, "paycolor", target), text(language, "ttr_bot.pay.colour"), options)
         return PrivateMessage(
-            text(language, "ttr_bot.pay.which_colour", subject=subject), {}, [menu, _back(language, record)]
+            text(language, "ttr_bot.pay.which_colour", subject=subject), [], [menu, _back(language, record)]
         )
     ordered = sorted(choices, key=lambda c: (int(c.action.split(":")[3]), c.action))
     options = []
@@ -267,7 +267,7 @@ def payment_choice(
         options.append(discord.SelectOption(label=label[:100], value=choice.action, emoji=COLOR_EMOJI.get(colour_name)))
     menu = select(cid(record, "act"), text(language, "ttr_bot.pay.placeholder"), options)
     return PrivateMessage(
-        text(language, "ttr_bot.pay.which_cards", subject=subject), {}, [menu, _back(language, record)]
+        text(language, "ttr_bot.pay.which_cards", subject=subject), [], [menu, _back(language, record)]
     )
 
 

@@ -18,7 +18,7 @@ from tests.bot.e2e.conftest import table
 
 GAME = "ticket-to-ride-cards"
 ENGINE = CardGameEngine()
-PUBLIC_FILES = {"table.png", "first-scoring.png", "scores.png"}
+PUBLIC_FILES = {"table.png", "first-scoring.png", "scores.png", "score-detail.png"}
 
 
 def fix_seed(bot: Conductor, seed: int) -> None:
@@ -97,16 +97,13 @@ def walk(revision: Any) -> list[dict[str, Any]]:
 
 
 def public_words(revision: Any) -> str:
-    """Everything a revision of a message shows as text: content, embeds, controls, file names."""
-    parts = [revision.content]
-    for embed in revision.embeds:
-        parts += [str(embed.get(k) or "") for k in ("title", "description")]
-        parts += [f"{f.get('name')} {f.get('value')}" for f in embed.get("fields") or []]
-        parts.append(str((embed.get("footer") or {}).get("text") or ""))
+    """Everything a revision of a message shows as text: its text (content, embeds, text displays), controls,
+    file names and alt text."""
+    parts = [revision.text]
     for component in walk(revision):
         parts += [str(component.get(k) or "") for k in ("label", "placeholder")]
         parts += [f"{o.get('label')} {o.get('description') or ''}" for o in component.get("options") or []]
-    parts += [a.filename for a in revision.attachments]
+    parts += [f"{a.filename} {a.description or ''}" for a in revision.attachments]
     return "\n".join(parts)
 
 

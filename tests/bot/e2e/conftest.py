@@ -36,17 +36,28 @@ async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDisco
     assert discord.logged_errors == []
 
 
-Running = Callable[[], AbstractAsyncContextManager[Conductor]]
+Running = Callable[..., AbstractAsyncContextManager[Conductor]]
+
+
+async def choose_threads(bot: Conductor, guild_id: int, threads: bool | None) -> None:
+    """Set the server's thread setting as an admin would (`/config threads`); None: leave it as it is (never
+    chosen, the default, unless chosen earlier)."""
+    if threads is not None:
+        await bot.config.change(guild_id, lambda config: config.model_copy(update={"threads": threads}))
 
 
 @pytest.fixture
 def running(stand_in: LocalDiscord, tmp_path: Path) -> Running:
-    """Start a bot on the stand-in with the test's database; enter it again for a restart (same database)."""
+    """Start a bot on the stand-in with the test's database; enter it again for a restart (same database).
+
+    Games are played in the channel where they are opened (the server chose so), unless the test asks for
+    `threads=None` (the default of a server that never chose: a thread each, where the bot may open one)."""
 
     @asynccontextmanager
-    async def start() -> AsyncIterator[Conductor]:
+    async def start(*, threads: bool | None = False) -> AsyncIterator[Conductor]:
         bot = create_bot(sandbox_settings(tmp_path / "games.sqlite3", bot_move_delay=0))
         async with stand_in.connected(bot):
+            await choose_threads(bot, stand_in.guild_id, threads)
             yield bot
 
     return start

@@ -13,8 +13,7 @@ async def test_commands_are_synced_with_russian_names_and_descriptions(
         newgame = stand_in.command("newgame").payload
     assert newgame["name_localizations"]["ru"] == "новаяигра"
     assert newgame["description_localizations"]["ru"].startswith("Открыть")
-    game = stand_in.command("newgame").option("game")
-    assert game["name_localizations"]["ru"] == "игра"
-    dice = next(c for c in game["choices"] if c["value"] == "dice")
-    assert dice["name_localizations"]["ru"] == "«Поезд», игра в кубики"
+    dice = stand_in.command("newgame").option("dice")
+    assert dice["name_localizations"]["ru"] == "поезд"
+    assert stand_in.command("newgame").option("dice", "target")["name_localizations"]["ru"] == "цель"
     assert "en-US" not in newgame.get("name_localizations", {})

@@ -41,10 +41,10 @@ async def test_a_whole_game_from_newgame_to_the_winner(stand_in: LocalDiscord, r
     final = stand_in.channel_messages()[-1]
     assert [a.filename for a in final.attachments] == ["scores.png"]
     assert final.attachments[0].data.startswith(b"\x89PNG")
-    assert final.components == []
+    assert final.buttons() == []
     stored = await_result(finished.state)
     winners = [finished.seats[s].name for s in stored.winners]
-    assert winners and all(name in final.content for name in winners)
+    assert winners and all(name in final.text for name in winners)
     turn_pictures = [a for m in stand_in.channel_messages() for a in m.attachments if a.filename == "turn.png"]
     assert turn_pictures, "every turn message carries the roll picture"
 
@@ -105,7 +105,7 @@ async def test_a_click_out_of_turn_is_refused_privately_and_changes_nothing(
         version = await game_version(bot, game_id)
         waiting = people(stand_in, "Ann", "Ben")[1 - seat_to_act(bot, game_id)]
         outcome = await stand_in.click(waiting, message, next(iter(act_buttons(message).values())))
-        assert outcome.ephemeral and "not your turn" in outcome.content
+        assert outcome.ephemeral and "not your turn" in outcome.text
         assert await game_version(bot, game_id) == version
 
 
@@ -114,7 +114,7 @@ async def test_a_click_by_someone_not_in_the_game_is_refused(stand_in: LocalDisc
         game_id, message = await started_game(stand_in, bot)
         version = await game_version(bot, game_id)
         outcome = await stand_in.click("Eve", message, next(iter(act_buttons(message).values())))
-        assert outcome.ephemeral and "not playing" in outcome.content
+        assert outcome.ephemeral and "not playing" in outcome.text
         assert await game_version(bot, game_id) == version
 
 
@@ -130,7 +130,7 @@ async def test_a_double_click_applies_once_and_the_second_gets_fresh_controls(
         first, second = await asyncio.gather(*(stand_in.click(person, message, custom_id) for _ in range(2)))
         refused = second if second.ephemeral else first
         assert [first.ephemeral, second.ephemeral].count(True) == 1
-        assert "earlier turn" in refused.content
+        assert "earlier turn" in refused.text
         assert await bot.service.store.actions(game_id) == [(seat, "stop")]
         assert await game_version(bot, game_id) == version + 1
 
@@ -164,17 +164,17 @@ async def test_buttons_of_an_earlier_turn_are_refused(stand_in: LocalDiscord, ru
             await players.play_move(game_id, rng)
         while seat_to_act(bot, game_id) != seat:  # … and let the other player have theirs
             await players.play_move(game_id, rng)
-        assert stand_in.message(message.id).components == [], "an earlier turn message loses its buttons"
+        assert stand_in.message(message.id).buttons() == [], "an earlier turn message loses its buttons"
         version = await game_version(bot, game_id)
         stale = await stand_in.click(person, private, next(iter(act_buttons(private).values())))
-        assert stale.ephemeral and "earlier turn" in stale.content
+        assert stale.ephemeral and "earlier turn" in stale.text
         assert await game_version(bot, game_id) == version
 
 
 async def test_roll_in_a_channel_with_no_game(stand_in: LocalDiscord, running: Running) -> None:
     async with running():
         outcome = await stand_in.slash("Ann", "roll")
-        assert outcome.ephemeral and "no game in this channel" in outcome.content
+        assert outcome.ephemeral and "no game in this channel" in outcome.text
 
 
 async def test_roll_by_the_player_in_turn_applies_and_by_another_is_refused(
@@ -186,7 +186,7 @@ async def test_roll_by_the_player_in_turn_applies_and_by_another_is_refused(
         ann_ben = people(stand_in, "Ann", "Ben")
         version = await game_version(bot, game_id)
         refused = await stand_in.slash(ann_ben[1 - seat], "roll")
-        assert refused.ephemeral and "not your turn" in refused.content
+        assert refused.ephemeral and "not your turn" in refused.text
         assert await game_version(bot, game_id) == version
         state = bot.service.state(game_id)
         if "roll" in {a.encode() for a in DiceEngine().legal_actions(state, seat)}:  # type: ignore[arg-type]
@@ -197,7 +197,7 @@ async def test_roll_by_the_player_in_turn_applies_and_by_another_is_refused(
 
 async def test_lobby_refusals_are_private_and_change_nothing(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         record = await bot.service.game_in_channel(lobby.channel_id)
 
@@ -206,30 +206,30 @@ async def test_lobby_refusals_are_private_and_change_nothing(stand_in: LocalDisc
             return next(c["custom_id"] for c in message.buttons() if c["custom_id"].split(":")[3] == verb)
 
         too_few = await stand_in.click("Ann", lobby, custom_id("start"))
-        assert too_few.ephemeral and "At least 2 players" in too_few.content
+        assert too_few.ephemeral and "At least 2 players" in too_few.text
         await stand_in.click("Ben", lobby, custom_id("join"))
         again = await stand_in.click("Ben", lobby, custom_id("join"))
-        assert again.ephemeral and "already in this game" in again.content
+        assert again.ephemeral and "already in this game" in again.text
         for name in ("Cat", "Dan", "Eve", "Fay"):
             await stand_in.click(name, lobby, custom_id("join"))
         full = await stand_in.click("Gus", lobby, custom_id("join"), force=True)
-        assert full.ephemeral and "full" in full.content
+        assert full.ephemeral and "full" in full.text
         not_host = await stand_in.click("Ben", lobby, custom_id("start"))
-        assert not_host.ephemeral and "Only the host" in not_host.content
-        busy = await stand_in.slash("Ben", "newgame", {"game": "dice"})
-        assert busy.ephemeral and "already open" in busy.content
+        assert not_host.ephemeral and "Only the host" in not_host.text
+        busy = await stand_in.slash("Ben", "newgame dice")
+        assert busy.ephemeral and "already open" in busy.text
         assert len((await bot.service.get(record.id)).seats) == 6
         russian = await stand_in.click("Dan", lobby, custom_id("join"), force=True)
-        assert russian.ephemeral and "Вы уже в этой игре" in russian.content
+        assert russian.ephemeral and "Вы уже в этой игре" in russian.text
         await stand_in.click("Ann", lobby, custom_id("start"))
-        assert stand_in.message(lobby.id).components == [], "a started lobby has no buttons"
+        assert stand_in.message(lobby.id).buttons() == [], "a started lobby has no buttons"
 
 
 async def test_a_join_racing_the_start_either_joins_before_or_is_refused(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         await stand_in.click("Ben", lobby, lobby.custom_id("Join"))
         lobby = stand_in.message(lobby.id)
@@ -241,7 +241,7 @@ async def test_a_join_racing_the_start_either_joins_before_or_is_refused(
         record = (await bot.service.store.in_channel(lobby.channel_id))[0]
         seated = [s.name for s in record.seats]
         if join.ephemeral:
-            assert "already started" in join.content and seated == ["Ann", "Ben"]
+            assert "already started" in join.text and seated == ["Ann", "Ben"]
         else:
             assert seated == ["Ann", "Ben", "Cat"]
         assert record.status == "active"

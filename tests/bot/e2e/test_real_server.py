@@ -25,7 +25,7 @@ from bot.storage.database import DatabaseUnusable, open_database
 from bot.ui.pictures import PICTURES
 from render.caches import clear_caches
 from rules.dice import DiceEngine
-from tests.bot.e2e.conftest import Running, people, table
+from tests.bot.e2e.conftest import Running, choose_threads, people, table
 from tests.bot.e2e.test_ttr_bad_input import controls, playing, public, version
 
 ATTACH_FILES = discord.Permissions(attach_files=True).value
@@ -53,7 +53,7 @@ async def stored_version(bot: Conductor, game_id: int) -> int:
 
 async def dice_game(stand_in: LocalDiscord, bot: Conductor, channel: str = "trains") -> tuple[int, RecordedMessage]:
     """A started 2-player dice game among Ann and Ben in `channel`; its id and turn message."""
-    lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"}, channel=channel)).message
+    lobby = (await stand_in.slash("Ann", "newgame dice", channel=channel)).message
     assert lobby is not None
     for person, verb in (("Ben", "join"), ("Ann", "start")):
         button = next(c for c in lobby.buttons() if c["custom_id"].split(":")[3] == verb)
@@ -77,6 +77,7 @@ async def test_cold_start_board_and_hand_are_answered_within_the_deadline(
     settings = sandbox_settings(tmp_path / "games.sqlite3", bot_move_delay=0)
     async with stand_in.connected(create_bot(settings)) as bot:
         assert isinstance(bot, Conductor)
+        await choose_threads(bot, stand_in.guild_id, False)
         await playing(stand_in, bot, ("Ann", "Ben"), seed=11, map="europe")
     clear_picture_caches()
     restarted = create_bot(settings)
@@ -99,7 +100,7 @@ async def test_a_face_up_first_card_drawn_with_draw_is_answered_and_shown(
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
         at = await version(bot, game_id)
         typed = await stand_in.slash(person, "draw", {"card": colour})
-        assert typed.ephemeral and typed.content.strip(), "a typed move is answered with what it did"
+        assert typed.ephemeral and typed.text.strip(), "a typed move is answered with what it did"
         assert await version(bot, game_id) == at + 1
         message = await players.turn_message(game_id)
         assert all(str(c["custom_id"]).split(":")[2] == str(at + 1) for c in controls(message).values())
@@ -121,7 +122,7 @@ async def test_a_move_whose_post_is_refused_is_told_truthfully_and_shown_on_the_
         at = await stored_version(bot, game_id)
         clicked = await stand_in.click(mover, message, dice_buttons(message)["roll"])
         told = await clicked.private_answer()
-        assert "recorded" in told.content and "Attach Files" in told.content
+        assert "recorded" in told.text and "Attach Files" in told.text
         assert await stored_version(bot, game_id) == at + 1, "the move stays stored"
         assert bot.service.shown(game_id) == at
         assert dice_buttons(stand_in.message(message.id)), "the old turn message keeps its buttons"
@@ -141,13 +142,17 @@ async def test_a_move_stored_but_not_posted_before_a_stop_is_shown_after_the_res
         game_id, message = await dice_game(stand_in, bot)
         mover = people(stand_in, "Ann", "Ben")[dice_seat(bot, game_id)]
         at = await stored_version(bot, game_id)
-        stand_in.fail_requests("POST", r"/channels/\d+/messages$", status=503, code=0, times=50)
+        posts, edits = r"/channels/\d+/messages$", r"/channels/\d+/messages/\d+$"  # a roll edits in place
+        stand_in.fail_requests("POST", posts, status=503, code=0, times=50)
+        stand_in.fail_requests("PATCH", edits, status=503, code=0, times=50)
         clicked = await stand_in.click(mover, message, dice_buttons(message)["roll"])
         told = await clicked.private_answer()
-        assert "recorded" in told.content
+        assert "recorded" in told.text
     assert not dice_buttons_after(stand_in, message), "nothing new was shown before the stop"
+    assert dice_buttons(stand_in.message(message.id)) == dice_buttons(message), "nor the roll in place"
 
-    stand_in.fail_requests("POST", r"/channels/\d+/messages$", status=503, code=0, times=0)
+    stand_in.fail_requests("POST", posts, status=503, code=0, times=0)
+    stand_in.fail_requests("PATCH", edits, status=503, code=0, times=0)
     async with running() as bot:
         latest = await stand_in.wait_for_message(lambda m: bool(m.attachments), after=message)
         assert all(str(c).split(":")[2] == str(at + 1) for c in dice_buttons(latest).values())
@@ -217,7 +222,7 @@ async def test_a_bot_stopped_mid_move_finishes_showing_it_and_refuses_new_clicks
         await held.arrived()
         child.send_signal(signal.SIGTERM)
         meanwhile = await stand_in.slash(other, "rules", {"game": "dice"})
-        assert meanwhile.ephemeral and "restarting" in meanwhile.content
+        assert meanwhile.ephemeral and "restarting" in meanwhile.text
         held.release()
         assert await asyncio.wait_for(child.wait(), timeout=60) == 0
     shown = dice_buttons_after(stand_in, message)
@@ -228,7 +233,7 @@ async def test_an_opening_that_could_not_be_posted_is_shown_on_the_next_command(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "ticket-to-ride"})).message
+        lobby = (await stand_in.slash("Ann", "newgame ticket-to-ride")).message
         assert lobby is not None
         join = next(c["custom_id"] for c in lobby.buttons() if c["custom_id"].split(":")[3] == "join")
         await stand_in.click("Ben", lobby, join)
@@ -237,7 +242,7 @@ async def test_an_opening_that_could_not_be_posted_is_shown_on_the_next_command(
         stand_in.fail_requests("POST", r"/channels/\d+/messages$", status=503, times=1)
         started = await stand_in.click("Ann", lobby, start)
         told = await started.followup(0)
-        assert told.ephemeral and "recorded" in told.content
+        assert told.ephemeral and "recorded" in told.text
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert bot.service.behind(record.id)
         await stand_in.slash("Ben", "hand")
@@ -264,7 +269,7 @@ async def test_an_exception_inside_a_button_is_answered_privately(
         controller.on_component = broken  # type: ignore[method-assign]
         at = await stored_version(bot, game_id)
         clicked = await stand_in.click("Ann", message, dice_buttons(message)["roll"])
-        assert clicked.ephemeral and "nothing was changed" in clicked.content
+        assert clicked.ephemeral and "nothing was changed" in clicked.text
         assert await stored_version(bot, game_id) == at
     assert any("a bug" in repr(r.exc_info) for r in caplog.records if r.levelno == logging.ERROR)
     caplog.clear()  # the one expected error
@@ -279,8 +284,8 @@ async def test_a_stale_click_with_nothing_to_do_says_whose_turn_it_is(stand_in: 
         await stand_in.click(mover, message, dice_buttons(message)["roll"])
         assert dice_seat(bot, game_id) == seat
         stale = await stand_in.click(waiting, message, next(iter(dice_buttons(message).values())))
-        assert stale.ephemeral and f"It is {mover.name}'s turn now" in stale.content
-        assert stale.message is not None and stale.message.components == []
+        assert stale.ephemeral and f"It is {mover.name}'s turn now" in stale.text
+        assert stale.message is not None and stale.message.buttons() == []
 
 
 async def test_a_click_on_a_button_its_message_no_longer_shows_is_still_answered(
@@ -291,11 +296,11 @@ async def test_a_click_on_a_button_its_message_no_longer_shows_is_still_answered
         old = dice_buttons(message)
         mover = people(stand_in, "Ann", "Ben")[dice_seat(bot, game_id)]
         await stand_in.click(mover, message, old["roll"])
-        await stand_in.wait_for(lambda: not dice_buttons(stand_in.message(message.id)) or None)
+        await stand_in.wait_for(lambda: dice_buttons(stand_in.message(message.id)) != old or None)
         at = await stored_version(bot, game_id)
         # a client that had not seen the edit yet: the button is gone from the message Discord sends along
         late = await stand_in.click(mover, message, old["roll"], force=True)
-        assert late.ephemeral and "earlier turn" in late.content
+        assert late.ephemeral and "earlier turn" in late.text
         assert await stored_version(bot, game_id) == at
 
 
@@ -346,6 +351,7 @@ async def with_cooldowns(stand_in: LocalDiscord, tmp_path: Path) -> AsyncIterato
     settings = sandbox_settings(tmp_path / "games.sqlite3", bot_move_delay=0).model_copy(update={"cooldowns": True})
     bot = create_bot(settings)
     async with stand_in.connected(bot):
+        await choose_threads(bot, stand_in.guild_id, False)
         yield bot
 
 
@@ -356,7 +362,7 @@ async def test_pictures_asked_for_too_often_are_refused_with_when_to_try_again(
         await playing(stand_in, bot, ("Ann", "Ben"), seed=1)
         answers = [await stand_in.slash("Ann", "board") for _ in range(6)]
         assert all(a.message is not None and a.message.attachments for a in answers[:5])
-        assert answers[5].ephemeral and "try again in" in answers[5].content
+        assert answers[5].ephemeral and "try again in" in answers[5].text
         other = await stand_in.slash("Ben", "board")
         assert other.message is not None and other.message.attachments, "limits are per person"
 
@@ -397,7 +403,7 @@ async def test_markdown_in_a_display_name_is_shown_literally(stand_in: LocalDisc
         players = table(stand_in, bot, "[nitro](https://evil.example)", "**Bold**")
         record = await players.open("dice")
         await players.play_move(record.id, random.Random(1))
-    shown = "\n".join(m.content + m.embed_text() for m in stand_in.channel_messages())
+    shown = "\n".join(m.text for m in stand_in.channel_messages())
     assert "\\[nitro]" in shown, "the name is there, escaped"
     assert re.search(r"(?<!\\)\[nitro\]\(", shown) is None, "never a masked link"
     assert re.search(r"(?<!\\)\*\*Bold", shown) is None, "never bold"

@@ -207,7 +207,7 @@ def test_a_timer_below_the_minimum_is_refused_but_zero_still_switches_it_off() -
         ({"reminder_minutes": 0}, "Reminder is on here (10 min): a host cannot switch it off for one game."),
         (
             {"missed_limit": 0},
-            "Missed turns before a bot takes over: this server hands a seat to a bot player after 3;"
+            "Missed turns before a bot takes over: this server hands a seat to a bot player after 3 missed turns;"
             " a host cannot switch that off for one game.",
         ),
         ({"timeout_minutes": 2}, f"Timeout must be at least {MIN_MINUTES} min; 2 min is too short."),

@@ -20,6 +20,7 @@ from bot.services.lobbies import LobbyExpiry
 from bot.storage.games import GameRecord
 from bot.storage.timers import TurnTimer
 from rules.dice import DiceEngine
+from tests.bot.e2e.conftest import choose_threads
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
 CREATORS = "Conductors"
@@ -57,17 +58,19 @@ async def checked_stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[Lo
     assert discord_.logged_errors == []
 
 
-Running = Callable[[], AbstractAsyncContextManager[Conductor]]
+Running = Callable[..., AbstractAsyncContextManager[Conductor]]
 
 
 def bot_runner(stand_in: LocalDiscord, database: Path, clock: Clock) -> Running:
-    """Start the bot on the stand-in with this database and clock; enter again for a restart."""
+    """Start the bot on the stand-in with this database and clock; enter again for a restart. Games are played in
+    the channel (the server chose so) unless the test asks for `threads=` otherwise."""
 
     @asynccontextmanager
-    async def start() -> AsyncIterator[Conductor]:
+    async def start(*, threads: bool | None = False) -> AsyncIterator[Conductor]:
         bot = create_bot(sandbox_settings(database, bot_move_delay=0))
         bot.clock = clock
         async with stand_in.connected(bot):
+            await choose_threads(bot, stand_in.guild_id, threads)
             yield bot
 
     return start

@@ -11,7 +11,7 @@ from tests.bot.e2e.admin.support import Running, button, version_after
 
 async def started(stand_in: LocalDiscord, bot: Conductor, game: str = "dice", *joining: str) -> GameRecord:
     """Ann hosts a game with these people (Ben by default), started."""
-    lobby = (await stand_in.slash("Ann", "newgame", {"game": game})).message
+    lobby = (await stand_in.slash("Ann", f"newgame {game}")).message
     assert lobby is not None
     for name in joining or ("Ben",):
         await stand_in.click(name, lobby, button(stand_in.message(lobby.id), "join"))
@@ -29,18 +29,18 @@ async def test_only_the_host_or_an_admin_can_end_a_game(stand_in: LocalDiscord, 
     async with running() as bot:
         record = await started(stand_in, bot)
         refused = await stand_in.slash("Ben", "endgame")
-        assert refused.ephemeral and refused.content == "Only the host of this game or a server admin can end it."
+        assert refused.ephemeral and refused.text == "Only the host of this game or a server admin can end it."
         russian = await stand_in.slash("Dan", "endgame")
-        assert russian.content == "Завершить эту игру может только её ведущий или администратор сервера."
+        assert russian.text == "Завершить эту игру может только её ведущий или администратор сервера."
         assert await status(bot, record.id) == "active"
         turn = await stand_in.wait_for_message(lambda m: any(b["custom_id"].startswith("dice:") for b in m.buttons()))
         ended = await stand_in.slash("Ann", "endgame")
         assert not ended.ephemeral
-        assert ended.content == f"🛑 Ann ended game #{record.id}. It is recorded as abandoned."
+        assert ended.text == f"🛑 Ann ended game #{record.id}. It is recorded as abandoned."
         assert await status(bot, record.id) == "abandoned"
-        await stand_in.wait_for(lambda: not stand_in.message(turn.id).components or None, what="buttons retired")
+        await stand_in.wait_for(lambda: not stand_in.message(turn.id).buttons() or None, what="buttons retired")
         again = await stand_in.slash("Ann", "roll")
-        assert again.ephemeral and "no game in this channel" in again.content
+        assert again.ephemeral and "no game in this channel" in again.text
         assert await bot.timers.store.timers(record.id) == {}
 
 
@@ -50,14 +50,14 @@ async def test_a_server_admin_can_end_someone_elses_game_and_a_lobby_is_cancelle
     async with running() as bot:
         record = await started(stand_in, bot)
         ended = await stand_in.slash("Boss", "endgame")
-        assert ended.content == f"🛑 Boss ended game #{record.id}. It is recorded as abandoned."
-        lobby = (await stand_in.slash("Cat", "newgame", {"game": "dice"})).message
+        assert ended.text == f"🛑 Boss ended game #{record.id}. It is recorded as abandoned."
+        lobby = (await stand_in.slash("Cat", "newgame dice")).message
         assert lobby is not None
         waiting = await bot.service.game_in_channel(lobby.channel_id)
         cancelled = await stand_in.slash("Cat", "endgame")
-        assert cancelled.content == f"🛑 Cat cancelled the lobby of game #{waiting.id}."
+        assert cancelled.text == f"🛑 Cat cancelled the lobby of game #{waiting.id}."
         assert await status(bot, waiting.id) == "cancelled"
-        assert stand_in.message(lobby.id).components == [] and "cancelled" in stand_in.message(lobby.id).embed_text()
+        assert stand_in.message(lobby.id).buttons() == [] and "cancelled" in stand_in.message(lobby.id).text
 
 
 async def test_leaving_hands_the_seat_to_a_bot_player_who_plays_on(stand_in: LocalDiscord, running: Running) -> None:
@@ -66,18 +66,17 @@ async def test_leaving_hands_the_seat_to_a_bot_player_who_plays_on(stand_in: Loc
         left = await stand_in.slash("Ben", "leave")
         answer = await left.edited()  # a deferred answer: the hand-over may wait for the game's lock
         assert (
-            left.ephemeral
-            and answer.content == f"You left game #{record.id}; a bot player plays your seat from now on."
+            left.ephemeral and answer.text == f"You left game #{record.id}; a bot player plays your seat from now on."
         )
-        said = await stand_in.wait_for_message(lambda m: m.content.startswith("🤖"))
-        assert said.content == "🤖 Ben left the game: a bot player takes their seat for the rest of the game."
+        said = await stand_in.wait_for_message(lambda m: m.text.startswith("🤖"))
+        assert said.text == "🤖 Ben left the game: a bot player takes their seat for the rest of the game."
         seats = (await bot.service.get(record.id)).seats
         assert seats[1].is_bot and seats[1].name == "Ben" and seats[1].user_id is None
         assert await status(bot, record.id) == "active"
         not_in = await stand_in.slash("Ben", "leave")
-        assert not_in.ephemeral and "not playing" in not_in.content
+        assert not_in.ephemeral and "not playing" in not_in.text
         stranger = await stand_in.slash("Eve", "leave")
-        assert stranger.content == "You are not playing in this game."
+        assert stranger.text == "You are not playing in this game."
 
 
 async def test_when_the_last_person_leaves_the_game_ends(stand_in: LocalDiscord, running: Running) -> None:
@@ -85,18 +84,18 @@ async def test_when_the_last_person_leaves_the_game_ends(stand_in: LocalDiscord,
         record = await started(stand_in, bot)
         await stand_in.slash("Ben", "leave")
         last = await stand_in.slash("Ann", "leave")
-        assert (await last.edited()).content == f"You left game #{record.id}; nobody else was left, so it ended."
+        assert (await last.edited()).text == f"You left game #{record.id}; nobody else was left, so it ended."
         assert await status(bot, record.id) == "abandoned"
-        await stand_in.wait_for_message(lambda m: m.content.startswith(f"No people are left in game #{record.id}"))
+        await stand_in.wait_for_message(lambda m: m.text.startswith(f"No people are left in game #{record.id}"))
 
 
 async def test_leave_in_a_lobby_points_to_the_leave_button(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         await stand_in.click("Ben", lobby, button(lobby, "join"))
         refused = await stand_in.slash("Ben", "leave")
-        assert refused.ephemeral and refused.content.startswith("This game has not started yet: press **Leave**")
+        assert refused.ephemeral and refused.text.startswith("This game has not started yet: press **Leave**")
         assert len((await bot.service.game_in_channel(lobby.channel_id)).seats) == 2
 
 
@@ -121,19 +120,17 @@ async def test_a_host_who_leaves_passes_the_host_role_on_and_can_no_longer_end_t
         record = await started(stand_in, bot, "dice", "Ben", "Cat")
         left = await stand_in.slash("Ann", "leave")
         answer = await left.edited()
-        assert answer.content == (
+        assert answer.text == (
             f"You left game #{record.id}; a bot player plays your seat from now on. Ben is the host now."
         )
-        said = await stand_in.wait_for_message(lambda m: m.content.startswith("👑"))
-        assert said.content == f"👑 Ben is now the host of game #{record.id}."
+        said = await stand_in.wait_for_message(lambda m: m.text.startswith("👑"))
+        assert said.text == f"👑 Ben is now the host of game #{record.id}."
         assert (await bot.service.get(record.id)).host_id == stand_in.user("Ben").id
         refused = await stand_in.slash("Ann", "endgame")
-        assert refused.ephemeral and refused.content == "Only the host of this game or a server admin can end it."
+        assert refused.ephemeral and refused.text == "Only the host of this game or a server admin can end it."
         assert await status(bot, record.id) == "active"
         cat = await stand_in.slash("Cat", "leave")  # not the host: nothing passes
-        assert (await cat.edited()).content == (
-            f"You left game #{record.id}; a bot player plays your seat from now on."
-        )
+        assert (await cat.edited()).text == (f"You left game #{record.id}; a bot player plays your seat from now on.")
         ended = await stand_in.slash("Ben", "endgame")
         assert not ended.ephemeral and await status(bot, record.id) == "abandoned"
 
@@ -143,6 +140,6 @@ async def test_a_host_who_leaves_last_ends_the_game_as_before(stand_in: LocalDis
         record = await started(stand_in, bot)
         await stand_in.slash("Ben", "leave")
         last = await stand_in.slash("Ann", "leave")
-        assert (await last.edited()).content == f"You left game #{record.id}; nobody else was left, so it ended."
+        assert (await last.edited()).text == f"You left game #{record.id}; nobody else was left, so it ended."
         assert await status(bot, record.id) == "abandoned"
-        assert not any(m.content.startswith("👑") for m in stand_in.channel_messages("trains"))
+        assert not any(m.text.startswith("👑") for m in stand_in.channel_messages("trains"))

@@ -13,34 +13,35 @@ from tests.bot.e2e.admin.support import Running, button
 
 async def test_a_russian_and_an_english_player_in_one_game(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
-        assert lobby is not None and lobby.embeds[0]["title"] == "New game: «Poezd», the train dice game"
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
+        assert lobby is not None and "New game: «Poezd», the train dice game" in lobby.text
         await stand_in.click("Dan", lobby, button(lobby, "join"))
         lobby = stand_in.message(lobby.id)
-        assert (await stand_in.click("Dan", lobby, button(lobby, "join"))).content == "Вы уже в этой игре."
-        assert (await stand_in.click("Ann", lobby, button(lobby, "join"))).content == "You are already in this game."
+        assert (await stand_in.click("Dan", lobby, button(lobby, "join"))).text == "Вы уже в этой игре."
+        assert (await stand_in.click("Ann", lobby, button(lobby, "join"))).text == "You are already in this game."
         await stand_in.click("Ann", lobby, button(lobby, "start"))
         record = await bot.service.game_in_channel(lobby.channel_id)
         turn = await stand_in.wait_for_message(lambda m: any(b["custom_id"].startswith("dice:") for b in m.buttons()))
-        assert turn.embeds[0]["title"].startswith("«Poezd»"), "public messages follow the server (English here)"
+        assert "«Poezd»" in turn.text, "public messages follow the server (English here)"
         waiting = record.seats[1 - min(DiceEngine().to_act(bot.service.state(record.id)))].name  # type: ignore[arg-type]
         out_of_turn = await stand_in.click(waiting, turn, turn.buttons()[0]["custom_id"])
         expected = {"Dan": "Сейчас не ваш ход.", "Ann": "It is not your turn."}[waiting]
-        assert out_of_turn.ephemeral and out_of_turn.content == expected
+        assert out_of_turn.ephemeral and out_of_turn.text == expected
 
         rules_ru = await stand_in.slash("Dan", "rules", {"game": "dice"})
         rules_en = await stand_in.slash("Ann", "rules", {"game": "dice"})
         assert rules_ru.message is not None and rules_en.message is not None
-        assert rules_ru.message.embeds[0]["title"] == "«Поезд», игра в кубики: правила вкратце"
-        assert rules_en.message.embeds[0]["title"] == "«Poezd», the train dice game: the rules in short"
+        assert "«Поезд», игра в кубики: правила вкратце" in rules_ru.message.text
+        assert "«Poezd», the train dice game: the rules in short" in rules_en.message.text
 
         await stand_in.slash("Vera", "config language", {"value": "ru"})
         ended = await stand_in.slash("Ann", "endgame")
-        assert ended.content == f"🛑 Ann завершил игру №{record.id}. Она записана как брошенная.", "public: Russian"
+        assert ended.text == f"🛑 Ann завершил игру №{record.id}. Она записана как брошенная.", "public: Russian"
         private = await stand_in.slash("Ann", "leave")
-        assert private.content == "There is no game in this channel. Start one with /newgame.", "private: her locale"
-        russian_lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
-        assert russian_lobby is not None and russian_lobby.embeds[0]["title"] == "Новая игра: «Поезд», игра в кубики"
+        start_one = f"Start one with </newgame dice:{stand_in.command('newgame').id}>."
+        assert private.text == f"There is no game in this channel. {start_one}", "private: her locale"
+        russian_lobby = (await stand_in.slash("Ann", "newgame dice")).message
+        assert russian_lobby is not None and "Новая игра: «Поезд», игра в кубики" in russian_lobby.text
         assert russian_lobby.custom_id("Присоединиться")
 
 
@@ -50,12 +51,12 @@ async def test_rules_show_the_variants_in_effect_on_this_server(stand_in: LocalD
         await stand_in.slash("Boss", "config timers", {"reminder": 0, "on_timeout": "pause"})
         shown = await stand_in.slash("Cat", "rules", {"game": "dice"})
         assert shown.ephemeral and shown.message is not None
-        text = shown.message.embed_text()
+        text = shown.message.text
         assert "Up to three rolls." in text
         assert "Target score: **150** (printed rule: 100)" in text
         assert "⏰ No reminder." in text and "After 60 min the game waits for them." in text
         europe = await stand_in.slash("Dan", "rules", {"game": "ticket-to-ride"})
-        assert europe.message is not None and "Карта: **США**" in europe.message.embed_text()
+        assert europe.message is not None and "Карта: **США**" in europe.message.text
 
 
 async def test_help_lists_every_command_in_the_readers_language(stand_in: LocalDiscord, running: Running) -> None:
@@ -63,14 +64,16 @@ async def test_help_lists_every_command_in_the_readers_language(stand_in: LocalD
         english = await stand_in.slash("Ann", "help")
         russian = await stand_in.slash("Dan", "help")
         assert english.message is not None and russian.message is not None
-        listed = english.message.embeds[0]["description"]
-        for command in ("/newgame", "/roll", "/config show", "/config timers", "/endgame", "/leave", "/rules", "/help"):
+        listed = english.message.text
+        typed = ("/newgame dice", "/newgame ticket-to-ride", "/roll", "/draw", "/config show", "/config timers")
+        for command in (*typed, "/endgame", "/leave", "/rules", "/help"):
             assert f"**{command}**" in listed
         assert "**/config option** (server admins)" in listed
-        worded = russian.message.embeds[0]["description"]
-        assert "**/новаяигра** — Открыть набор игроков" in worded
+        worded = russian.message.text
+        assert "**/новаяигра поезд** — Открыть набор в «Поезд»" in worded
         assert "**/настройки показать** (администраторы сервера)" in worded
-        assert len(listed.splitlines()) == len([c for c in bot.tree.walk_commands() if not hasattr(c, "commands")])
+        commands = [c for c in bot.tree.walk_commands() if not hasattr(c, "commands")]
+        assert len([line for line in listed.splitlines() if line.startswith("**/")]) == len(commands)
 
 
 def localisable(command: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:

@@ -21,7 +21,7 @@ from tests.bot.e2e.admin.support import (
 
 async def started(stand_in: LocalDiscord, bot: Conductor, **timers: object) -> GameRecord:
     """Ann and Ben in a dice game opened with these timer overrides, started."""
-    lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice", **timers})).message
+    lobby = (await stand_in.slash("Ann", "newgame dice", timers)).message
     assert lobby is not None
     await stand_in.click("Ben", lobby, button(lobby, "join"))
     await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
@@ -33,7 +33,7 @@ def seat_to_act(bot: Conductor, game_id: int) -> int:
 
 
 async def notice(stand_in: LocalDiscord, start: str, after: RecordedMessage | None = None) -> RecordedMessage:
-    return await stand_in.wait_for_message(lambda m: m.content.startswith(start), channel="trains", after=after)
+    return await stand_in.wait_for_message(lambda m: m.text.startswith(start), channel="trains", after=after)
 
 
 async def test_a_reminder_then_a_timeout_where_a_bot_plays_the_turn(
@@ -48,15 +48,15 @@ async def test_a_reminder_then_a_timeout_where_a_bot_plays_the_turn(
         clock.advance(1)
         bot.timers.poke()
         reminder = await notice(stand_in, "⏰")
-        assert reminder.content == f"⏰ <@{user}>, it is your turn in game #{record.id} (waiting for 5 min)."
+        assert reminder.text == f"⏰ <@{user}>, it is your turn in game #{record.id} (waiting for 5 min)."
         assert (await bot.service.store.actions(record.id)) == []
         clock.advance(10)
         bot.timers.poke()
         timeout = await notice(stand_in, "⌛", after=reminder)
         name = record.seats[absent].name
-        assert timeout.content == (
+        assert timeout.text == (
             f"⌛ {name} did not play within 15 min: a bot player plays this turn for them."
-            " Missed turns in a row: 1 of 3."
+            " Missed in a row: 1 of 3 turns."
         )
         await stand_in.wait_for(lambda: seat_to_act(bot, record.id) != absent or None, what="the turn to pass")
         played = {seat for seat, _ in await bot.service.store.actions(record.id)}
@@ -73,7 +73,7 @@ async def test_a_reminder_due_while_the_bot_was_down_is_sent_after_the_restart(
     clock.advance(11)  # the bot was down meanwhile
     async with running():
         reminder = await notice(stand_in, "⏰")
-    assert reminder.content == f"⏰ <@{user}>, it is your turn in game #{record.id} (waiting for 10 min)."
+    assert reminder.text == f"⏰ <@{user}>, it is your turn in game #{record.id} (waiting for 10 min)."
 
 
 async def test_after_repeated_missed_turns_a_bot_player_takes_the_seat_for_good(
@@ -97,14 +97,12 @@ async def test_after_repeated_missed_turns_a_bot_player_takes_the_seat_for_good(
                 await dice_move(stand_in, bot, "trains", current, ben, rng)
             await version_after(bot, record.id, current.version)
         handed = await notice(stand_in, "🤖")
-        assert (
-            handed.content == "🤖 Ann missed 2 turns in a row: a bot player takes their seat for the rest of the game."
-        )
+        assert handed.text == "🤖 Ann missed 2 turns in a row: a bot player takes their seat for the rest of the game."
         seat = (await bot.service.get(record.id)).seats[0]
         assert seat.is_bot and seat.user_id is None
         await stand_in.wait_for(lambda: seat_to_act(bot, record.id) == 1 or None, what="the bot player's turn to end")
         late = await stand_in.slash(ann, "roll")
-        assert late.ephemeral and "not playing" in late.content
+        assert late.ephemeral and "not playing" in late.text
 
 
 async def test_the_pause_policy_waits_for_the_player_who_then_plays_on(
@@ -118,7 +116,7 @@ async def test_the_pause_policy_waits_for_the_player_who_then_plays_on(
         bot.timers.poke()
         paused = await notice(stand_in, "⏸")
         name = record.seats[absent].name
-        assert paused.content.startswith(f"⏸ {name} did not play within 5 min: the game waits for them.")
+        assert paused.text.startswith(f"⏸ {name} did not play within 5 min: the game waits for them.")
         assert await bot.service.store.actions(record.id) == []
         person = stand_in.user(name)
         current = await bot.service.get(record.id)
@@ -135,27 +133,27 @@ async def test_host_overrides_stay_within_what_the_server_allows(stand_in: Local
             (("timeout", 0),): "Timeout is on here (60 min): a host cannot switch it off for one game.",
             (("reminder", 0),): "Reminder is on here (10 min): a host cannot switch it off for one game.",
             (("missed", 0),): "Missed turns before a bot takes over: this server hands a seat to a bot player"
-            " after 3; a host cannot switch that off for one game.",
+            " after 3 missed turns; a host cannot switch that off for one game.",
             (("timeout", 2),): "Timeout must be at least 5 min; 2 min is too short.",
         }
         for overrides, reason in cases.items():
-            refused = await stand_in.slash("Ann", "newgame", {"game": "dice", **dict(overrides)})
-            assert refused.ephemeral and refused.content == reason
-        russian = await stand_in.slash("Dan", "newgame", {"game": "dice", "timeout": 0})
-        assert russian.content.startswith("Тайм-аут: на этом сервере стоит 60 мин — ведущий не может")
+            refused = await stand_in.slash("Ann", "newgame dice", dict(overrides))
+            assert refused.ephemeral and refused.text == reason
+        russian = await stand_in.slash("Dan", "newgame dice", {"timeout": 0})
+        assert russian.text.startswith("Тайм-аут: на этом сервере стоит 60 мин — ведущий не может")
         assert await bot.service.store.in_channel(stand_in.channel("trains").id) == []
 
         short = await stand_in.slash("Boss", "config timers", {"timeout": 2})
-        assert short.ephemeral and short.content == "Timeout must be at least 5 min; 2 min is too short."
+        assert short.ephemeral and short.text == "Timeout must be at least 5 min; 2 min is too short."
         locked = await stand_in.slash("Boss", "config timers", {"timeout": 45, "locked": True})
-        assert "🔒 Hosts cannot change the timers for one game." in locked.content
-        refused = await stand_in.slash("Ann", "newgame", {"game": "dice", "timeout": 90})
-        assert refused.content == "This server fixes the turn timers: a host cannot change them for one game."
-        opened = await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        assert "🔒 Hosts cannot change the timers for one game." in locked.text
+        refused = await stand_in.slash("Ann", "newgame dice", {"timeout": 90})
+        assert refused.text == "This server fixes the turn timers: a host cannot change them for one game."
+        opened = await stand_in.slash("Ann", "newgame dice")
         assert not opened.ephemeral, "without overrides a game opens with the server's timers"
         record = await bot.service.game_in_channel(stand_in.channel("trains").id)
         assert (await bot.timers.policy(record.id)).timeout_minutes == 45
         unlocked = await stand_in.slash("Boss", "config timers", {"locked": False})
-        assert "✏️ Hosts can change the timers for one game: not below 5 min" in unlocked.content
-        longer = await stand_in.slash("Ben", "newgame", {"game": "dice", "timeout": 90}, channel="general")
+        assert "✏️ Hosts can change the timers for one game: not below 5 min" in unlocked.text
+        longer = await stand_in.slash("Ben", "newgame dice", {"timeout": 90}, channel="general")
         assert not longer.ephemeral

@@ -16,7 +16,7 @@ STALE = (
 
 async def test_two_simultaneous_add_bot_clicks_seat_one_bot(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         await stand_in.click("Ben", lobby, button(lobby, "join"))
         drawn = stand_in.message(lobby.id)
@@ -26,19 +26,19 @@ async def test_two_simultaneous_add_bot_clicks_seat_one_bot(stand_in: LocalDisco
             stand_in.click("Ann", drawn, add, force=True), stand_in.click("Ben", drawn, add, force=True)
         )
         refused = [o for o in outcomes if o.ephemeral]
-        assert len(refused) == 1 and refused[0].content == STALE
+        assert len(refused) == 1 and refused[0].text == STALE
         [shown] = [o for o in outcomes if not o.ephemeral]
         assert shown.response_type == 7, "the click that counted redrew the lobby"
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert [s.is_bot for s in record.seats] == [False, False, True]
-        assert "Players 3/6" in stand_in.message(lobby.id).embed_text()
+        assert "Players 3/6" in stand_in.message(lobby.id).text
 
 
 async def test_a_stale_remove_bot_or_start_is_refused_and_the_lobby_is_unchanged(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         await stand_in.click("Ann", lobby, button(lobby, "bot"))
         before = await bot.service.game_in_channel(lobby.channel_id)
@@ -52,7 +52,7 @@ async def test_a_stale_remove_bot_or_start_is_refused_and_the_lobby_is_unchanged
         )
         assert ben.response_type == 7, "Ben's join came first and counted"
         for refused in (ann_unbot, ann_start):
-            assert refused.ephemeral and refused.content == STALE
+            assert refused.ephemeral and refused.text == STALE
         assert dan.response_type == 7, "Join ignores the version: it acts on the clicker's own seat"
         after = await bot.service.game_in_channel(lobby.channel_id)
         assert after.status == "lobby"
@@ -86,13 +86,13 @@ async def test_markdown_in_display_names_is_shown_literally_in_the_lobby(
     linker = stand_in.add_user(LocalUser("[nitro](https://evil.example)"))
     bold = stand_in.add_user(LocalUser("**x**"))
     async with running() as bot:
-        lobby = (await stand_in.slash(linker, "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash(linker, "newgame dice")).message
         assert lobby is not None
         await stand_in.click(bold, lobby, button(lobby, "join"))
-        shown = stand_in.message(lobby.id).embed_text()
+        shown = stand_in.message(lobby.id).text
         assert r"1. \[nitro](https://evil.example)" in shown and "1. [nitro]" not in shown
         assert r"2. \*\*x\*\*" in shown and "2. **x**" not in shown
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert [s.name for s in record.seats] == ["[nitro](https://evil.example)", "**x**"], "stored as typed"
         ended = await stand_in.slash(linker, "endgame")
-        assert ended.content == rf"🛑 \[nitro](https://evil.example) cancelled the lobby of game #{record.id}."
+        assert ended.text == rf"🛑 \[nitro](https://evil.example) cancelled the lobby of game #{record.id}."

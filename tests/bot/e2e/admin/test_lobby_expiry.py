@@ -25,7 +25,7 @@ async def test_a_lobby_nobody_touches_expires_without_buttons_and_the_channel_is
     stand_in: LocalDiscord, running: Running, clock: Clock
 ) -> None:
     async with running() as bot:
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         record = await bot.service.game_in_channel(lobby.channel_id)
         expiry = lobby_expiry(bot)
@@ -34,18 +34,16 @@ async def test_a_lobby_nobody_touches_expires_without_buttons_and_the_channel_is
         clock.advance(2)
         [expired] = await expiry.run_due()
         assert expired.id == record.id and expired.status == "cancelled"
-        notice = await stand_in.wait_for_message(lambda m: m.content.startswith("⌛"))
-        assert notice.content == (
+        notice = await stand_in.wait_for_message(lambda m: m.text.startswith("⌛"))
+        assert notice.text == (
             f"⌛ The lobby of game #{record.id} expired: nobody joined or changed it for 60 min."
-            " Open a new one with /newgame."
+            f" Open a new one with </newgame dice:{stand_in.command('newgame').id}>."
         )
         shown = stand_in.message(lobby.id)
-        assert shown.components == [] and "This lobby expired: nobody joined or changed it for 60 min." in (
-            shown.embed_text()
-        )
+        assert shown.buttons() == [] and "This lobby expired: nobody joined or changed it for 60 min." in (shown.text)
         stored = await bot.service.store.get(record.id)
         assert stored is not None and stored.status == "cancelled"
-        fresh = await stand_in.slash("Ben", "newgame", {"game": "dice"})
+        fresh = await stand_in.slash("Ben", "newgame dice")
         assert not fresh.ephemeral, "the channel is free again"
 
 
@@ -54,11 +52,11 @@ async def test_each_server_sets_its_expiry_and_a_thread_lobby_that_expires_is_ar
 ) -> None:
     async with running() as bot:
         saved = await stand_in.slash("Boss", "config limits", {"lobby_expiry": 30})
-        assert "⌛ A lobby nobody joins or changes for **30** min expires." in saved.content
+        assert "⌛ A lobby nobody joins or changes for **30** min expires." in saved.text
         too_short = await stand_in.slash("Boss", "config limits", {"lobby_expiry": 1}, force=True)
-        assert too_short.content == "Lobby expiry must be from 5 to 10080; 1 is outside that."
+        assert too_short.text == "Lobby expiry must be from 5 to 10080; 1 is outside that."
         await stand_in.slash("Boss", "config threads", {"enabled": True})
-        await (await stand_in.slash("Ann", "newgame", {"game": "dice"})).followup(0)
+        await (await stand_in.slash("Ann", "newgame dice")).followup(0)
         [thread] = stand_in.threads
         lobby = lobby_in(stand_in, thread.id)
         clock.advance(20)
@@ -67,6 +65,6 @@ async def test_each_server_sets_its_expiry_and_a_thread_lobby_that_expires_is_ar
         clock.advance(11)
         [expired] = await expiry.run_due()
         assert expired.channel_id == thread.id
-        notice = await stand_in.wait_for_message(lambda m: m.content.startswith("⌛"), channel=thread.id)
-        assert "for 30 min" in notice.content
+        notice = await stand_in.wait_for_message(lambda m: m.text.startswith("⌛"), channel=thread.id)
+        assert "for 30 min" in notice.text
         await stand_in.wait_for(lambda: stand_in.channel(thread.id).archived or None, what="the thread archived")

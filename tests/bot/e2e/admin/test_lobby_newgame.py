@@ -18,74 +18,75 @@ async def test_three_simultaneous_newgames_in_one_channel_open_one_lobby(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        outcomes = await asyncio.gather(
-            *(stand_in.slash(name, "newgame", {"game": "dice"}) for name in ("Ann", "Ben", "Cat"))
-        )
+        outcomes = await asyncio.gather(*(stand_in.slash(name, "newgame dice") for name in ("Ann", "Ben", "Cat")))
         [opened] = [o for o in outcomes if not o.ephemeral]
         refused = [o for o in outcomes if o.ephemeral]
         trains = stand_in.channel("trains").id
         [record] = await bot.service.store.in_channel(trains)
         assert opened.message is not None and button(opened.message, "join").startswith(f"lobby:{record.id}:")
         busy = f"A game (#{record.id}) is already open in this channel; finish it or cancel its lobby first."
-        assert [o.content for o in refused] == [busy, busy]
+        assert [o.text for o in refused] == [busy, busy]
         assert await bot.service.store.count_open(guild_id=stand_in.guild_id) == 1
 
 
 async def test_caps_on_lobbies_and_games_per_person_and_per_server(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         saved = await stand_in.slash("Boss", "config limits", {"lobbies_per_person": 1})
-        assert saved.ephemeral and saved.content.startswith("Saved: caps on open games and lobby expiry.")
-        assert "👤 A person may host **1** open lobbies at once." in saved.content
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
+        assert saved.ephemeral and saved.text.startswith("Saved: caps on open games and lobby expiry.")
+        assert "👤 A person may host **1** open lobby at once." in saved.text
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        second = await stand_in.slash("Ann", "newgame", {"game": "dice"}, channel="general")
+        second = await stand_in.slash("Ann", "newgame dice", channel="general")
         assert second.ephemeral
-        assert (
-            second.content == "Open lobbies you host on this server: 1, the most it allows. Start or cancel one first."
+        assert second.text == (
+            "You already host 1 open lobby on this server, the most it allows. Start or cancel one first."
         )
         russian = await stand_in.slash("Dan", "config show", force=True)  # Dan is no admin: refused, in Russian
         assert russian.ephemeral
 
         await stand_in.slash("Boss", "config limits", {"lobbies_per_person": 2, "games_per_person": 1})
         await stand_in.click("Ben", lobby, button(lobby, "join"))  # Ben now sits in one open game
-        ben = await stand_in.slash("Ben", "newgame", {"game": "dice"}, channel="general")
-        assert ben.content == "Open games you play in on this server: 1, the most it allows. Finish or leave one first."
+        ben = await stand_in.slash("Ben", "newgame dice", channel="general")
+        assert ben.text == (
+            "You already play in 1 open game on this server, the most it allows. Finish or leave one first."
+        )
 
         await stand_in.slash("Boss", "config limits", {"games_per_person": 5, "games_per_server": 1})
-        cat = await stand_in.slash("Cat", "newgame", {"game": "dice"}, channel="general")
-        assert cat.content == (
-            "Open games on this server: 1, the most it allows. Wait for one to end, or ask an admin (/config limits)."
+        cat = await stand_in.slash("Cat", "newgame dice", channel="general")
+        assert cat.text == (
+            "This server already has 1 open game, the most it allows. Wait for one to end, or ask an admin"
+            f" (</config limits:{stand_in.command('config').id}>)."
         )
-        dan = await stand_in.slash("Dan", "newgame", {"game": "dice"}, channel="general")
-        assert dan.content.startswith("Открытых игр на этом сервере: 1 — больше нельзя.")
+        dan = await stand_in.slash("Dan", "newgame dice", channel="general")
+        assert dan.text.startswith("На этом сервере уже 1 открытая игра — больше нельзя.")
         assert await bot.service.store.count_open(guild_id=stand_in.guild_id) == 1
 
         shown = await stand_in.slash("Boss", "config show")
-        summary = shown.message.embed_text() if shown.message else ""
+        summary = shown.message.text if shown.message else ""
         for line in (
             "👤 A person may host **2** open lobbies at once.",
             "🎲 A person may play in **5** open games at once.",
-            "🏠 At most **1** open games on this server.",
+            "🏠 At most **1** open game on this server.",
             "⌛ A lobby nobody joins or changes for **60** min expires.",
         ):
             assert line in summary, summary
         await stand_in.slash("Boss", "config limits", {"games_per_server": 2})
-        opened = await stand_in.slash("Cat", "newgame", {"game": "dice"}, channel="general")
+        opened = await stand_in.slash("Cat", "newgame dice", channel="general")
         assert not opened.ephemeral, "below the cap again"
 
 
 async def test_joining_counts_against_the_cap_on_games_per_person(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         await stand_in.slash("Boss", "config limits", {"games_per_person": 1})
-        first = (await stand_in.slash("Ann", "newgame", {"game": "dice"})).message
-        second = (await stand_in.slash("Cat", "newgame", {"game": "dice"}, channel="general")).message
+        first = (await stand_in.slash("Ann", "newgame dice")).message
+        second = (await stand_in.slash("Cat", "newgame dice", channel="general")).message
         assert first is not None and second is not None
         await stand_in.click("Ben", first, button(first, "join"))
         refused = await stand_in.click("Ben", second, button(second, "join"))
         assert refused.ephemeral
         assert (
-            refused.content
-            == "Open games you play in on this server: 1, the most it allows. Finish or leave one first."
+            refused.text
+            == "You already play in 1 open game on this server, the most it allows. Finish or leave one first."
         )
         assert await bot.service.store.count_open(guild_id=stand_in.guild_id, user_id=stand_in.user("Ben").id) == 1
 
@@ -96,16 +97,16 @@ async def test_a_channel_where_the_bot_cannot_post_refuses_newgame_and_start_nam
     async with running() as bot:
         await stand_in.set_bot_permissions("trains", deny=SEND_AND_ATTACH)
         trains = stand_in.channel("trains").id
-        refused = await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        refused = await stand_in.slash("Ann", "newgame dice")
         assert refused.ephemeral
-        assert refused.content == (
+        assert refused.text == (
             f"I cannot show the game in <#{trains}>: I lack Send Messages, Embed Links, Attach Files. {GRANT}"
         ), "without Send Messages, Discord takes Embed Links and Attach Files too"
         assert await bot.service.store.in_channel(trains) == []
-        russian = await stand_in.slash("Dan", "newgame", {"game": "dice"})
-        assert russian.ephemeral and russian.content.startswith(f"Я не могу показать игру в <#{trains}>")
+        russian = await stand_in.slash("Dan", "newgame dice")
+        assert russian.ephemeral and russian.text.startswith(f"Я не могу показать игру в <#{trains}>")
 
-        lobby = (await stand_in.slash("Ann", "newgame", {"game": "dice"}, channel="general")).message
+        lobby = (await stand_in.slash("Ann", "newgame dice", channel="general")).message
         assert lobby is not None
         await stand_in.click("Ben", lobby, button(lobby, "join"))
         await stand_in.set_bot_permissions("general", deny=discord.Permissions(attach_files=True).value)
@@ -114,7 +115,7 @@ async def test_a_channel_where_the_bot_cannot_post_refuses_newgame_and_start_nam
         edits = len(drawn.history)
         start = await stand_in.click("Ann", drawn, button(drawn, "start"))
         assert start.ephemeral
-        assert start.content == f"I cannot show the game in <#{general}>: I lack Attach Files. {GRANT}"
+        assert start.text == f"I cannot show the game in <#{general}>: I lack Attach Files. {GRANT}"
         record = await bot.service.game_in_channel(general)
         assert record.status == "lobby" and len(stand_in.message(lobby.id).history) == edits, "lobby unchanged"
 
@@ -131,7 +132,7 @@ async def test_with_threads_on_but_no_thread_permission_the_game_opens_in_the_ch
         await stand_in.slash("Boss", "config threads", {"enabled": True})
         await stand_in.set_bot_permissions("trains", deny=NO_THREADS)
         trains = stand_in.channel("trains").id
-        opened = await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        opened = await stand_in.slash("Ann", "newgame dice")
         assert (
             not opened.ephemeral
             and opened.message is not None
@@ -139,7 +140,7 @@ async def test_with_threads_on_but_no_thread_permission_the_game_opens_in_the_ch
         )
         told = await opened.followup(0)
         assert told.ephemeral and told.recipient_id == stand_in.user("Ann").id
-        assert told.content == (
+        assert told.text == (
             f"This server opens each game in a thread of its own, but I cannot open threads in <#{trains}>:"
             f" I lack Create Public Threads. This game is played in the channel instead. {GRANT}"
         )
@@ -155,10 +156,10 @@ async def test_an_over_long_option_value_is_cut_when_it_is_echoed(stand_in: Loca
             refused = await stand_in.slash(
                 "Boss", "config option", {"game": "dice", "option": option, "value": value}, force=True
             )
-            assert refused.ephemeral and "x" * 99 + "…" in refused.content
-            assert len(refused.content) < 400, refused.content
+            assert refused.ephemeral and "x" * 99 + "…" in refused.text
+            assert len(refused.text) < 400, refused.text
         language = await stand_in.slash("Boss", "config language", {"value": typed}, force=True)
-        assert language.ephemeral and len(language.content) < 400 and "…" in language.content
+        assert language.ephemeral and len(language.text) < 400 and "…" in language.text
 
 
 async def test_with_threads_the_answer_comes_before_the_slow_thread_and_the_pointer_fills_it(
@@ -167,14 +168,14 @@ async def test_with_threads_the_answer_comes_before_the_slow_thread_and_the_poin
     async with running() as bot:
         await stand_in.slash("Boss", "config threads", {"enabled": True})
         async with stand_in.hold_requests("POST", r"/channels/\d+/threads$") as held:
-            typed = asyncio.create_task(stand_in.slash("Ann", "newgame", {"game": "dice"}))
+            typed = asyncio.create_task(stand_in.slash("Ann", "newgame dice"))
             await held.arrived()  # Discord is making the thread: the person already sees the bot thinking
             answered = stand_in.interactions[-1]
             assert answered.response_type == 5 and stand_in.threads == []
         pointer = await typed
         assert pointer.response_type == 5 and not pointer.ephemeral
         [thread] = stand_in.threads
-        assert f"<#{thread.id}>" in pointer.content
+        assert f"<#{thread.id}>" in pointer.text
         assert (await bot.service.game_in_channel(thread.id)).channel_id == thread.id
 
 
@@ -184,11 +185,11 @@ async def test_a_thread_discord_refuses_puts_the_game_in_the_channel_and_says_so
     async with running() as bot:
         await stand_in.slash("Boss", "config threads", {"enabled": True})
         stand_in.fail_requests("POST", r"/channels/\d+/threads$", status=400, code=160004)
-        opened = await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        opened = await stand_in.slash("Ann", "newgame dice")
         lobby = await opened.followup(0)
         assert not lobby.ephemeral and lobby.component(button(lobby, "join")) is not None
         told = await opened.followup(1)
-        assert told.ephemeral and told.content == (
+        assert told.ephemeral and told.text == (
             "This server opens each game in a thread of its own, but Discord did not let me open one,"
             " so this game is played in the channel."
         )
@@ -205,10 +206,10 @@ async def test_a_lobby_that_cannot_be_posted_in_its_thread_is_withdrawn_privatel
     async with running() as bot:
         await stand_in.slash("Boss", "config threads", {"enabled": True})
         stand_in.fail_requests("POST", r"/channels/\d+/messages$", status=503)
-        refused = await stand_in.slash("Ann", "newgame", {"game": "dice"})
+        refused = await stand_in.slash("Ann", "newgame dice")
         said = await refused.followup(0)
         assert said.ephemeral and said.recipient_id == stand_in.user("Ann").id
-        assert said.content == "Something went wrong on our side; nothing was changed. Please try again."
+        assert said.text == "Something went wrong on our side; nothing was changed. Please try again."
         assert refused.message is None or refused.message.deleted, "the public 'thinking…' is gone"
         assert await bot.service.store.count_open(guild_id=stand_in.guild_id) == 0
         [thread] = stand_in.threads
