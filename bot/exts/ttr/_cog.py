@@ -29,7 +29,7 @@ from bot.exts.ttr._map import (
     stations_in,
     track,
 )
-from bot.exts.ttr._presenter import GAME
+from bot.exts.ttr._presenter import GAME, standings
 from bot.exts.ttr._private import legal_texts
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
@@ -186,21 +186,8 @@ class TtrCog(commands.Cog, SharedCommands):
         language = language_of(interaction.locale)
         public = self._public(record)
         assert public is not None, "the shared /score asks only running games"
-        names = self.controller.names(record)
-        lines = [
-            text(
-                language,
-                "ttr_bot.score.line",
-                player=names[p.seat],
-                points=p.route_points,
-                cars=p.cars,
-                cards=p.hand_size,
-                tickets=p.ticket_count,
-                stations=p.stations_left,
-            )
-            for p in sorted(public.players, key=lambda p: -p.route_points)
-        ]
-        await reply_private(interaction, "\n".join([text(language, "ttr_bot.score.title"), *lines]))
+        scores = [text(language, "ttr_bot.score.title"), standings(language, record, public)]
+        await reply_private(interaction, "\n".join(scores))
 
     def _public(self, record: GameRecord) -> PublicView | None:
         """The public view of a running game, None for a lobby."""
