@@ -174,6 +174,7 @@ class Conductor(commands.Bot):
         if hasattr(self, "service"):
             await self.service.close()
         await super().close()
+        set_command_ids({})  # the ids belong to this connection's application; the next may differ
         if hasattr(self, "db"):
             await self.db.close()
 
