@@ -343,9 +343,13 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         await self.retire_turn(record.id)
         await self.service.mark_shown(record.id, record.version)
         self.forget(record.id)
-        for table in (self._board_shown, self._opening_pictures):
-            table.pop(record.id, None)
-        PICTURES.forget(lambda key: isinstance(key, tuple) and key[:1] == (record.id,))
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept about a game that ended: its messages, untold events and pictures."""
+        super().forget(game_id)
+        for table in (self._events, self._board_shown, self._opening_pictures):
+            table.pop(game_id, None)
+        PICTURES.forget(lambda key: isinstance(key, tuple) and key[:1] == (game_id,))
 
     def _turn_message(
         self,

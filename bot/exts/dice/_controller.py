@@ -106,7 +106,6 @@ class DiceController(GameController):
             message = await draw_once(lambda: final_message(language, record, view, told, result))
             await self.show_turn(record, message, interaction, kind="final")
             self.forget(record.id)
-            self._told.pop(record.id, None)
             return
         assert view.turn is not None
         if record.bot_plays(view.turn.seat):
@@ -119,6 +118,11 @@ class DiceController(GameController):
         message = await draw_once(lambda: turn_message(language, record, view, told))
         message.ping = passed
         await self.show_turn(record, message, interaction, in_place=not passed)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept about a game that ended, what its turn message tells included."""
+        super().forget(game_id)
+        self._told.pop(game_id, None)
 
     async def fresh_controls(
         self, interaction: discord.Interaction[Any], game_id: int, language: str
