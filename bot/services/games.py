@@ -100,6 +100,10 @@ class GameService:
         self._publishers: dict[str, Publisher] = {}
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
+        self._checks: set[asyncio.Task[None]] = set()
+        """Background checks of loaded snapshots against their logs."""
+        self._one_check = asyncio.Semaphore(1)
+        """Checks replay one at a time, so a start with many games stored leaves the event loop room for clicks."""
         self._listeners: list[GameListener] = []
         self._shown: dict[int, int] = {}
         """Game id → the newest version its channel shows (running games; persisted in the store too)."""
@@ -466,6 +470,9 @@ class GameService:
     async def close(self, timeout: float = 5.0) -> None:
         """Stop bot players after the move each is making, so nothing is half published; then cancel."""
         self._closing = True
+        for check in set(self._checks):
+            check.cancel()
+        await asyncio.gather(*set(self._checks), return_exceptions=True)
         if self._drivers:
             _, pending = await asyncio.wait(set(self._drivers), timeout=timeout)
             for task in pending:
@@ -512,11 +519,18 @@ class GameService:
     # ---- loading ------------------------------------------------------------------------------------------
 
     async def resume_all(self) -> list[GameRecord]:
-        """Load every open game (at start), checking each running game's replay against its snapshot."""
+        """Load every open game from its stored snapshot (at start: no replay before the bot is ready); each running
+        game's snapshot is then checked against a replay of its log in the background (`snapshots_checked`)."""
         records = await self.store.with_status()
+        counts = await self.store.action_counts()
         for record in records:
-            await self._table(record.id)
+            self._adopt(record, counts.get(record.id, 0))
         return [self._tables[r.id].record for r in records if r.id in self._tables]
+
+    async def snapshots_checked(self) -> None:
+        """Wait until every loaded snapshot has been checked against its log."""
+        while self._checks:
+            await asyncio.gather(*set(self._checks), return_exceptions=True)
 
     async def _table(self, game_id: int) -> _Table:
         table = self._tables.get(game_id)
@@ -525,29 +539,49 @@ class GameService:
         record = await self.store.get(game_id)
         if record is None or record.status not in ("lobby", "active"):
             raise ServiceError("bot.reason.game_closed")
+        count = (await self.store.action_counts(game_id)).get(game_id, 0)
+        return self._tables.get(game_id) or self._adopt(record, count)
+
+    def _adopt(self, record: GameRecord, actions: int) -> _Table:
+        """Keep a game loaded from the store, a running one at its snapshot (which the first `actions` of its log
+        made), and check that snapshot in the background."""
         engine = self.engine(record.game)
         table = _Table(record=record, engine=engine)
         if record.status == "active":
-            table.state = await self._replayed_state(engine, record)
-        if game_id not in self._tables:
-            self._tables[game_id] = table
-            self._shown[game_id] = max(self._shown.get(game_id, 0), record.shown_version)
-        return self._tables[game_id]
+            assert record.state is not None
+            table.state = engine.load_state(record.state)
+            check = asyncio.create_task(self._check_snapshot(table, actions), name=f"check-snapshot-{record.id}")
+            self._checks.add(check)
+            check.add_done_callback(self._checks.discard)
+        self._tables[record.id] = table
+        self._shown[record.id] = max(self._shown.get(record.id, 0), record.shown_version)
+        return table
 
     def _forget(self, game_id: int) -> None:
         """Drop a game that closed from memory."""
         self._tables.pop(game_id, None)
         self._shown.pop(game_id, None)
 
-    async def _replayed_state(self, engine: AnyEngine, record: GameRecord) -> BaseModel:
-        """Rebuild the state from the log; the log is the truth, and a differing snapshot is logged loudly."""
-        assert record.state is not None
-        snapshot = engine.load_state(record.state)
+    async def _check_snapshot(self, table: _Table, actions: int) -> None:
+        """Replay the log that made a loaded snapshot (off the event loop) and compare: the log is the truth, so a
+        differing snapshot is reported loudly, and replaced while no move has been made from it."""
+        record, snapshot, engine = table.record, table.state, table.engine
         options = engine.load_options(record.options)
-        replayed = engine.replay(options, len(record.seats), record.seed, await self.store.actions(record.id))
-        if replayed != snapshot:
-            log.error("game %s: replay of the log differs from the snapshot; playing on from the log", record.id)
-        return replayed
+        async with self._one_check:
+            log_entries = await self.store.actions(record.id, upto=actions)
+            try:
+                replayed = await asyncio.to_thread(engine.replay, options, len(record.seats), record.seed, log_entries)
+            except Exception:
+                log.exception("game %s: its log does not replay; playing on from the snapshot", record.id)
+                return
+        if replayed == snapshot:
+            return
+        async with table.lock:
+            if table.record.version == record.version and self._tables.get(record.id) is table:
+                log.error("game %s: replay of the log differs from the snapshot; playing on from the log", record.id)
+                table.state = replayed
+            else:
+                log.error("game %s: replay of the log differs from the snapshot it has moved on from", record.id)
 
     def _locked_lobby(self, game_id: int) -> _LobbyLock:
         return _LobbyLock(self, game_id)

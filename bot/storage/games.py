@@ -302,12 +302,21 @@ class GameStore:
             "SELECT * FROM games WHERE status = 'lobby' AND updated_at < ? ORDER BY updated_at, id", (older_than,)
         )
 
-    async def actions(self, game_id: int) -> list[tuple[int, str]]:
-        """Return the action log of a game as (seat, encoded action), in order."""
+    async def actions(self, game_id: int, upto: int | None = None) -> list[tuple[int, str]]:
+        """Return the action log of a game as (seat, encoded action), in order (the first `upto` only, if given)."""
         async with self._db.execute(
-            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq",
+            (game_id, upto if upto is not None else 2**62),
         ) as cursor:
             return [(row["seat"], row["action"]) async for row in cursor]
+
+    async def action_counts(self, game_id: int | None = None) -> dict[int, int]:
+        """Game id → how many actions its log holds (of one game, or of every game that has any)."""
+        where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        async with self._db.execute(
+            f"SELECT game_id, MAX(seq) AS n FROM actions {where} GROUP BY game_id", params
+        ) as cursor:
+            return {row["game_id"]: row["n"] async for row in cursor}
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember which message is a game's lobby or current turn message."""

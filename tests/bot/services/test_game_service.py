@@ -83,7 +83,7 @@ async def test_a_restarted_service_resumes_from_the_log(db: aiosqlite.Connection
     assert resumed.state(game_id) == svc.state(game_id)
 
 
-async def test_a_snapshot_that_differs_from_its_log_is_reported_and_the_log_wins(
+async def test_games_resume_from_their_snapshots_and_a_snapshot_that_differs_from_its_log_is_reported_and_the_log_wins(
     db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = service(db)
@@ -96,8 +96,27 @@ async def test_a_snapshot_that_differs_from_its_log_is_reported_and_the_log_wins
     with caplog.at_level(logging.ERROR):
         resumed = service(db)
         await resumed.resume_all()
+        assert resumed.state(game_id) == opening, "loaded from the snapshot, not replayed before the bot is ready"
+        await resumed.snapshots_checked()
     assert "differs from the snapshot" in caplog.text
     assert resumed.state(game_id) == truth
+
+
+async def test_a_wrong_snapshot_a_move_was_made_from_is_reported_not_replaced(
+    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "stop")
+    tampered = svc.state(game_id).model_copy(update={"round": 7})
+    await db.execute("UPDATE games SET state = ? WHERE id = ?", (tampered.model_dump_json(), game_id))
+    with caplog.at_level(logging.ERROR):
+        resumed = service(db)
+        await resumed.resume_all()
+        await resumed.act(game_id, (ANN, BEN)[to_act(resumed, game_id)], "stop")  # before the check has run
+        await resumed.snapshots_checked()
+    assert "differs from the snapshot it has moved on from" in caplog.text
+    assert resumed.state(game_id).round >= 7, "the game in play is not swapped under its players"
 
 
 async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: aiosqlite.Connection) -> None:

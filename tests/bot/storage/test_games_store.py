@@ -96,3 +96,19 @@ async def test_guild_settings_round_trip(db: aiosqlite.Connection) -> None:
     assert await settings.get(5) == {}
     await settings.put(5, {"language": "ru", "dice": {"target": 150}})
     assert await settings.get(5) == {"language": "ru", "dice": {"target": 150}}
+
+
+async def test_the_log_is_counted_per_game_and_read_up_to_a_point(db: aiosqlite.Connection) -> None:
+    store = GameStore(db)
+    lobby = await ann_hosts_a_lobby(store)
+    first = await store.start(lobby, lobby.seats, "{}")
+    elsewhere = await store.create_game(
+        game="dice", guild_id=None, channel_id=3, host_id=10, options={}, seed=1, seats=lobby.seats
+    )
+    second = await store.start(elsewhere, elsewhere.seats, "{}")
+    for action in ("roll", "add:E", "stop"):
+        first = await store.record_action(first, 0, action, "{}", finished=False)
+    second = await store.record_action(second, 0, "roll", "{}", finished=False)
+    assert await store.action_counts() == {first.id: 3, second.id: 1}
+    assert await store.action_counts(second.id) == {second.id: 1}
+    assert await store.actions(first.id, upto=2) == [(0, "roll"), (0, "add:E")]
