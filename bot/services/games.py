@@ -81,6 +81,15 @@ class _Table:
     bots: asyncio.Task[None] | None = None
 
 
+def _settle(engine: AnyEngine, state: BaseModel, seat: Seat, action: Action) -> tuple[BaseModel, list[Event]]:
+    """Apply a move (raising IllegalAction untouched); at the game's end also reckon its result, the costly part
+    (the engines cache it), so showing the end does not compute it on the event loop."""
+    after, events = engine.apply(state, seat, action)
+    if engine.is_over(after):
+        engine.result(after)
+    return after, events
+
+
 class GameService:
     """Owns every live game; the cogs call it and present what it returns."""
 
@@ -361,7 +370,7 @@ class GameService:
             if table.state is None or table.record.status != "active" or seat not in table.engine.to_act(table.state):
                 return None
             rng = random.Random(f"{table.record.seed}/absent/{table.record.version}")
-            action = table.engine.bot_action(table.state, seat, rng, "sensible")
+            action = await asyncio.to_thread(table.engine.bot_action, table.state, seat, rng, "sensible")
             return await self._apply(table, seat, action, by_bot=True)
 
     async def hand_to_bot(self, game_id: int, seat: Seat) -> GameRecord:
@@ -464,7 +473,9 @@ class GameService:
             seat = min(seats)
             kind = next(s.bot_kind for s in table.record.seats if s.seat == seat)
             rng = random.Random(f"{table.record.seed}/bot/{table.record.version}")
-            action = table.engine.bot_action(table.state, seat, rng, kind or table.engine.bot_kinds[0])
+            action = await asyncio.to_thread(
+                table.engine.bot_action, table.state, seat, rng, kind or table.engine.bot_kinds[0]
+            )
             return await self._apply(table, seat, action, by_bot=True)
 
     async def close(self, timeout: float = 5.0) -> None:
@@ -501,7 +512,8 @@ class GameService:
 
     async def _apply(self, table: _Table, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
         assert table.state is not None
-        state, events = table.engine.apply(table.state, seat, action)  # raises IllegalAction untouched
+        # in a worker thread, so one game's costly move (the final scoring) never holds up another game's click
+        state, events = await asyncio.to_thread(_settle, table.engine, table.state, seat, action)
         finished = table.engine.is_over(state)
         try:
             table.record = await self.store.record_action(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -139,3 +141,40 @@ async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: aiosq
     await svc.close()
     assert published and all(o.by_bot and o.seat == 1 for o in published)
     assert [seat for seat, _ in await svc.store.actions(record.id)].count(1) == len(published)
+
+
+class HeldEngine(DiceEngine):
+    """The dice engine, whose next move after `hold()` takes until `release` is set (a costly final scoring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.held = threading.Event()
+        self._armed = False
+
+    def hold(self) -> None:
+        self._armed = True
+
+    def apply(self, state: Any, seat: Any, action: Any) -> Any:
+        if self._armed:
+            self._armed = False
+            self.held.set()
+            assert self.release.wait(timeout=30), "never released"
+        return super().apply(state, seat, action)
+
+
+async def test_one_games_slow_move_never_holds_up_another_games_move(db: aiosqlite.Connection) -> None:
+    engine = HeldEngine()
+    svc = GameService(GameStore(db), {"dice": engine}, bot_move_delay=0, new_seed=lambda: 1234)
+    slow = await started(svc)
+    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=18, host_id=CAT, host_name="Cat")
+    await svc.join(record.id, BEN, "Ben")
+    await svc.start(record.id, CAT)
+    fast = record.id
+    engine.hold()
+    held = asyncio.create_task(svc.act(slow, (ANN, BEN)[to_act(svc, slow)], "stop"))
+    await asyncio.to_thread(engine.held.wait, 30)  # the slow move is being worked out
+    await svc.act(fast, (CAT, BEN)[to_act(svc, fast)], "stop")  # would wait for the slow one on the event loop
+    assert not held.done(), "the other game's move was served while the slow one was still being worked out"
+    engine.release.set()
+    await held
