@@ -10,66 +10,22 @@ shows on a phone and on a desktop). With `--time`, also prints the milliseconds 
 from __future__ import annotations
 
 import functools
-import io
-import random
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.ttr_gallery import play, public, save, seat_view  # noqa: E402
 from bot.i18n import text  # noqa: E402
 from render.ttr import render_hand, render_score_sheet, render_ticket_choice  # noqa: E402
-from rules.ttr.engine import TicketToRideEngine  # noqa: E402
-from rules.ttr.options import TtrOptions  # noqa: E402
-from rules.ttr.state import Phase, TtrState  # noqa: E402
+from rules.ttr.state import Phase  # noqa: E402
 from rules.ttr.view import PublicView, SeatView  # noqa: E402
 
-ENGINE = TicketToRideEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov", "Eve"]
-WIDTHS = (450, 800)
-"""What the chat shows: about 450 px on a phone, about 800 px on a desktop."""
 LANGUAGES = ("en", "ru")
-
-
-def play(map_id: str, n: int, seed: int, until: Callable[[TtrState, int], bool] | None = None) -> TtrState:
-    """A seeded game of sensible bots, stopped where `until(state, moves)` first holds (or at the end)."""
-    state = ENGINE.new_game(TtrOptions.model_validate({"map": map_id}), n, seed)
-    rng = random.Random(seed)
-    moves = 0
-    while not ENGINE.is_over(state):
-        if until is not None and until(state, moves):
-            return state
-        for seat in sorted(ENGINE.to_act(state)):
-            state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng, "sensible"))
-            moves += 1
-    return state
-
-
-def seat_view(state: TtrState, seat: int) -> SeatView:
-    """A seat's own view of a state."""
-    view = ENGINE.view(state, seat)
-    assert isinstance(view, SeatView)
-    return view
-
-
-def public_view(state: TtrState) -> PublicView:
-    """Everyone's view of a state."""
-    return ENGINE.view(state, None)
-
-
-def save(out: Path, name: str, data: bytes) -> None:
-    """Write a picture full size and scaled to each chat width."""
-    (out / f"{name}.png").write_bytes(data)
-    image = Image.open(io.BytesIO(data)).convert("RGB")
-    for width in WIDTHS:
-        small = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
-        small.save(out / f"{name}.{width}.png")
-    print(f"{name}.png  {image.width}x{image.height}  {len(data) / 1024:.0f} KiB")
 
 
 def scenes() -> dict[str, Callable[[Callable[..., str]], bytes]]:
@@ -87,9 +43,9 @@ def scenes() -> dict[str, Callable[[Callable[..., str]], bytes]]:
         out[f"{map_id}_hand_waiting"] = functools.partial(_hand, seat_view(middle, (middle.current + 1) % 4))
     end_hand = play("europe", 4, 7)
     out["europe_end_hand"] = functools.partial(_hand, seat_view(end_hand, 0))
-    out["usa_score_2"] = functools.partial(_scores, public_view(play("usa", 2, 3)))
-    out["usa_score_5"] = functools.partial(_scores, public_view(play("usa", 5, 7)))
-    out["europe_score_5"] = functools.partial(_scores, public_view(play("europe", 5, 7)))
+    out["usa_score_2"] = functools.partial(_scores, public(play("usa", 2, 3)))
+    out["usa_score_5"] = functools.partial(_scores, public(play("usa", 5, 7)))
+    out["europe_score_5"] = functools.partial(_scores, public(play("europe", 5, 7)))
     return out
 
 

@@ -352,7 +352,6 @@ class GameController:
         interaction: discord.Interaction[Any] | None,
         *,
         in_place: bool = False,
-        told: Sequence[str] = (),
         kind: str = "turn",
     ) -> None:
         """Show a game's new public message: edit the turn message in place, or post a new one (of this kind: the
@@ -367,7 +366,7 @@ class GameController:
             if typed and interaction is not None:
                 await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
         else:
-            await self.post_turn(record, message, told, answering=interaction if typed else None, kind=kind)
+            await self.post_turn(record, message, answering=interaction if typed else None, kind=kind)
         await self.service.mark_shown(record.id, record.version)
 
     async def post_turn(
@@ -382,11 +381,10 @@ class GameController:
         """Post a new turn message and remember it as the live one (or the game's message of another kind); then
         retire the turn message before (in this order, so a failed post leaves controls to click)."""
         previous = await self.service.store.get_message(record.id, "turn")
-        await self.post(record, message, kind=kind, answering=answering)
+        where = await self.post(record, message, kind=kind, answering=answering)
         if previous is not None:
             await self.retire_turn(record.id, previous)
-        where = await self.service.store.get_message(record.id, kind)
-        if kind == "turn" and where is not None:
+        if kind == "turn":
             self._live[record.id] = LiveTurn(where, message, list(told))
 
     async def retire_turn(
@@ -426,16 +424,17 @@ class GameController:
         *,
         kind: str = "turn",
         answering: discord.Interaction[Any] | None = None,
-    ) -> None:
+    ) -> tuple[int, int]:
         """Post a public message where the game is played (as the answer to a command that "thinks" publicly, if
-        given) and remember it as the game's message of this kind."""
+        given) and remember it as the game's message of this kind; return where it is."""
+        posted: discord.Message
         if answering is not None:
-            sent = await answering.followup.send(files=message.files(), wait=True, **message.send_kwargs())
-            await self.service.store.set_message(record.id, kind, record.channel_id, sent.id)
-            return
-        channel = self.bot.get_partial_messageable(record.channel_id)
-        posted = await channel.send(files=message.files(), **message.send_kwargs())
+            posted = await answering.followup.send(files=message.files(), wait=True, **message.send_kwargs())
+        else:
+            channel = self.bot.get_partial_messageable(record.channel_id)
+            posted = await channel.send(files=message.files(), **message.send_kwargs())
         await self.service.store.set_message(record.id, kind, record.channel_id, posted.id)
+        return record.channel_id, posted.id
 
     async def retire(self, where: tuple[int, int], finished: TurnMessage | None = None) -> None:
         """Take the controls off an older message: show `finished` (its turn as it ended; its pictures are kept, not

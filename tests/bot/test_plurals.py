@@ -143,24 +143,24 @@ def test_the_walk_finds_the_counts_of_every_game() -> None:
 
 SPOT_CHECKS: dict[tuple[str, str], tuple[dict[str, object], str, tuple[str, str, str, str]]] = {
     # (language, key): (the other params, the count's name, the text for 1, 2, 5 and 21)
-    ("en", "ttr_bot.footer.last_round"): (
+    ("en", "ttr_turn.last_round"): (
         {},
         "turns",
         (
-            "Last round: 1 turn left",
-            "Last round: 2 turns left",
-            "Last round: 5 turns left",
-            "Last round: 21 turns left",
+            "⚠️ **Last round:** 1 turn left, this one included.",
+            "⚠️ **Last round:** 2 turns left, this one included.",
+            "⚠️ **Last round:** 5 turns left, this one included.",
+            "⚠️ **Last round:** 21 turns left, this one included.",
         ),
     ),
-    ("ru", "ttr_bot.footer.last_round"): (
+    ("ru", "ttr_turn.last_round"): (
         {},
         "turns",
         (
-            "Последний круг: остался 1 ход",
-            "Последний круг: осталось 2 хода",
-            "Последний круг: осталось 5 ходов",
-            "Последний круг: остался 21 ход",
+            "⚠️ **Последний круг:** остался 1 ход, считая этот.",
+            "⚠️ **Последний круг:** осталось 2 хода, считая этот.",
+            "⚠️ **Последний круг:** осталось 5 ходов, считая этот.",
+            "⚠️ **Последний круг:** остался 21 ход, считая этот.",
         ),
     ),
     ("en", "ttr_bot.final.player"): (
