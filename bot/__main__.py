@@ -9,6 +9,8 @@ import signal
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from bot.games import GAMES
 from bot.settings import Settings
 from bot.storage.database import DatabaseUnusable, open_database
@@ -34,7 +36,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the bot until it is stopped, or the sandbox game until it ends; return the exit status."""
     args = parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        problem = error.errors()[0]
+        print(f"conductor: {'.'.join(map(str, problem['loc'])) or 'settings'}: {problem['msg']}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         if settings.discord_token is not None:
@@ -53,7 +60,11 @@ async def serve(settings: Settings, token: str) -> int:
     session closes, bot players finish their move, the database closes last."""
     from bot.app import create_bot
 
-    await (await open_database(settings.database_path)).close()  # refuse a bad file before connecting to Discord
+    database = await open_database(settings)  # refuse a bad database, or shards held elsewhere, before connecting
+    try:
+        await database.hold(settings.shards())
+    finally:
+        await database.close()
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
     for stop in (signal.SIGINT, signal.SIGTERM):

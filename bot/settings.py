@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.shards import ShardSet
 
 
 class Settings(BaseSettings):
@@ -17,6 +20,18 @@ class Settings(BaseSettings):
         default=None, description="The bot token. Without one, `python -m bot` plays a sandbox game offline."
     )
     database_path: Path = Field(default=Path("conductor.sqlite3"), description="The SQLite file for all games.")
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="A postgresql:// URL: keep the games on that PostgreSQL database instead of the SQLite file"
+        " (needed to run several processes on one store).",
+    )
+    shard_count: int = Field(
+        default=1, ge=1, description="How many shards the bot's gateway connection is split into, in all processes."
+    )
+    shard_ids: Annotated[frozenset[int] | None, NoDecode] = Field(
+        default=None,
+        description="The shards this process holds, e.g. `0,1` (all of them when unset); the others run elsewhere.",
+    )
     dev_guild_id: int | None = Field(
         default=None, description="Sync slash commands to this one server at start (instant), not globally."
     )
@@ -35,3 +50,20 @@ class Settings(BaseSettings):
         description="Limit how often one person may ask for pictures and commands (the sandbox turns it off).",
     )
     log_level: str = Field(default="INFO", description="Python logging level name.")
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """Read `0,1` (the environment's way) as well as a list."""
+        if isinstance(value, str):
+            return frozenset(int(part) for part in value.replace(" ", "").split(",") if part) or None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        self.shards()  # refuses ids outside the count
+        return self
+
+    def shards(self) -> ShardSet:
+        """The shards this process holds."""
+        return ShardSet(self.shard_count, self.shard_ids or frozenset(range(self.shard_count)))

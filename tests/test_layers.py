@@ -30,8 +30,24 @@ def test_rules_import_only_the_standard_library_pydantic_and_rules() -> None:
 
 
 def test_render_never_imports_the_bot_or_discord() -> None:
-    forbidden = {"bot", "discord", "aiosqlite", "asyncio"}
+    forbidden = {"bot", "discord", "asyncpg", "sqlite3", "asyncio"}
     offenders = {f: sorted(r & forbidden) for f, r in imported_roots("render").items() if r & forbidden}
+    assert offenders == {}
+
+
+def test_storage_imports_only_the_standard_library_its_drivers_the_settings_and_the_shards() -> None:
+    """bot/storage is the only place that speaks SQL: sqlite3 and asyncpg, never discord, pictures or the rules."""
+    allowed = set(sys.stdlib_module_names) | {"__future__", "asyncpg"}
+    ours = ("bot.storage", "bot.settings", "bot.shards")
+    offenders: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "bot" / "storage").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                if name.split(".")[0] not in allowed and not name.startswith(ours):
+                    offenders.setdefault(str(path.relative_to(ROOT)), []).append(name)
     assert offenders == {}
 
 

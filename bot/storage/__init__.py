@@ -1,1 +1,1 @@
-"""SQLite storage: one file, numbered migrations, one transaction per accepted change."""
+"""Storage behind one interface: SQLite (one file, the embedded default) or PostgreSQL (several processes)."""

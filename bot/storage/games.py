@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
-import aiosqlite
-
-from bot.storage.database import Database, now_iso, writer_for
+from bot.storage.database import Database, Row, RowsNotChanged, Statement, Transaction, now_iso
 
 ACTIVE_STATUSES = ("lobby", "active")
 CLOSED_STATUSES = ("abandoned", "cancelled")
 """The statuses `close_games` may set (a game that ends by its rules is 'finished' through record_action)."""
-
-_ONE_OPEN_PER_CHANNEL = "games.channel_id"
-"""How SQLite names the column of the unique index games_one_open_per_channel when it refuses an insert."""
 
 
 class StaleVersion(Exception):
@@ -82,20 +76,17 @@ class GameRecord:
 
 
 class GameStore:
-    """The game tables on one aiosqlite connection; each write is one transaction, committed before return.
+    """The game tables on one `Database`; each write is one transaction, committed before return.
 
-    Writes go through `database` (the connection's one writer, `Database.of(db)` unless another is given).
+    Writes that are a known list of statements are one `Database.write()` (one hand-off to the database); the
+    `*_statement` methods return such statements for a caller that writes them together with others.
     """
 
-    def __init__(self, db: aiosqlite.Connection, database: Database | None = None) -> None:
-        self._db = db
-        self.database = writer_for(db, database)
+    def __init__(self, database: Database) -> None:
+        self.database = database
 
-    def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        return self.database.transaction()
-
-    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """One transaction of the shared writer (`self.database.transaction()`), so writes never interleave."""
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One transaction of the shared database (`self.database.transaction()`), so writes never interleave."""
         return self.database.transaction()
 
     async def create_game(
@@ -110,107 +101,143 @@ class GameStore:
         seats: Sequence[SeatRecord],
     ) -> GameRecord:
         """Create a game in the lobby with its first seats; raise ChannelBusy when the channel has an open game."""
-        now = now_iso()
-        async with self._transaction() as db:
-            try:
-                cursor = await db.execute(
+        now, options_json = now_iso(), json.dumps(options)
+        async with self.database.transaction() as transaction:
+            while True:
+                # The unique index games_one_open_per_channel refuses a second open game; DO NOTHING keeps the
+                # transaction usable (PostgreSQL aborts one whose statement failed) to look up the game holding it.
+                game_id = await transaction.fetchval(
                     "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, version,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)",
-                    (game, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)"
+                    " ON CONFLICT DO NOTHING RETURNING id",
+                    (game, guild_id, channel_id, host_id, options_json, seed, now, now),
                 )
-            except sqlite3.IntegrityError as error:
-                if _ONE_OPEN_PER_CHANNEL not in str(error):
-                    raise
-                busy = await self._open_id_in_channel(db, channel_id)
-                if busy is None:  # cannot happen inside the transaction that met the index; keep the real error
-                    raise
-                raise ChannelBusy(busy, channel_id) from error
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await self._write_seats(db, game_id, seats)
-        record = await self.get(game_id)
-        assert record is not None
-        return record
+                if game_id is not None:
+                    break
+                busy = await transaction.fetchval(
+                    f"SELECT id FROM games WHERE channel_id = ? AND status IN ({_OPEN}) ORDER BY id DESC LIMIT 1",
+                    (channel_id, *ACTIVE_STATUSES),
+                )
+                if busy is not None:  # else that game closed between the two statements (PostgreSQL): try again
+                    raise ChannelBusy(int(busy), channel_id)
+            if seats:
+                seats_statement = self._seats_statement(game_id, seats)
+                await transaction.executemany(seats_statement.sql, seats_statement.params)
+        return GameRecord(
+            id=int(game_id),
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            options=json.loads(options_json),
+            seed=seed,
+            version=0,
+            state=None,
+            seats=tuple(seats),
+        )
 
     async def get(self, game_id: int) -> GameRecord | None:
         """Load one game with its seats, or None."""
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            return None
-        return (await self._with_seats([row]))[0]
+        records = await self._select("SELECT * FROM games WHERE id = ?", (game_id,))
+        return records[0] if records else None
 
     async def in_channel(self, channel_id: int, statuses: Sequence[str] = ACTIVE_STATUSES) -> list[GameRecord]:
         """Return the games of a channel with one of these statuses, newest first."""
-        marks = ",".join("?" * len(statuses))
-        async with self._db.execute(
-            f"SELECT * FROM games WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC",
+        return await self._select(
+            f"SELECT * FROM games WHERE channel_id = ? AND status IN ({_marks(statuses)}) ORDER BY id DESC",
             (channel_id, *statuses),
-        ) as cursor:
-            rows = list(await cursor.fetchall())
-        return await self._with_seats(rows)
+        )
 
     async def with_status(self, statuses: Sequence[str] = ACTIVE_STATUSES) -> list[GameRecord]:
         """Return every game with one of these statuses, oldest first (used at start to resume games)."""
-        marks = ",".join("?" * len(statuses))
-        async with self._db.execute(
-            f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
-        ) as cursor:
-            rows = list(await cursor.fetchall())
-        return await self._with_seats(rows)
+        return await self._select(f"SELECT * FROM games WHERE status IN ({_marks(statuses)}) ORDER BY id", statuses)
 
     async def update_lobby(self, record: GameRecord, seats: Sequence[SeatRecord]) -> GameRecord:
         """Replace a lobby's seats and bump its version."""
-        async with self._transaction() as db:
-            await self._bump(db, record, status="lobby")
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
-            await self._write_seats(db, record.id, seats)
+        await self._write_versioned(
+            record,
+            [
+                self._bump(record, status="lobby"),
+                Statement("DELETE FROM seats WHERE game_id = ?", (record.id,)),
+                self._seats_statement(record.id, seats),
+            ],
+        )
         return replace(record, version=record.version + 1, seats=tuple(seats))
 
     async def start(self, record: GameRecord, seats: Sequence[SeatRecord], state: str) -> GameRecord:
         """Move a lobby into play with its final seating and opening snapshot."""
-        async with self._transaction() as db:
-            await self._bump(db, record, status="active", state=state)
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (record.id,))
-            await self._write_seats(db, record.id, seats)
+        await self._write_versioned(
+            record,
+            [
+                self._bump(record, status="active", state=state),
+                Statement("DELETE FROM seats WHERE game_id = ?", (record.id,)),
+                self._seats_statement(record.id, seats),
+            ],
+        )
         return replace(record, status="active", version=record.version + 1, state=state, seats=tuple(seats))
 
     async def record_action(
-        self, record: GameRecord, seat: int, action: str, state: str, *, finished: bool
+        self,
+        record: GameRecord,
+        seat: int,
+        action: str,
+        state: str,
+        *,
+        finished: bool,
+        seq: int | None = None,
+        also: Sequence[Statement] = (),
     ) -> GameRecord:
-        """Append an accepted action and the new snapshot in one transaction (the version must not have moved)."""
+        """Append an accepted action and the new snapshot, and write `also` (a move's timers, message ids …), in one
+        transaction and one hand-off; the version must not have moved (else StaleVersion, nothing written).
+
+        `seq` is the action's number in the log when the caller knows it (1 for the first); else the database
+        counts it.
+        """
         status = "finished" if finished else record.status
-        async with self._transaction() as db:
-            await self._bump(db, record, status=status, state=state)
-            seq = await self._next_seq(db, record.id)
-            await db.execute(
+        if seq is None:
+            action_row = Statement(
+                "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES"
+                " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?)",
+                (record.id, record.id, seat, action, now_iso()),
+            )
+        else:
+            action_row = Statement(
                 "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
                 (record.id, seq, seat, action, now_iso()),
             )
+        await self._write_versioned(record, [self._bump(record, status=status, state=state), action_row, *also])
         return replace(record, status=status, version=record.version + 1, state=state)
 
     async def replace_seat(self, record: GameRecord, seat: SeatRecord) -> GameRecord:
         """Put someone else (usually a bot player) in a seat of a running game."""
-        async with self._transaction() as db:
-            await self._bump(db, record, status=record.status)
-            await db.execute(
-                "UPDATE seats SET user_id = ?, bot_kind = ?, name = ? WHERE game_id = ? AND seat = ?",
-                (seat.user_id, seat.bot_kind, seat.name, record.id, seat.seat),
-            )
+        await self._write_versioned(
+            record,
+            [
+                self._bump(record, status=record.status),
+                Statement(
+                    "UPDATE seats SET user_id = ?, bot_kind = ?, name = ? WHERE game_id = ? AND seat = ?",
+                    (seat.user_id, seat.bot_kind, seat.name, record.id, seat.seat),
+                ),
+            ],
+        )
         seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
         return replace(record, version=record.version + 1, seats=seats)
 
     async def set_status(self, record: GameRecord, status: str) -> GameRecord:
         """Close or cancel a game."""
-        async with self._transaction() as db:
-            await self._bump(db, record, status=status)
+        await self._write_versioned(record, [self._bump(record, status=status)])
         return replace(record, status=status, version=record.version + 1)
 
     async def set_host(self, record: GameRecord, host_id: int) -> GameRecord:
         """Pass the host role to another person (the version must not have moved; it bumps)."""
-        async with self._transaction() as db:
-            await self._bump(db, record, status=record.status)
-            await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (host_id, record.id))
+        await self._write_versioned(
+            record,
+            [
+                self._bump(record, status=record.status),
+                Statement("UPDATE games SET host_id = ? WHERE id = ?", (host_id, record.id)),
+            ],
+        )
         return replace(record, host_id=host_id, version=record.version + 1)
 
     async def close_games(self, game_ids: Sequence[int], status: str) -> list[GameRecord]:
@@ -223,26 +250,23 @@ class GameStore:
         ids = sorted(set(game_ids))
         if not ids:
             return []
-        marks, open_marks = ",".join("?" * len(ids)), ",".join("?" * len(ACTIVE_STATUSES))
-        async with self._transaction() as db:
-            async with db.execute(
-                f"SELECT id FROM games WHERE id IN ({marks}) AND status IN ({open_marks})", (*ids, *ACTIVE_STATUSES)
-            ) as cursor:
-                closing = [row["id"] async for row in cursor]
-            if not closing:
-                return []
-            closing_marks = ",".join("?" * len(closing))
-            await db.execute(
-                f"UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id IN ({closing_marks})",
-                (status, now_iso(), *closing),
+        async with self.database.transaction() as transaction:
+            rows = await transaction.fetch(
+                f"UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id IN ({_marks(ids)})"
+                f" AND status IN ({_OPEN}) RETURNING *",
+                (status, now_iso(), *ids, *ACTIVE_STATUSES),
             )
-            records = await self._select(f"SELECT * FROM games WHERE id IN ({closing_marks}) ORDER BY id", closing)
-        return records
+            return await _with_seats(transaction, sorted(rows, key=lambda row: int(row["id"])))
+
+    def shown_statement(self, game_id: int, version: int) -> Statement:
+        """The statement recording that the game's channel now shows `version` (never lowering what was)."""
+        return Statement(
+            "UPDATE games SET shown_version = ? WHERE id = ? AND shown_version < ?", (version, game_id, version)
+        )
 
     async def mark_shown(self, game_id: int, version: int) -> None:
         """Record that the game's channel now shows `version` (never lowers what was recorded)."""
-        async with self._transaction() as db:
-            await db.execute("UPDATE games SET shown_version = MAX(shown_version, ?) WHERE id = ?", (version, game_id))
+        await self.database.write([self.shown_statement(game_id, version)])
 
     async def unshown(self) -> list[GameRecord]:
         """Return the running or finished games whose channel shows an older version than stored, oldest first."""
@@ -252,18 +276,16 @@ class GameStore:
 
     async def open_in_place(self, channel_id: int) -> list[GameRecord]:
         """Return the open games played in this channel (or thread), or in threads opened from it, oldest first."""
-        marks = ",".join("?" * len(ACTIVE_STATUSES))
         return await self._select(
-            f"SELECT * FROM games WHERE status IN ({marks}) AND (channel_id = ?"
+            f"SELECT * FROM games WHERE status IN ({_OPEN}) AND (channel_id = ?"
             " OR id IN (SELECT game_id FROM game_threads WHERE parent_id = ?)) ORDER BY id",
             (*ACTIVE_STATUSES, channel_id, channel_id),
         )
 
     async def open_in_guild(self, guild_id: int) -> list[GameRecord]:
         """Return the open games of a server, oldest first."""
-        marks = ",".join("?" * len(ACTIVE_STATUSES))
         return await self._select(
-            f"SELECT * FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY id", (guild_id, *ACTIVE_STATUSES)
+            f"SELECT * FROM games WHERE guild_id = ? AND status IN ({_OPEN}) ORDER BY id", (guild_id, *ACTIVE_STATUSES)
         )
 
     async def count_open(
@@ -281,7 +303,7 @@ class GameStore:
             if status not in ACTIVE_STATUSES:
                 raise ValueError(f"count_open counts open games: status is one of {ACTIVE_STATUSES}, not {status!r}")
             statuses = (status,)
-        where = [f"g.status IN ({','.join('?' * len(statuses))})"]
+        where = [f"g.status IN ({_marks(statuses)})"]
         params: list[Any] = list(statuses)
         if guild_id is not None:
             where.append("g.guild_id = ?")
@@ -292,9 +314,7 @@ class GameStore:
         if user_id is not None:
             where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
             params.append(user_id)
-        async with self._db.execute(f"SELECT COUNT(*) FROM games g WHERE {' AND '.join(where)}", params) as cursor:
-            row = await cursor.fetchone()
-        return 0 if row is None else int(row[0])
+        return int(await self.database.fetchval(f"SELECT COUNT(*) FROM games g WHERE {' AND '.join(where)}", params))
 
     async def idle_lobbies(self, older_than: str) -> list[GameRecord]:
         """Return the lobbies last changed before `older_than` (ISO text, as `now_iso()` writes), idlest first."""
@@ -304,105 +324,111 @@ class GameStore:
 
     async def actions(self, game_id: int, upto: int | None = None) -> list[tuple[int, str]]:
         """Return the action log of a game as (seat, encoded action), in order (the first `upto` only, if given)."""
-        async with self._db.execute(
-            "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq",
-            (game_id, upto if upto is not None else 2**62),
-        ) as cursor:
-            return [(row["seat"], row["action"]) async for row in cursor]
+        if upto is None:
+            rows = await self.database.fetch(
+                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        else:
+            rows = await self.database.fetch(
+                "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq", (game_id, upto)
+            )
+        return [(row["seat"], row["action"]) for row in rows]
 
     async def action_counts(self, game_id: int | None = None) -> dict[int, int]:
         """Game id → how many actions its log holds (of one game, or of every game that has any)."""
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
-        async with self._db.execute(
-            f"SELECT game_id, MAX(seq) AS n FROM actions {where} GROUP BY game_id", params
-        ) as cursor:
-            return {row["game_id"]: row["n"] async for row in cursor}
+        rows = await self.database.fetch(f"SELECT game_id, MAX(seq) AS n FROM actions {where} GROUP BY game_id", params)
+        return {row["game_id"]: row["n"] for row in rows}
+
+    def message_statement(self, game_id: int, kind: str, channel_id: int, message_id: int) -> Statement:
+        """The statement remembering which message is a game's lobby or current turn message."""
+        return Statement(
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id",
+            (game_id, kind, channel_id, message_id),
+        )
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember which message is a game's lobby or current turn message."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO game_messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
-                " message_id = excluded.message_id",
-                (game_id, kind, channel_id, message_id),
-            )
+        await self.database.write([self.message_statement(game_id, kind, channel_id, message_id)])
 
     async def get_message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """Return (channel id, message id) of a game's message of this kind, or None."""
-        async with self._db.execute(
+        row = await self.database.fetchrow(
             "SELECT channel_id, message_id FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return None if row is None else (row["channel_id"], row["message_id"])
 
-    async def _bump(
-        self, db: aiosqlite.Connection, record: GameRecord, *, status: str, state: str | None = None
-    ) -> None:
-        """Advance the version if it is still the one the caller read, else raise StaleVersion."""
-        cursor = await db.execute(
-            "UPDATE games SET version = version + 1, status = ?, state = COALESCE(?, state), updated_at = ?"
+    async def _write_versioned(self, record: GameRecord, statements: Sequence[Statement]) -> None:
+        """Write statements whose first is `_bump(record)`: StaleVersion if the version moved, nothing written."""
+        try:
+            await self.database.write(statements)
+        except RowsNotChanged as error:
+            if error.index != 0:
+                raise
+            raise StaleVersion(f"game {record.id} is no longer at version {record.version}") from None
+
+    @staticmethod
+    def _bump(record: GameRecord, *, status: str, state: str | None = None) -> Statement:
+        """Advance the version if it is still the one the caller read (expect=1: else the write rolls back)."""
+        new_state, params = (", state = ?", (state,)) if state is not None else ("", ())
+        return Statement(
+            f"UPDATE games SET version = version + 1, status = ?, updated_at = ?{new_state}"
             " WHERE id = ? AND version = ?",
-            (status, state, now_iso(), record.id, record.version),
+            (status, now_iso(), *params, record.id, record.version),
+            expect=1,
         )
-        if cursor.rowcount != 1:
-            raise StaleVersion(f"game {record.id} is no longer at version {record.version}")
 
     @staticmethod
-    async def _next_seq(db: aiosqlite.Connection, game_id: int) -> int:
-        async with db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)) as c:
-            row = await c.fetchone()
-        assert row is not None
-        return int(row[0])
-
-    @staticmethod
-    async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]) -> None:
-        await db.executemany(
+    def _seats_statement(game_id: int, seats: Sequence[SeatRecord]) -> Statement:
+        return Statement(
             "INSERT INTO seats (game_id, seat, user_id, bot_kind, name) VALUES (?, ?, ?, ?, ?)",
             [(game_id, s.seat, s.user_id, s.bot_kind, s.name) for s in seats],
+            many=True,
         )
 
     async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[GameRecord]:
         """Run a SELECT of whole game rows and return them as records with their seats."""
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            rows = list(await cursor.fetchall())
-        return await self._with_seats(rows)
+        return await _with_seats(self.database, await self.database.fetch(sql, params))
 
-    @staticmethod
-    async def _open_id_in_channel(db: aiosqlite.Connection, channel_id: int) -> int | None:
-        marks = ",".join("?" * len(ACTIVE_STATUSES))
-        async with db.execute(
-            f"SELECT id FROM games WHERE channel_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
-            (channel_id, *ACTIVE_STATUSES),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else int(row["id"])
 
-    async def _with_seats(self, rows: Sequence[aiosqlite.Row]) -> list[GameRecord]:
-        if not rows:
-            return []
-        ids = [row["id"] for row in rows]
-        marks = ",".join("?" * len(ids))
-        seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
-        async with self._db.execute(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY seat", ids) as cursor:
-            async for s in cursor:
-                seats[s["game_id"]].append(
-                    SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"])
-                )
-        return [
-            GameRecord(
-                id=row["id"],
-                game=row["game"],
-                guild_id=row["guild_id"],
-                channel_id=row["channel_id"],
-                host_id=row["host_id"],
-                status=row["status"],
-                options=json.loads(row["options"]),
-                seed=row["seed"],
-                version=row["version"],
-                state=row["state"],
-                seats=tuple(seats[row["id"]]),
-                shown_version=row["shown_version"],
-            )
-            for row in rows
-        ]
+class _Reader(Protocol):
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+_OPEN = ",".join("?" * len(ACTIVE_STATUSES))
+"""The placeholders of ACTIVE_STATUSES in `status IN (…)`."""
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+async def _with_seats(reader: _Reader, rows: Sequence[Row]) -> list[GameRecord]:
+    """Turn game rows into records, with the seats of all of them read in one query."""
+    if not rows:
+        return []
+    ids = [row["id"] for row in rows]
+    seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
+    for s in await reader.fetch(f"SELECT * FROM seats WHERE game_id IN ({_marks(ids)}) ORDER BY seat", ids):
+        seats[s["game_id"]].append(
+            SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"])
+        )
+    return [
+        GameRecord(
+            id=row["id"],
+            game=row["game"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            host_id=row["host_id"],
+            status=row["status"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            version=row["version"],
+            state=row["state"],
+            seats=tuple(seats[row["id"]]),
+            shown_version=row["shown_version"],
+        )
+        for row in rows
+    ]

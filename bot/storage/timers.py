@@ -7,10 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiosqlite
-
-from bot.storage.database import Database, writer_for
-from bot.storage.games import GameStore
+from bot.storage.database import Database, Row, Statement
 
 Stage = Literal["reminder", "timeout", "paused"]
 
@@ -27,95 +24,121 @@ class TurnTimer:
 
 
 class TimerStore:
-    """The timer tables; writes go through the one writer of the connection (the game store's, unless given)."""
+    """The timer tables on one `Database`; the `*_statements` methods return writes for a caller's transaction."""
 
-    def __init__(self, db: aiosqlite.Connection, games: GameStore, database: Database | None = None) -> None:
-        self._db = db
-        self._games = games
-        self.database = writer_for(db, games.database if database is None else database)
+    def __init__(self, database: Database) -> None:
+        self.database = database
 
     async def set_policy(self, game_id: int, policy: dict[str, Any]) -> None:
         """Fix the timer policy of a game (done once, when it opens)."""
-        async with self.database.transaction() as db:
-            await db.execute(
-                "INSERT INTO game_policies (game_id, data) VALUES (?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET data = excluded.data",
-                (game_id, json.dumps(policy, sort_keys=True)),
-            )
+        await self.database.write(
+            [
+                Statement(
+                    "INSERT INTO game_policies (game_id, data) VALUES (?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET data = excluded.data",
+                    (game_id, json.dumps(policy, sort_keys=True)),
+                )
+            ]
+        )
 
     async def policy(self, game_id: int) -> dict[str, Any] | None:
         """Return the policy fixed for a game, or None for a game opened before policies existed."""
-        async with self._db.execute("SELECT data FROM game_policies WHERE game_id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else dict(json.loads(row["data"]))
+        data = await self.database.fetchval("SELECT data FROM game_policies WHERE game_id = ?", (game_id,))
+        return None if data is None else dict(json.loads(data))
 
     async def timers(self, game_id: int) -> dict[int, TurnTimer]:
         """Return the running timers of a game by seat."""
-        async with self._db.execute("SELECT * FROM turn_timers WHERE game_id = ?", (game_id,)) as cursor:
-            return {row["seat"]: _timer(row) async for row in cursor}
+        rows = await self.database.fetch("SELECT * FROM turn_timers WHERE game_id = ?", (game_id,))
+        return {row["seat"]: _timer(row) for row in rows}
 
     async def timer(self, game_id: int, seat: int) -> TurnTimer | None:
         """Return one seat's timer, or None."""
-        async with self._db.execute(
-            "SELECT * FROM turn_timers WHERE game_id = ? AND seat = ?", (game_id, seat)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self.database.fetchrow("SELECT * FROM turn_timers WHERE game_id = ? AND seat = ?", (game_id, seat))
         return None if row is None else _timer(row)
 
     async def due(self, now: float) -> list[TurnTimer]:
         """Return every timer due at `now`, the earliest first."""
-        async with self._db.execute(
-            "SELECT * FROM turn_timers WHERE due_at <= ? ORDER BY due_at, game_id, seat", (now,)
-        ) as cursor:
-            return [_timer(row) async for row in cursor]
+        rows = await self.database.fetch(
+            "SELECT * FROM turn_timers WHERE due_at <= ? ORDER BY due_at, game_id, seat", (float(now),)
+        )
+        return [_timer(row) for row in rows]
+
+    async def all_timers(self) -> list[TurnTimer]:
+        """Return every running timer of every game, by game and seat (read once at start)."""
+        rows = await self.database.fetch("SELECT * FROM turn_timers ORDER BY game_id, seat")
+        return [_timer(row) for row in rows]
 
     async def next_due(self) -> float | None:
         """Return when the earliest timer fires, or None when none runs."""
-        async with self._db.execute("SELECT MIN(due_at) FROM turn_timers") as cursor:
-            row = await cursor.fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        due = await self.database.fetchval("SELECT MIN(due_at) FROM turn_timers")
+        return None if due is None else float(due)
+
+    def change_statements(
+        self, game_id: int, drop: Iterable[int] = (), put: Iterable[TurnTimer] = ()
+    ) -> list[Statement]:
+        """The statements deleting the timers of `drop` seats and writing the `put` ones (none for no change)."""
+        dropped = [(game_id, seat) for seat in drop]
+        written = [(t.game_id, t.seat, t.stage, float(t.started_at), float(t.due_at)) for t in put]
+        statements = []
+        if dropped:
+            statements.append(Statement("DELETE FROM turn_timers WHERE game_id = ? AND seat = ?", dropped, many=True))
+        if written:
+            statements.append(
+                Statement(
+                    "INSERT INTO turn_timers (game_id, seat, stage, started_at, due_at) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, seat) DO UPDATE SET stage = excluded.stage,"
+                    " started_at = excluded.started_at, due_at = excluded.due_at",
+                    written,
+                    many=True,
+                )
+            )
+        return statements
 
     async def change(self, game_id: int, *, drop: Iterable[int] = (), put: Iterable[TurnTimer] = ()) -> None:
-        """Delete the timers of `drop` seats and write `put` ones, in one transaction."""
-        async with self.database.transaction() as db:
-            await db.executemany(
-                "DELETE FROM turn_timers WHERE game_id = ? AND seat = ?", [(game_id, seat) for seat in drop]
-            )
-            await db.executemany(
-                "INSERT INTO turn_timers (game_id, seat, stage, started_at, due_at) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id, seat) DO UPDATE SET stage = excluded.stage,"
-                " started_at = excluded.started_at, due_at = excluded.due_at",
-                [(t.game_id, t.seat, t.stage, t.started_at, t.due_at) for t in put],
-            )
+        """Delete the timers of `drop` seats and write `put` ones, in one transaction (none when nothing changes)."""
+        await self.database.write(self.change_statements(game_id, drop, put))
+
+    def clear_statements(self, game_id: int) -> list[Statement]:
+        """The statements forgetting every timer and missed turn of a game (it ended)."""
+        return [
+            Statement("DELETE FROM turn_timers WHERE game_id = ?", (game_id,)),
+            Statement("DELETE FROM missed_turns WHERE game_id = ?", (game_id,)),
+        ]
 
     async def clear(self, game_id: int) -> None:
         """Forget every timer and missed turn of a game (it ended)."""
-        async with self.database.transaction() as db:
-            await db.execute("DELETE FROM turn_timers WHERE game_id = ?", (game_id,))
-            await db.execute("DELETE FROM missed_turns WHERE game_id = ?", (game_id,))
+        await self.database.write(self.clear_statements(game_id))
 
     async def missed(self, game_id: int, seat: int) -> int:
         """Return how many turns in a row this seat has let time out."""
-        async with self._db.execute(
+        missed = await self.database.fetchval(
             "SELECT missed FROM missed_turns WHERE game_id = ? AND seat = ?", (game_id, seat)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return 0 if row is None else int(row["missed"])
+        )
+        return 0 if missed is None else int(missed)
+
+    async def all_missed(self) -> dict[tuple[int, int], int]:
+        """Return (game id, seat) → turns in a row let time out, for every seat that has any (read once at start)."""
+        rows = await self.database.fetch("SELECT game_id, seat, missed FROM missed_turns")
+        return {(row["game_id"], row["seat"]): int(row["missed"]) for row in rows}
+
+    def missed_statements(self, game_id: int, seat: int, missed: int) -> list[Statement]:
+        """The statements recording a seat's count of missed turns in a row (0 forgets it)."""
+        if missed == 0:
+            return [Statement("DELETE FROM missed_turns WHERE game_id = ? AND seat = ?", (game_id, seat))]
+        return [
+            Statement(
+                "INSERT INTO missed_turns (game_id, seat, missed) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET missed = excluded.missed",
+                (game_id, seat, missed),
+            )
+        ]
 
     async def set_missed(self, game_id: int, seat: int, missed: int) -> None:
         """Record a seat's count of missed turns in a row (0 forgets it)."""
-        async with self.database.transaction() as db:
-            if missed == 0:
-                await db.execute("DELETE FROM missed_turns WHERE game_id = ? AND seat = ?", (game_id, seat))
-            else:
-                await db.execute(
-                    "INSERT INTO missed_turns (game_id, seat, missed) VALUES (?, ?, ?)"
-                    " ON CONFLICT (game_id, seat) DO UPDATE SET missed = excluded.missed",
-                    (game_id, seat, missed),
-                )
+        await self.database.write(self.missed_statements(game_id, seat, missed))
 
 
-def _timer(row: aiosqlite.Row) -> TurnTimer:
+def _timer(row: Row) -> TurnTimer:
     return TurnTimer(
         game_id=row["game_id"],
         seat=row["seat"],

@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot.storage.database import open_database
+from bot.storage.database import Database, open_database
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    """A migrated database in a fresh file, closed after the test (an open one would hang pytest's exit)."""
-    connection = await open_database(tmp_path / "test.sqlite3")
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    """A migrated database in a fresh file, closed after the test."""
+    database = await open_database(tmp_path / "test.sqlite3")
     try:
-        yield connection
+        yield database
     finally:
-        await connection.close()
+        await database.close()

@@ -10,7 +10,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.app import EXTENSIONS, Conductor, create_bot
@@ -21,6 +20,7 @@ from bot.i18n.commands import CommandTranslator
 from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.sandbox.run import sandbox_settings
 from bot.services.games import GameService
+from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.ui.house_rules import TIMER_OVERRIDES
 from rules.cardgame.cards import KIND_NAMES
@@ -35,7 +35,7 @@ NAME = r"^[-_\w]{1,32}$"
 
 
 @asynccontextmanager
-async def loaded(db: aiosqlite.Connection, tmp_path: Path, extensions: Sequence[str]) -> AsyncIterator[Conductor]:
+async def loaded(db: Database, tmp_path: Path, extensions: Sequence[str]) -> AsyncIterator[Conductor]:
     """A bot (not connected) with these extensions loaded in this order and the commands' translator set."""
     bot = create_bot(sandbox_settings(tmp_path / "unused.sqlite3"))
     bot.service = GameService(GameStore(db), {game: info.engine for game, info in GAMES.items()})
@@ -65,7 +65,7 @@ def options_of(payload: dict[str, Any], *path: str) -> dict[str, dict[str, Any]]
 
 
 async def test_each_newgame_subcommand_has_only_its_games_options_worded_in_russian(
-    db: aiosqlite.Connection, tmp_path: Path
+    db: Database, tmp_path: Path
 ) -> None:
     async with loaded(db, tmp_path, EXTENSIONS) as bot:
         newgame = (await payloads(bot))["newgame"]
@@ -88,9 +88,7 @@ async def test_each_newgame_subcommand_has_only_its_games_options_worded_in_russ
     assert "map" not in options_of(newgame, "dice") and "target" not in options_of(newgame, "ticket-to-ride")
 
 
-async def test_every_shared_command_exists_once_and_belongs_to_the_shared_cog(
-    db: aiosqlite.Connection, tmp_path: Path
-) -> None:
+async def test_every_shared_command_exists_once_and_belongs_to_the_shared_cog(db: Database, tmp_path: Path) -> None:
     async with loaded(db, tmp_path, EXTENSIONS) as bot:
         names = [c.name for c in bot.tree.get_commands()]
         owners = {c.name: type(c.binding).__name__ for c in bot.tree.get_commands() if c.name in SHARED}
@@ -104,9 +102,7 @@ async def test_every_shared_command_exists_once_and_belongs_to_the_shared_cog(
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-async def test_the_extensions_give_the_same_commands_in_any_order(
-    db: aiosqlite.Connection, tmp_path: Path, seed: int
-) -> None:
+async def test_the_extensions_give_the_same_commands_in_any_order(db: Database, tmp_path: Path, seed: int) -> None:
     async with loaded(db, tmp_path, EXTENSIONS) as bot:
         expected = await payloads(bot)
     shuffled = list(EXTENSIONS)
@@ -126,7 +122,7 @@ async def lobby_of(
     """Open a lobby by /newgame; return its message and the channel (or thread of its own) where it is played."""
     await stand_in.slash(host, f"newgame {game}", channel=channel)
     game_id = (await bot.places.store.open_games_of(stand_in.user(host).id, game))[0]
-    where = await bot.service.store.get_message(game_id, "lobby")
+    where = await bot.service.message(game_id, "lobby")
     assert where is not None
     return stand_in.message(where[1]), where[0]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 
-import aiosqlite
 import pytest
 
 from bot.games import GAMES
@@ -21,12 +20,13 @@ from bot.services.guild_config import (
     TimerPolicy,
     option_specs,
 )
+from bot.storage.database import Database
 from bot.storage.guild_settings import GuildSettingsStore
 
 GUILD = 77
 
 
-def service(db: aiosqlite.Connection) -> GuildConfigService:
+def service(db: Database) -> GuildConfigService:
     return GuildConfigService(GuildSettingsStore(db), GAMES)
 
 
@@ -46,7 +46,7 @@ def test_every_option_of_every_engine_is_described_with_its_kind_default_and_bou
     assert mode.kind == "choice" and mode.choices == ("race", "elimination")
 
 
-async def test_settings_round_trip_through_sqlite(db: aiosqlite.Connection) -> None:
+async def test_settings_round_trip_through_sqlite(db: Database) -> None:
     first = service(db)
     await first.change(GUILD, lambda c: first.with_option(c, "dice", "target", "150", locked=True))
     await first.change(GUILD, lambda c: first.with_option(c, "dice", "mode", "На выбывание"))
@@ -76,7 +76,7 @@ async def test_settings_round_trip_through_sqlite(db: aiosqlite.Connection) -> N
     assert stored["language"] == "ru" and stored["options"] == {"dice": {"target": 150, "mode": "elimination"}}
 
 
-async def test_a_server_that_never_changed_anything_has_the_printed_rules(db: aiosqlite.Connection) -> None:
+async def test_a_server_that_never_changed_anything_has_the_printed_rules(db: Database) -> None:
     config = await service(db).get(GUILD)
     assert config == GuildConfig()
     assert service(db).options_for_new_game(config, "dice", {}) == {}
@@ -96,7 +96,7 @@ async def test_a_server_that_never_changed_anything_has_the_printed_rules(db: ai
     ],
 )
 async def test_bad_values_are_refused_with_the_reason_and_nothing_is_stored(
-    db: aiosqlite.Connection, option: str, value: str, expected: str
+    db: Database, option: str, value: str, expected: str
 ) -> None:
     svc = service(db)
     with pytest.raises(ServiceError) as refused:
@@ -105,7 +105,7 @@ async def test_bad_values_are_refused_with_the_reason_and_nothing_is_stored(
     assert await GuildSettingsStore(db).get(GUILD) == {}
 
 
-async def test_a_refusal_is_worded_in_russian_for_a_russian_reader(db: aiosqlite.Connection) -> None:
+async def test_a_refusal_is_worded_in_russian_for_a_russian_reader(db: Database) -> None:
     svc = service(db)
     with pytest.raises(ServiceError) as refused:
         svc.with_option(GuildConfig(), "dice", "target", "1000")
@@ -168,7 +168,7 @@ def test_zero_switches_a_timer_off_and_then_any_other_may_be_set() -> None:
 
 
 async def test_stored_settings_that_no_longer_fit_an_engine_are_dropped_not_fatal(
-    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+    db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     await GuildSettingsStore(db).put(
         GUILD,
@@ -237,7 +237,7 @@ def test_a_host_may_change_timers_within_the_servers_rules_unless_they_are_locke
     assert refusal(refused) == "This server fixes the turn timers: a host cannot change them for one game."
 
 
-async def test_limits_have_sensible_defaults_are_checked_and_stored(db: aiosqlite.Connection) -> None:
+async def test_limits_have_sensible_defaults_are_checked_and_stored(db: Database) -> None:
     svc = service(db)
     assert GuildConfig().limits == LobbyLimits(
         lobbies_per_person=2, games_per_person=5, games_per_server=25, lobby_expiry_minutes=60

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-import aiosqlite
 import pytest
 
 from bot.games import GAMES
 from bot.services.games import GameListener, GameService, ServiceError
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
+from bot.storage.database import Database
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from rules.dice import DiceEngine
@@ -41,7 +41,7 @@ class Closed(GameListener):
         self.closed.append(record.id)
 
 
-def service(db: aiosqlite.Connection) -> GameService:
+def service(db: Database) -> GameService:
     return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0, new_seed=lambda: 1234)
 
 
@@ -49,7 +49,7 @@ async def lobby(svc: GameService, channel: int = 8, guild: int = GUILD, host: in
     return await svc.open_lobby(game="dice", guild_id=guild, channel_id=channel, host_id=host, host_name="Ann")
 
 
-async def test_two_simultaneous_add_bot_clicks_drawn_for_one_version_seat_one_bot(db: aiosqlite.Connection) -> None:
+async def test_two_simultaneous_add_bot_clicks_drawn_for_one_version_seat_one_bot(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
     results = await asyncio.gather(
@@ -62,7 +62,7 @@ async def test_two_simultaneous_add_bot_clicks_drawn_for_one_version_seat_one_bo
     assert [s.is_bot for s in (await svc.get(record.id)).seats] == [False, True]
 
 
-async def test_stale_remove_bot_and_start_are_refused_and_change_nothing(db: aiosqlite.Connection) -> None:
+async def test_stale_remove_bot_and_start_are_refused_and_change_nothing(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
     drawn = await svc.add_bot(record.id, ANN)
@@ -77,7 +77,7 @@ async def test_stale_remove_bot_and_start_are_refused_and_change_nothing(db: aio
     assert started.status == "active"
 
 
-async def test_the_host_role_passes_to_the_next_person_in_seat_order(db: aiosqlite.Connection) -> None:
+async def test_the_host_role_passes_to_the_next_person_in_seat_order(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
     await svc.join(record.id, BEN, "Ben")
@@ -95,7 +95,7 @@ async def test_the_host_role_passes_to_the_next_person_in_seat_order(db: aiosqli
     await svc.close()
 
 
-async def test_the_host_role_wraps_around_to_the_first_seat(db: aiosqlite.Connection) -> None:
+async def test_the_host_role_wraps_around_to_the_first_seat(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
     await svc.join(record.id, BEN, "Ben")
@@ -107,7 +107,7 @@ async def test_the_host_role_wraps_around_to_the_first_seat(db: aiosqlite.Connec
     assert (await svc.pass_host(game.id, CAT, seat=2)).host_id == ANN
 
 
-async def test_idle_lobbies_expire_after_their_servers_limit_by_the_clock(db: aiosqlite.Connection) -> None:
+async def test_idle_lobbies_expire_after_their_servers_limit_by_the_clock(db: Database) -> None:
     svc = service(db)
     config = GuildConfigService(GuildSettingsStore(db), GAMES)
     await config.change(
@@ -141,7 +141,7 @@ async def test_idle_lobbies_expire_after_their_servers_limit_by_the_clock(db: ai
     await svc.close()
 
 
-async def test_a_lobby_changed_after_it_was_found_idle_is_not_expired(db: aiosqlite.Connection) -> None:
+async def test_a_lobby_changed_after_it_was_found_idle_is_not_expired(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
     await svc.join(record.id, BEN, "Ben")  # between the look for idle lobbies and the cancel
@@ -151,7 +151,7 @@ async def test_a_lobby_changed_after_it_was_found_idle_is_not_expired(db: aiosql
     assert (await svc.get(record.id)).status == "lobby"
 
 
-async def test_the_expiry_loop_runs_in_the_background_and_stops_on_close(db: aiosqlite.Connection) -> None:
+async def test_the_expiry_loop_runs_in_the_background_and_stops_on_close(db: Database) -> None:
     svc = service(db)
     config = GuildConfigService(GuildSettingsStore(db), GAMES)
     clock = Clock()

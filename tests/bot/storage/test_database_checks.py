@@ -8,10 +8,9 @@ import sqlite3
 import struct
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot.storage.database import DatabaseUnusable, latest_version, migrate, open_database, schema_version
+from bot.storage.database import DatabaseUnusable, Statement, latest_version, open_database
 
 
 def refusal(error: pytest.ExceptionInfo[DatabaseUnusable], path: Path, *words: str) -> str:
@@ -33,10 +32,15 @@ def digest(path: Path) -> str:
 async def a_database_with_data(path: Path, rows: int = 400) -> None:
     """A migrated Conductor database holding enough games to span many pages, closed (WAL checkpointed)."""
     db = await open_database(path)
-    await db.executemany(
-        "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, version, state,"
-        " created_at, updated_at) VALUES ('dice', 1, ?, 1, 'finished', '{}', 1, 1, ?, 'now', 'now')",
-        [(channel, "x" * 900) for channel in range(rows)],
+    await db.write(
+        [
+            Statement(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, version, state,"
+                " created_at, updated_at) VALUES ('dice', 1, ?, 1, 'finished', '{}', 1, 1, ?, 'now', 'now')",
+                [(channel, "x" * 900) for channel in range(rows)],
+                many=True,
+            )
+        ]
     )
     await db.close()
 
@@ -92,12 +96,16 @@ async def newer_by(path: Path, *, migration: bool, user_version: bool) -> int:
     newer = latest_version() + 7
     db = await open_database(path)
     if migration:
-        await db.execute(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from_the_future', 'later')",
-            (newer,),
+        await db.write(
+            [
+                Statement(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from_the_future', 'later')",
+                    (newer,),
+                )
+            ]
         )
     if user_version:
-        await db.execute(f"PRAGMA user_version = {newer}")
+        await db.write([Statement(f"PRAGMA user_version = {newer}")])
     await db.close()
     return newer
 
@@ -123,10 +131,16 @@ async def test_a_database_of_a_newer_conductor_is_refused_untouched(
 
 async def test_migrate_alone_refuses_a_newer_database(tmp_path: Path) -> None:
     path = tmp_path / "newer.sqlite3"
-    newer = await newer_by(path, migration=True, user_version=False)
-    async with aiosqlite.connect(path) as db:
+    db = await open_database(path)
+    try:
+        newer = latest_version() + 7
+        await db.write(  # a newer Conductor migrated the file meanwhile
+            [Statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 'x')", (newer,))]
+        )
         with pytest.raises(DatabaseUnusable, match=f"schema version {newer}"):
-            await migrate(db)
+            await db.migrate()
+    finally:
+        await db.close()
 
 
 @pytest.mark.parametrize("journal", ["wal", "delete"])
@@ -169,15 +183,15 @@ async def test_a_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:
 
 async def test_user_version_follows_the_migrations_and_is_set_on_files_from_before(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    async with aiosqlite.connect(path) as db:
-        assert await migrate(db, up_to=2) == [1, 2]
-        assert await schema_version(db) == 2
-        await db.execute("PRAGMA user_version = 0")  # as a file migrated before user_version was kept
-        await db.commit()
+    db = await open_database(path, up_to=1)
+    assert await db.migrate(up_to=2) == [2]
+    assert await db.schema_version() == 2
+    await db.write([Statement("PRAGMA user_version = 0")])  # as a file migrated before user_version was kept
+    await db.close()
     db = await open_database(path)
     try:
-        assert [tuple(row) for row in await db.execute_fetchall("PRAGMA user_version")] == [(latest_version(),)]
-        assert await schema_version(db) == latest_version() >= 3
+        assert await db.fetchval("PRAGMA user_version") == latest_version()
+        assert await db.schema_version() == latest_version() >= 3
     finally:
         await db.close()
 

@@ -1,4 +1,4 @@
-"""The game store's newer writes and lookups on a real SQLite file: one open game per channel, what each channel
+"""The game store's newer writes and lookups on both backends: one open game per channel, what each channel
 shows, where open games are, counts, idle lobbies, passing the host role and closing several games at once."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-import aiosqlite
 import pytest
 
+from bot.storage.database import Database, Statement
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
 from bot.storage.places import PlaceStore
 
@@ -36,16 +36,13 @@ async def open_game(
     return record
 
 
-async def test_a_second_open_game_in_a_channel_is_refused_with_the_first_ones_id(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_a_second_open_game_in_a_channel_is_refused_with_the_first_ones_id(database: Database) -> None:
+    store = GameStore(database)
     first = await open_game(store, channel=2)
     with pytest.raises(ChannelBusy) as busy:
         await open_game(store, channel=2, host=11)
     assert busy.value.game_id == first.id and busy.value.channel_id == 2
-    assert [tuple(row) for row in await db.execute_fetchall("SELECT COUNT(*) FROM games")] == [
-        (1,)
-    ]  # nothing of the refused game
-    assert not db.in_transaction
+    assert await database.fetchval("SELECT COUNT(*) FROM games") == 1  # nothing of the refused game
     other = await open_game(store, channel=3)  # another channel is free
     started = await store.start(first, first.seats, state="{}")
     with pytest.raises(ChannelBusy):  # a running game holds the channel too
@@ -57,8 +54,8 @@ async def test_a_second_open_game_in_a_channel_is_refused_with_the_first_ones_id
     assert len({first.id, other.id, again.id, third.id}) == 4
 
 
-async def test_two_games_opened_at_once_in_one_channel_give_one_game(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_two_games_opened_at_once_in_one_channel_give_one_game(database: Database) -> None:
+    store = GameStore(database)
     results = await asyncio.gather(
         *(open_game(store, channel=2, host=host) for host in (10, 11, 12)), return_exceptions=True
     )
@@ -68,8 +65,8 @@ async def test_two_games_opened_at_once_in_one_channel_give_one_game(db: aiosqli
     assert {r.game_id for r in refused} == {made[0].id}
 
 
-async def test_a_seat_conflict_is_not_mistaken_for_a_busy_channel(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_a_seat_conflict_is_not_mistaken_for_a_busy_channel(database: Database) -> None:
+    store = GameStore(database)
     with pytest.raises(Exception) as error:
         await store.create_game(
             game="dice",
@@ -84,8 +81,8 @@ async def test_a_seat_conflict_is_not_mistaken_for_a_busy_channel(db: aiosqlite.
     assert await store.in_channel(2) == []
 
 
-async def test_mark_shown_never_lowers_what_the_channel_shows(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_mark_shown_never_lowers_what_the_channel_shows(database: Database) -> None:
+    store = GameStore(database)
     record = await open_game(store, channel=2, status="active")
     record = await store.record_action(record, 0, "roll", "{}", finished=False)
     assert (record.version, record.shown_version) == (2, 0)
@@ -99,9 +96,9 @@ async def test_mark_shown_never_lowers_what_the_channel_shows(db: aiosqlite.Conn
 
 
 async def test_unshown_lists_running_and_finished_games_behind_their_channel_oldest_first(
-    db: aiosqlite.Connection,
+    database: Database,
 ) -> None:
-    store = GameStore(db)
+    store = GameStore(database)
     lobby = await open_game(store, channel=1)  # a lobby at version 0 and never shown: not listed
     lobby = await store.update_lobby(lobby, lobby.seats)
     behind = await open_game(store, channel=2, status="active")
@@ -119,10 +116,10 @@ async def test_unshown_lists_running_and_finished_games_behind_their_channel_old
 
 
 async def test_open_in_place_finds_games_of_a_channel_and_of_threads_opened_from_it(
-    db: aiosqlite.Connection,
+    database: Database,
 ) -> None:
-    store = GameStore(db)
-    places = PlaceStore(db, store)
+    store = GameStore(database)
+    places = PlaceStore(database)
     here = await open_game(store, channel=5)
     in_thread = await open_game(store, channel=900, status="active")
     await places.set_thread(in_thread.id, 900, 5)
@@ -137,8 +134,8 @@ async def test_open_in_place_finds_games_of_a_channel_and_of_threads_opened_from
     assert await store.open_in_place(901) == [] and await store.open_in_place(7) == []
 
 
-async def test_open_in_guild_lists_only_that_servers_open_games(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_open_in_guild_lists_only_that_servers_open_games(database: Database) -> None:
+    store = GameStore(database)
     a = await open_game(store, channel=1, guild=1)
     b = await open_game(store, channel=2, guild=1, status="active")
     await open_game(store, channel=3, guild=1, status="finished")
@@ -148,8 +145,8 @@ async def test_open_in_guild_lists_only_that_servers_open_games(db: aiosqlite.Co
     assert await store.open_in_guild(3) == []
 
 
-async def test_count_open_combines_its_filters(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_count_open_combines_its_filters(database: Database) -> None:
+    store = GameStore(database)
     await open_game(store, channel=1, guild=1, host=10, players=[11])  # lobby
     await open_game(store, channel=2, guild=1, host=11, players=[12], status="active")
     await open_game(store, channel=3, guild=1, host=10, players=[11], status="finished")  # closed: never counted
@@ -168,15 +165,17 @@ async def test_count_open_combines_its_filters(db: aiosqlite.Connection) -> None
         await store.count_open(status="finished")
 
 
-async def test_idle_lobbies_are_lobbies_unchanged_since_a_time(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_idle_lobbies_are_lobbies_unchanged_since_a_time(database: Database) -> None:
+    store = GameStore(database)
     old = await open_game(store, channel=1)
     fresh = await open_game(store, channel=2)
     old_game = await open_game(store, channel=3, status="active")
     older = await open_game(store, channel=4)
     for record, when in ((old, "2024-01-02T00:00:00.000+00:00"), (old_game, "2024-01-01T00:00:00.000+00:00")):
-        await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (when, record.id))
-    await db.execute("UPDATE games SET updated_at = '2024-01-01T12:00:00.000+00:00' WHERE id = ?", (older.id,))
+        await database.write([Statement("UPDATE games SET updated_at = ? WHERE id = ?", (when, record.id))])
+    await database.write(
+        [Statement("UPDATE games SET updated_at = '2024-01-01T12:00:00.000+00:00' WHERE id = ?", (older.id,))]
+    )
     idle = await store.idle_lobbies("2024-01-03T00:00:00.000+00:00")
     assert [r.id for r in idle] == [older.id, old.id]  # idlest first; the game in play and the fresh lobby stay
     assert fresh.id not in {r.id for r in idle} and idle[0].seats == older.seats
@@ -185,8 +184,8 @@ async def test_idle_lobbies_are_lobbies_unchanged_since_a_time(db: aiosqlite.Con
     assert [r.id for r in await store.idle_lobbies("2024-01-03T00:00:00.000+00:00")] == [older.id]
 
 
-async def test_set_host_passes_the_role_and_refuses_a_stale_version(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_set_host_passes_the_role_and_refuses_a_stale_version(database: Database) -> None:
+    store = GameStore(database)
     record = await open_game(store, channel=2, host=10, players=[11], status="active")
     moved = await store.set_host(record, 11)
     assert (moved.host_id, moved.version, moved.status) == (11, record.version + 1, "active")
@@ -196,8 +195,8 @@ async def test_set_host_passes_the_role_and_refuses_a_stale_version(db: aiosqlit
     assert (await store.get(record.id)).host_id == 11  # type: ignore[union-attr]
 
 
-async def test_close_games_closes_the_open_ones_in_one_go_and_skips_the_rest(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_close_games_closes_the_open_ones_in_one_go_and_skips_the_rest(database: Database) -> None:
+    store = GameStore(database)
     lobby = await open_game(store, channel=1)
     running = await open_game(store, channel=2, status="active")
     finished = await open_game(store, channel=3, status="finished")
@@ -217,8 +216,8 @@ async def test_close_games_closes_the_open_ones_in_one_go_and_skips_the_rest(db:
     assert [r.id for r in await store.close_games([reopened.id], "cancelled")] == [reopened.id]
 
 
-async def test_records_carry_shown_version_through_every_load(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_records_carry_shown_version_through_every_load(database: Database) -> None:
+    store = GameStore(database)
     record = await open_game(store, channel=2, status="active")
     await store.mark_shown(record.id, record.version)
     assert [r.shown_version for r in await store.in_channel(2)] == [record.version]

@@ -1,34 +1,38 @@
-"""Storage on a real SQLite file: migrations, the lobby-to-finish life of a game, the version guard."""
+"""Storage on a real database (SQLite file and PostgreSQL): migrations, the lobby-to-finish life of a game, the version
+guard."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot.storage.database import migrations, open_database
+from bot.storage.database import Database, UniqueViolation, migrations, open_database
 from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
 from bot.storage.guild_settings import GuildSettingsStore
 
 
-async def test_migrations_apply_to_an_empty_file_once(tmp_path: Path) -> None:
-    path = tmp_path / "fresh.sqlite3"
-    db = await open_database(path)
+async def test_migrations_apply_to_an_empty_database_once(database_target: Path | str) -> None:
+    db = await open_database(database_target)
     await db.close()
-    db = await open_database(path)  # a second start applies nothing again
-    async with db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
-        applied = [row[0] async for row in cursor]
-    [(mode,)] = [tuple(row) for row in await db.execute_fetchall("PRAGMA journal_mode")]
-    await db.close()
-    assert applied == [number for number, _, _ in migrations()]
+    db = await open_database(database_target)  # a second start applies nothing again
+    try:
+        assert await db.migrate() == []
+        applied = [row["version"] for row in await db.fetch("SELECT version FROM schema_migrations ORDER BY version")]
+        mode = await db.fetchval("PRAGMA journal_mode") if db.dialect == "sqlite" else "wal"
+    finally:
+        await db.close()
+    assert applied == [number for number, _, _ in migrations(db.dialect)]
     assert applied[0] == 1
     assert mode == "wal"
 
 
-async def test_a_game_lives_from_lobby_to_finish_and_survives_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
+def test_both_dialects_have_the_same_migrations() -> None:
+    assert [(n, name) for n, name, _ in migrations("sqlite")] == [(n, name) for n, name, _ in migrations("postgresql")]
+
+
+async def test_a_game_lives_from_lobby_to_finish_and_survives_reopening(database_target: Path | str) -> None:
+    path = database_target
     db = await open_database(path)
     store = GameStore(db)
     record = await store.create_game(
@@ -73,8 +77,8 @@ async def ann_hosts_a_lobby(store: GameStore) -> GameRecord:
     )
 
 
-async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(database: Database) -> None:
+    store = GameStore(database)
     record = await ann_hosts_a_lobby(store)
     started = await store.start(record, record.seats, state="{}")
     await store.record_action(started, 0, "roll", "{}", finished=False)
@@ -83,23 +87,23 @@ async def test_a_write_from_an_old_version_is_refused_and_changes_nothing(db: ai
     assert await store.actions(record.id) == [(0, "roll")]
 
 
-async def test_a_user_holds_one_seat_per_game(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_a_user_holds_one_seat_per_game(database: Database) -> None:
+    store = GameStore(database)
     record = await ann_hosts_a_lobby(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(UniqueViolation, match="seats"):
         await store.update_lobby(record, [*record.seats, SeatRecord(seat=1, name="Ann again", user_id=10)])
     assert (await store.get(record.id)).seats == record.seats  # type: ignore[union-attr]
 
 
-async def test_guild_settings_round_trip(db: aiosqlite.Connection) -> None:
-    settings = GuildSettingsStore(db)
+async def test_guild_settings_round_trip(database: Database) -> None:
+    settings = GuildSettingsStore(database)
     assert await settings.get(5) == {}
     await settings.put(5, {"language": "ru", "dice": {"target": 150}})
     assert await settings.get(5) == {"language": "ru", "dice": {"target": 150}}
 
 
-async def test_the_log_is_counted_per_game_and_read_up_to_a_point(db: aiosqlite.Connection) -> None:
-    store = GameStore(db)
+async def test_the_log_is_counted_per_game_and_read_up_to_a_point(database: Database) -> None:
+    store = GameStore(database)
     lobby = await ann_hosts_a_lobby(store)
     first = await store.start(lobby, lobby.seats, "{}")
     elsewhere = await store.create_game(

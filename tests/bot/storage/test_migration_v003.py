@@ -1,13 +1,13 @@
-"""V003 on an old file: duplicate open games in a channel are resolved, then one open game per channel holds."""
+"""V003 on an old database: duplicate open games in a channel are resolved, then one open game per channel holds
+(on both backends: the PostgreSQL V003 is the same migration in its dialect)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot.storage.database import latest_version, migrate, open_database
+from bot.storage.database import Database, Statement, latest_version, open_database
 from bot.storage.games import ChannelBusy, GameStore, SeatRecord
 
 # (id, channel, status, version) as an old Conductor could leave them after the race of two /newgame at once
@@ -21,40 +21,60 @@ OLD_GAMES = [
     (7, 7, "active", 5),  # newest of channel 7: kept
     (8, 7, "cancelled", 1),  # closed: untouched
 ]
+NEW_INDEXES = {"games_one_open_per_channel", "games_by_guild", "games_by_host", "seats_by_user", "games_unshown"}
 
 
-async def an_old_database(path: Path) -> None:
-    """A file as Conductor left it with V001 and V002 only, holding duplicate open games and their timers."""
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await migrate(db, up_to=2) == [1, 2]
-        async with db.execute("SELECT name FROM sqlite_master WHERE name = 'games_one_open_per_channel'") as c:
-            assert await c.fetchone() is None
-        for game_id, channel, status, version in OLD_GAMES:
-            await db.execute(
-                "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed, version,"
-                " created_at, updated_at) VALUES (?, 'dice', 1, ?, 10, ?, '{}', 1, ?, 'then', 'then')",
-                (game_id, channel, status, version),
-            )
-            await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, 10, 'Ann')", (game_id,))
-        for game_id in (2, 4):
-            await db.execute(
-                "INSERT INTO turn_timers (game_id, seat, stage, started_at, due_at) VALUES (?, 0, 'timeout', 1, 2)",
-                (game_id,),
-            )
-            await db.execute("INSERT INTO missed_turns (game_id, seat, missed) VALUES (?, 0, 1)", (game_id,))
+async def indexes(db: Database) -> set[str]:
+    """The names of the database's indexes."""
+    if db.dialect == "sqlite":
+        return {row["name"] for row in await db.fetch("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    return {row["indexname"] for row in await db.fetch("SELECT indexname FROM pg_indexes WHERE schemaname = 'public'")}
 
 
-async def test_v003_closes_older_duplicate_open_games_and_keeps_the_newest(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    await an_old_database(path)
-    db = await open_database(path)
+async def an_old_database(target: Path | str) -> None:
+    """A database as Conductor left it with V001 and V002 only, holding duplicate open games and their timers."""
+    db = await open_database(target, up_to=2)
     try:
-        async with db.execute("SELECT id, status, version, shown_version FROM games ORDER BY id") as cursor:
-            rows = {row[0]: (row[1], row[2], row[3]) async for row in cursor}
-        async with db.execute("SELECT game_id FROM turn_timers UNION ALL SELECT game_id FROM missed_turns") as c:
-            timed = sorted([row[0] async for row in c])
-        [(newest,)] = await db.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
-        [(user_version,)] = await db.execute_fetchall("PRAGMA user_version")
+        assert await db.schema_version() == 2
+        assert "games_one_open_per_channel" not in await indexes(db)
+        with_ids = " OVERRIDING SYSTEM VALUE" if db.dialect == "postgresql" else ""  # games.id is an identity there
+        timed = [(game_id,) for game_id in (2, 4)]
+        statements = [
+            Statement(
+                "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed, version,"
+                f" created_at, updated_at){with_ids} VALUES (?, 'dice', 1, ?, 10, ?, '{{}}', 1, ?, 'then', 'then')",
+                OLD_GAMES,
+                many=True,
+            ),
+            Statement(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, 10, 'Ann')",
+                [(game_id,) for game_id, *_ in OLD_GAMES],
+                many=True,
+            ),
+            Statement(
+                "INSERT INTO turn_timers (game_id, seat, stage, started_at, due_at) VALUES (?, 0, 'timeout', 1, 2)",
+                timed,
+                many=True,
+            ),
+            Statement("INSERT INTO missed_turns (game_id, seat, missed) VALUES (?, 0, 1)", timed, many=True),
+        ]
+        if db.dialect == "postgresql":  # the identity goes on after the ids written by hand
+            statements.append(Statement("SELECT setval(pg_get_serial_sequence('games', 'id'), 8)"))
+        await db.write(statements)
+    finally:
+        await db.close()
+
+
+async def test_v003_closes_older_duplicate_open_games_and_keeps_the_newest(database_target: Path | str) -> None:
+    await an_old_database(database_target)
+    db = await open_database(database_target)
+    try:
+        found = await db.fetch("SELECT id, status, version, shown_version FROM games ORDER BY id")
+        rows = {row["id"]: (row["status"], row["version"], row["shown_version"]) for row in found}
+        timers = await db.fetch("SELECT game_id FROM turn_timers UNION ALL SELECT game_id FROM missed_turns")
+        timed = sorted(row["game_id"] for row in timers)
+        newest = await db.fetchval("SELECT MAX(version) FROM schema_migrations")
+        schema_version = await db.schema_version()
     finally:
         await db.close()
     assert rows == {
@@ -68,13 +88,22 @@ async def test_v003_closes_older_duplicate_open_games_and_keeps_the_newest(tmp_p
         8: ("cancelled", 1, 1),
     }
     assert timed == [4, 4]  # the abandoned game's timers went with it
-    assert newest == user_version == latest_version() >= 3
+    assert newest == schema_version == latest_version() >= 3
 
 
-async def test_after_v003_the_database_refuses_a_second_open_game_in_a_channel(tmp_path: Path) -> None:
+async def test_v003_sets_user_version_on_sqlite(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     await an_old_database(path)
     db = await open_database(path)
+    try:
+        assert await db.fetchval("PRAGMA user_version") == latest_version()
+    finally:
+        await db.close()
+
+
+async def test_after_v003_the_database_refuses_a_second_open_game_in_a_channel(database_target: Path | str) -> None:
+    await an_old_database(database_target)
+    db = await open_database(database_target)
     try:
         store = GameStore(db)
         with pytest.raises(ChannelBusy) as busy:
@@ -90,20 +119,20 @@ async def test_after_v003_the_database_refuses_a_second_open_game_in_a_channel(t
         assert busy.value.game_id == 3
         assert [r.id for r in await store.unshown()] == []  # everything stored before V003 counts as shown
         assert (await store.get(4)).shown_version == 4  # type: ignore[union-attr]
+        fresh = await store.create_game(game="dice", guild_id=1, channel_id=8, host_id=11, options={}, seed=1, seats=[])
+        assert fresh.id > 8  # after the old ids (PostgreSQL may skip one: the refused insert drew it)
     finally:
         await db.close()
 
 
-async def test_a_fresh_file_gets_the_one_open_game_index_and_the_new_indexes(tmp_path: Path) -> None:
+async def test_a_fresh_database_gets_the_one_open_game_index_and_the_new_indexes(database: Database) -> None:
+    assert await indexes(database) >= NEW_INDEXES
+
+
+async def test_a_fresh_sqlite_file_looks_players_up_by_the_seat_index(tmp_path: Path) -> None:
     db = await open_database(tmp_path / "fresh.sqlite3")
     try:
-        async with db.execute("SELECT name FROM sqlite_master WHERE type = 'index'") as cursor:
-            indexes = {row[0] async for row in cursor}
-        async with db.execute("EXPLAIN QUERY PLAN SELECT COUNT(*) FROM seats WHERE user_id = ?", (1,)) as cursor:
-            plan = " ".join([str(row[-1]) async for row in cursor])
+        steps = await db.fetch("EXPLAIN QUERY PLAN SELECT COUNT(*) FROM seats WHERE user_id = ?", (1,))
     finally:
         await db.close()
-    assert {"games_one_open_per_channel", "games_by_guild", "games_by_host", "seats_by_user", "games_unshown"} <= (
-        indexes
-    )
-    assert "seats_by_user" in plan
+    assert "seats_by_user" in " ".join(str(row["detail"]) for row in steps)

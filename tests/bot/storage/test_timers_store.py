@@ -1,12 +1,8 @@
-"""The timer and thread tables on a real SQLite file: migrated from empty, round trips, and lookups."""
+"""The timer and thread tables on both backends: migrated from empty, round trips, and lookups."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import aiosqlite
-
-from bot.storage.database import open_database
+from bot.storage.database import Database
 from bot.storage.games import GameStore, SeatRecord
 from bot.storage.places import PlaceStore
 from bot.storage.timers import TimerStore, TurnTimer
@@ -25,22 +21,22 @@ async def new_game(store: GameStore, *, channel: int, user: int) -> int:
     return record.id
 
 
-async def test_an_empty_file_is_migrated_to_the_timer_tables(tmp_path: Path) -> None:
-    db = await open_database(tmp_path / "fresh.sqlite3")
-    try:
-        async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
-            tables = {row[0] async for row in cursor}
-        async with db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
-            versions = [row[0] async for row in cursor]
-    finally:
-        await db.close()
+async def test_an_empty_database_is_migrated_to_the_timer_tables(database: Database) -> None:
+    if database.dialect == "sqlite":
+        found = await database.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        found = await database.fetch("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'")
+    tables = {row["name"] for row in found}
+    versions = [
+        row["version"] for row in await database.fetch("SELECT version FROM schema_migrations ORDER BY version")
+    ]
     assert {"game_policies", "game_threads", "turn_timers", "missed_turns"} <= tables
     assert versions[:2] == [1, 2]
 
 
-async def test_timers_round_trip_and_come_due_in_order(db: aiosqlite.Connection) -> None:
-    games = GameStore(db)
-    store = TimerStore(db, games)
+async def test_timers_round_trip_and_come_due_in_order(database: Database) -> None:
+    games = GameStore(database)
+    store = TimerStore(database)
     game_id = await new_game(games, channel=5, user=7)
     late, early = TurnTimer(game_id, 0, "timeout", 10.0, 300.0), TurnTimer(game_id, 1, "reminder", 10.0, 100.0)
     await store.change(game_id, put=[late, early])
@@ -58,9 +54,30 @@ async def test_timers_round_trip_and_come_due_in_order(db: aiosqlite.Connection)
     assert await store.timers(game_id) == {} and await store.missed(game_id, 1) == 0 and await store.next_due() is None
 
 
-async def test_open_games_are_found_by_player_and_by_the_parent_of_their_thread(db: aiosqlite.Connection) -> None:
-    games = GameStore(db)
-    places = PlaceStore(db, games)
+async def test_every_timer_and_missed_turn_is_read_at_once_and_nothing_is_written_for_no_change(
+    database: Database,
+) -> None:
+    games = GameStore(database)
+    store = TimerStore(database)
+    first, second = await new_game(games, channel=5, user=7), await new_game(games, channel=6, user=8)
+    timers = [TurnTimer(second, 0, "paused", 1.0, 9.0), TurnTimer(first, 1, "timeout", 1.0, 5.0)]
+    await store.change(first, put=[timers[1]])
+    await store.change(second, put=[timers[0]])
+    await store.set_missed(first, 1, 3)
+    await store.set_missed(second, 0, 1)
+    assert await store.all_timers() == [timers[1], timers[0]]  # by game, then seat
+    assert await store.all_missed() == {(first, 1): 3, (second, 0): 1}
+    assert store.change_statements(first) == [] and store.missed_statements(first, 1, 0)[0].sql.startswith("DELETE")
+    before = database.stats.handoffs
+    await store.change(first)
+    assert database.stats.handoffs == before
+    await database.write(store.clear_statements(first))
+    assert await store.all_timers() == [timers[0]] and await store.all_missed() == {(second, 0): 1}
+
+
+async def test_open_games_are_found_by_player_and_by_the_parent_of_their_thread(database: Database) -> None:
+    games = GameStore(database)
+    places = PlaceStore(database)
     in_channel = await new_game(games, channel=5, user=7)
     in_thread = await new_game(games, channel=900, user=8)
     await places.set_thread(in_thread, 900, 5)

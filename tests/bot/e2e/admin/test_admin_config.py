@@ -18,7 +18,7 @@ from tests.bot.e2e.admin.support import (
 
 
 async def stored(bot: Conductor) -> dict[str, object]:
-    return await GuildSettingsStore(bot.db).get(bot.guilds[0].id)
+    return await GuildSettingsStore(bot.database).get(bot.guilds[0].id)
 
 
 async def test_config_is_shown_to_server_managers_and_refused_in_code_to_others(

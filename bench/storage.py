@@ -1,0 +1,140 @@
+"""What one move costs the store, on SQLite and on PostgreSQL, written as separate writes or as one.
+
+Usage: python bench/storage.py [--games 20] [--moves 100]
+
+`--games` games in play each make `--moves` moves at once (one asyncio task per game). A move is what the game
+service stores for it: the action with the new snapshot and version, the turn timers (the mover's dropped, the next
+seat's armed) and the version its channel shows. "separate" writes them as three writes (record_action, then
+TimerStore.change, then mark_shown: how the service wrote a move before issue 14); "one write" passes the timers and
+the shown version to record_action(also=…). Prints, per backend and way: moves/s, CPU µs per move of this process
+(SQLite's thread included; PostgreSQL's server not), statements, transactions and hand-offs per move, and the ratio
+of one write to separate. PostgreSQL runs on a throwaway server (as the tests start it) when PostgreSQL 15 is
+installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.storage.database import Database, open_database
+from bot.storage.games import GameRecord, GameStore, SeatRecord
+from bot.storage.timers import TimerStore, TurnTimer
+from tests import postgres
+
+SNAPSHOT = '{"board": "' + "x" * 6000 + '"}'  # about the size of a Ticket to Ride snapshot
+SEATS = 4
+
+Move = Callable[[GameStore, TimerStore, GameRecord, int], Awaitable[GameRecord]]
+
+
+async def separate(games: GameStore, timers: TimerStore, record: GameRecord, turn: int) -> GameRecord:
+    """A move as three writes: the action, then the timers, then the version shown."""
+    seat, following = turn % SEATS, (turn + 1) % SEATS
+    record = await games.record_action(record, seat, f"claim:{turn}", SNAPSHOT, finished=False)
+    await timers.change(record.id, drop=[seat], put=[TurnTimer(record.id, following, "timeout", turn, turn + 60.0)])
+    await games.mark_shown(record.id, record.version)
+    return record
+
+
+async def one_write(games: GameStore, timers: TimerStore, record: GameRecord, turn: int) -> GameRecord:
+    """A move as one write: the timers and the version shown come with the action."""
+    seat, following = turn % SEATS, (turn + 1) % SEATS
+    timer = TurnTimer(record.id, following, "timeout", turn, turn + 60.0)
+    also = [
+        *timers.change_statements(record.id, drop=[seat], put=[timer]),
+        games.shown_statement(record.id, record.version + 1),
+    ]
+    return await games.record_action(record, seat, f"claim:{turn}", SNAPSHOT, finished=False, seq=turn, also=also)
+
+
+async def measure(database: Database, move: Move, games_count: int, moves: int) -> dict[str, float]:
+    """Play the moves of every game at once; return the rates and counts per move."""
+    games, timers = GameStore(database), TimerStore(database)
+    records = []
+    for index in range(games_count):
+        seats = [SeatRecord(seat=s, name=f"P{s}", user_id=index * 10 + s + 1) for s in range(SEATS)]
+        lobby = await games.create_game(
+            game="ticket-to-ride", guild_id=1, channel_id=index + 1, host_id=seats[0].user_id or 0, options={},
+            seed=index, seats=seats,
+        )  # fmt: skip
+        records.append(await games.start(lobby, seats, SNAPSHOT))
+
+    async def play(record: GameRecord) -> None:
+        for turn in range(1, moves + 1):
+            record = await move(games, timers, record, turn)
+
+    stats = database.stats
+    before = (stats.statements, stats.transactions, stats.handoffs)
+    wall, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(play(record) for record in records))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    total = games_count * moves
+    return {
+        "moves/s": total / wall,
+        "cpu_us": cpu / total * 1e6,
+        "statements": (stats.statements - before[0]) / total,
+        "transactions": (stats.transactions - before[1]) / total,
+        "handoffs": (stats.handoffs - before[2]) / total,
+    }
+
+
+async def bench(backend: str, target: Callable[[], Awaitable[Path | str]], args: argparse.Namespace) -> None:
+    """Measure both ways of writing a move on fresh databases of one backend and print them."""
+    results = {}
+    for name, move in (("separate", separate), ("one write", one_write)):
+        database = await open_database(await target())
+        try:
+            results[name] = await measure(database, move, args.games, args.moves)
+        finally:
+            await database.close()
+        r = results[name]
+        print(
+            f"{backend:<10} {name:<9}  {r['moves/s']:8.0f} moves/s  {r['cpu_us']:7.0f} µs CPU/move  per move:"
+            f" {r['statements']:4.1f} statements {r['transactions']:3.1f} transactions {r['handoffs']:4.1f} hand-offs"
+        )
+    a, b = results["separate"], results["one write"]
+    print(
+        f"{backend:<10} one write / separate: moves/s ×{b['moves/s'] / a['moves/s']:.2f},"
+        f" CPU per move ×{b['cpu_us'] / a['cpu_us']:.2f}, hand-offs ×{b['handoffs'] / a['handoffs']:.2f}"
+    )
+
+
+async def main() -> None:
+    """Run the bench on SQLite, then on a throwaway PostgreSQL if one can be started."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=100)
+    args = parser.parse_args()
+    print(f"{args.games} games × {args.moves} moves each, all games at once")
+    with tempfile.TemporaryDirectory() as folder:
+        files = iter(range(1_000))
+
+        async def sqlite_file() -> Path:
+            return Path(folder) / f"bench-{next(files)}.sqlite3"
+
+        await bench("sqlite", sqlite_file, args)
+    if not postgres.installed():
+        print("postgresql skipped: PostgreSQL 15 is not installed (apt install postgresql-15)")
+        return
+    async with AsyncExitStack() as stack:
+        server = stack.enter_context(postgres.throwaway_server())
+
+        async def postgres_database() -> str:
+            name = await server.create_database()
+            stack.push_async_callback(server.drop_database, name)
+            return server.url(name)
+
+        await bench("postgresql", postgres_database, args)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
