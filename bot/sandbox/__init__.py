@@ -16,6 +16,7 @@ from bot.sandbox.local_discord import LocalDiscord, default_users
 from bot.sandbox.models import (
     Choice,
     LocalChannel,
+    LocalGuild,
     LocalRole,
     LocalUser,
     MessageKind,
@@ -39,6 +40,7 @@ __all__ = [
     "LocalChannel",
     "LocalDiscord",
     "LocalDiscordError",
+    "LocalGuild",
     "LocalRole",
     "LocalUser",
     "MessageAction",

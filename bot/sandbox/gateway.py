@@ -1,4 +1,4 @@
-"""The websocket gateway: HELLO, heartbeats, IDENTIFY and RESUME, and events for the connected bot."""
+"""The websocket gateway: HELLO, heartbeats, IDENTIFY and RESUME, and each guild's events to its shard's sessions."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import suppress
 
 from aiohttp import WSMsgType, web
 
@@ -19,13 +20,23 @@ _log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41_250
 AUTHENTICATION_FAILED = 4004
+ALREADY_AUTHENTICATED = 4005
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
 GOING_AWAY = 1001
+SESSION_ENDING_CLOSES = (1000, 1001)
+"""A client closing with these ends its session on Discord (no RESUME); other codes, or none, leave it resumable."""
+MAX_GUILDS_PER_SHARD = 2500
+SESSION_STARTS_PER_DAY = 1000
+MAX_CONCURRENCY = 16
+"""Identifies allowed per 5 s: enough for every shard of a test bot to identify at once."""
+DAY_MS = 24 * 60 * 60 * 1000
 
 
 class GatewaySession:
-    """One bot login: it keeps its id and sequence when the bot reconnects and resumes on a new socket."""
+    """One IDENTIFY for shard ``(shard_id, shard_count)``: it keeps its id and sequence across RESUMEs."""
 
-    def __init__(self, session_id: str, shard: list[int]) -> None:
+    def __init__(self, session_id: str, shard: tuple[int, int]) -> None:
         self.session_id = session_id
         self.shard = shard
         self.sequence = 0
@@ -37,6 +48,11 @@ class GatewaySession:
     def open(self) -> bool:
         """Whether a socket is attached and still open."""
         return self.socket is not None and not self.socket.closed
+
+    def covers(self, guild_id: int) -> bool:
+        """Whether Discord routes this guild's events to this session: ``(guild_id >> 22) % count == shard_id``."""
+        shard_id, shard_count = self.shard
+        return (guild_id >> 22) % shard_count == shard_id
 
     async def send_event(self, event: str, data: Json) -> None:
         """Send a DISPATCH (op 0) with the next sequence number."""
@@ -55,23 +71,48 @@ class GatewaySession:
 
 
 class Gateway:
-    """Accept bot connections; the most recent one to IDENTIFY or RESUME receives the interactions."""
+    """Accept bot connections: each IDENTIFY opens a session for one shard, which gets the events of its guilds.
 
-    def __init__(self, state: StandInState, *, token: str, url: Callable[[], str]) -> None:
+    As on Discord, several sessions may hold the same shard at once (each gets all of that shard's events, so two
+    processes on one shard both answer its interactions), and a session whose socket dropped stays resumable:
+    its shard has no open session until the bot resumes it or a new IDENTIFY for that shard arrives.
+    """
+
+    def __init__(self, state: StandInState, *, token: str, url: Callable[[], str], shards: int) -> None:
         self._state = state
         self._token = token
         self._url = url
         self.sessions: dict[str, GatewaySession] = {}
-        self.current: GatewaySession | None = None
+        self.recommended_shards = shards
+        self.max_guilds_per_shard = MAX_GUILDS_PER_SHARD
+        self.identifies = 0
         self._sockets: set[web.WebSocketResponse] = set()
 
-    @property
-    def connected(self) -> bool:
-        """Whether a bot session is connected and can receive events."""
-        return self.current is not None and self.current.open
+    def open_sessions(self, guild_id: int | None = None) -> list[GatewaySession]:
+        """The sessions with an open socket: all, or those of ``guild_id``'s shard."""
+        return [s for s in self.sessions.values() if s.open and (guild_id is None or s.covers(guild_id))]
+
+    def may_return(self, guild_id: int) -> bool:
+        """Whether a session of this guild's shard exists, open or waiting for the bot to resume it."""
+        return any(session.covers(guild_id) for session in self.sessions.values())
+
+    def connected(self, guild_ids: Iterable[int]) -> bool:
+        """Whether a session is open and each of ``guild_ids`` has an open session of its shard."""
+        sessions = self.open_sessions()
+        return bool(sessions) and all(any(s.covers(guild_id) for s in sessions) for guild_id in guild_ids)
+
+    def bot_gateway(self) -> Json:
+        """``GET /gateway/bot``: the URL, the recommended shard count and the session start limits."""
+        limits = {
+            "total": SESSION_STARTS_PER_DAY,
+            "remaining": max(0, SESSION_STARTS_PER_DAY - self.identifies),
+            "reset_after": DAY_MS,
+            "max_concurrency": MAX_CONCURRENCY,
+        }
+        return {"url": self._url(), "shards": self.recommended_shards, "session_start_limit": limits}
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
-        """Serve one websocket connection until the bot or the stand-in closes it."""
+        """Serve one websocket connection until the bot or the stand-in closes it, or it drops."""
         socket = web.WebSocketResponse(compress=False, max_msg_size=0)
         await socket.prepare(request)
         self._sockets.add(socket)
@@ -86,53 +127,50 @@ class Gateway:
             self._sockets.discard(socket)
             if session is not None and session.socket is socket:
                 session.socket = None
+                if socket.close_code in SESSION_ENDING_CLOSES:
+                    self.sessions.pop(session.session_id, None)
             self._state.notify()
         return socket
 
-    async def dispatch(self, event: str, data: Json) -> None:
-        """Send an event to the connected bot; NotConnected if there is none."""
-        session = self.current
-        if session is None or not session.open:
-            raise NotConnected(f"no bot is connected to the local Discord gateway to receive {event}")
-        await session.send_event(event, data)
+    async def dispatch(self, event: str, data: Json, guild_id: int) -> None:
+        """Send a guild's event to every open session of its shard; NotConnected if there is none."""
+        sent = 0
+        for session in self.open_sessions(guild_id):
+            with suppress(NotConnected, ConnectionError):  # its socket closed meanwhile: as if it had dropped
+                await session.send_event(event, data)
+                sent += 1
+        if not sent:
+            raise NotConnected(f"no bot session is connected for the shard of guild {guild_id} to receive {event}")
 
-    def end_session(self, session_id: str | None) -> None:
+    def end_session(self, session_id: str) -> None:
         """Forget a session whose bot was closed on purpose: it will not resume, so stop waiting for it.
 
-        (discord.py's close frame says 4000, "resumable", whether it logs out or not.)
+        (discord.py's Client closes with 4000, "resumable", whether it logs out or not.)
         """
-        session = self.sessions.pop(session_id or "", None)
-        if session is not None and self.current is session:
-            self.current = next((s for s in reversed(self.sessions.values()) if s.open), None)
+        self.sessions.pop(session_id, None)
         self._state.notify()
 
-    async def notify_bot(self, event: str, data: Json) -> None:
-        """Send an event if a bot is connected; state changes are kept either way."""
-        if self.connected:
-            await self.dispatch(event, data)
+    async def notify_bot(self, event: str, data: Json, guild_id: int) -> None:
+        """Send a guild's event if a session of its shard is open; state changes are kept either way."""
+        if self.open_sessions(guild_id):
+            await self.dispatch(event, data, guild_id)
 
-    async def flush(self, *, timeout: float) -> None:
-        """Wait until the connected bot has processed every event sent so far (its cache is up to date).
+    async def flush(self, *, timeout: float, guild_id: int | None = None) -> None:
+        """Wait until the bot has processed every event sent so far on every open session (or ``guild_id``'s).
 
-        The stand-in asks for a heartbeat (op 1); discord.py answers with the sequence number it has reached,
+        The stand-in asks each for a heartbeat (op 1); discord.py answers with the sequence number it has reached,
         after handling the frames before the request, in order.
         """
-        session = self.current
-        if session is None or not session.open:
-            return
+        await asyncio.gather(*(self._flush(session, timeout) for session in self.open_sessions(guild_id)))
+
+    async def _flush(self, session: GatewaySession, timeout: float) -> None:
         target = session.sequence
         await session.send_op(1, None)
         await self._state.wait_until(
             lambda: session.heard >= target or not session.open or None,
             timeout=timeout,
-            what=f"the bot to process gateway events up to #{target}",
+            what=f"the bot to process gateway events up to #{target} on shard {list(session.shard)}",
         )
-
-    async def request_reconnect(self) -> None:
-        """Ask the connected bot to reconnect and resume (op 7), as Discord does during maintenance."""
-        if self.current is None or not self.current.open:
-            raise NotConnected("no bot is connected, so none can be asked to reconnect")
-        await self.current.send_op(7, None)
 
     async def close(self) -> None:
         """Close every open socket (bots still running will try to reconnect: close them first)."""
@@ -150,6 +188,9 @@ class Gateway:
                 self._state.notify()
             await socket.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
         elif op == 2 and isinstance(data, dict):
+            if session is not None:
+                await socket.close(code=ALREADY_AUTHENTICATED, message=b"Already authenticated.")
+                return session
             return await self._identify(socket, data)
         elif op == 6 and isinstance(data, dict):
             return await self._resume(socket, data)
@@ -158,20 +199,29 @@ class Gateway:
         return session
 
     async def _identify(self, socket: web.WebSocketResponse, data: Json) -> GatewaySession | None:
+        """Open a session for the shard asked (``[0, 1]`` if none): READY with its guilds, then their GUILD_CREATE."""
         if data.get("token") != self._token:
             await socket.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return None
-        session = GatewaySession(secrets.token_hex(16), list(data.get("shard") or [0, 1]))
+        shard = _shard(data.get("shard", [0, 1]))
+        if shard is None:
+            await socket.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = GatewaySession(secrets.token_hex(16), shard)
+        guilds = [g for g in self._state.guilds.values() if g.bot_present and session.covers(g.id)]
+        if len(guilds) > self.max_guilds_per_shard:
+            await socket.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return None
+        self.identifies += 1
         session.socket = socket
         self.sessions[session.session_id] = session
-        self.current = session
         ready = {
             "v": 10,
             "user": payloads.user(self._state.bot_user) | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self._state.guild_id), "unavailable": True}] if self._state.bot_in_guild else [],
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
             "session_id": session.session_id,
             "resume_gateway_url": self._url(),
-            "shard": session.shard,
+            "shard": list(session.shard),
             "application": {"id": str(self._state.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -179,9 +229,9 @@ class Gateway:
             "session_type": "normal",
         }
         await session.send_event("READY", ready)
-        if self._state.bot_in_guild:
-            await session.send_event("GUILD_CREATE", payloads.guild(self._state))
-        _log.debug("bot identified: session %s", session.session_id)
+        for guild in guilds:
+            await session.send_event("GUILD_CREATE", payloads.guild_create(self._state, guild))
+        _log.debug("bot identified: session %s, shard %s", session.session_id, session.shard)
         self._state.notify()
         return session
 
@@ -191,16 +241,18 @@ class Gateway:
             await socket.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
             return None
         session.socket = socket
-        self.current = session
         await session.send_event("RESUMED", {})
         self._state.notify()
         return session
 
     async def _send_members(self, session: GatewaySession, data: Json) -> None:
-        members = [payloads.member(self._state, p) for p in [*self._state.users.values(), self._state.bot_user]]
+        guild = self._state.guilds.get(int(data.get("guild_id") or 0))
+        if guild is None or not session.covers(guild.id):
+            return
+        people = [*self._state.members(guild), self._state.bot_user]
         chunk: Json = {
-            "guild_id": str(self._state.guild_id),
-            "members": members,
+            "guild_id": str(guild.id),
+            "members": [payloads.member(self._state, person, guild) for person in people],
             "chunk_index": 0,
             "chunk_count": 1,
             "not_found": [],
@@ -209,3 +261,13 @@ class Gateway:
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
         await session.send_event("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _shard(value: object) -> tuple[int, int] | None:
+    """``[shard_id, shard_count]`` from an IDENTIFY, or None when Discord would refuse it (close 4010)."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    shard_id, shard_count = value
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in value) or not 0 <= shard_id < shard_count:
+        return None
+    return shard_id, shard_count

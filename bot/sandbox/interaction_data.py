@@ -13,6 +13,7 @@ from bot.sandbox.models import (
     SELECT_TYPES,
     Json,
     LocalChannel,
+    LocalGuild,
     LocalRole,
     LocalUser,
     RecordedAttachment,
@@ -30,23 +31,25 @@ TEXT_INPUT, LABEL = 4, 18
 
 
 class Resolved:
-    """The ``resolved`` map of users, members, roles, channels and attachments an interaction mentions."""
+    """The ``resolved`` map of users, members, roles, channels and attachments an interaction in ``guild`` mentions."""
 
-    def __init__(self, state: StandInState) -> None:
+    def __init__(self, state: StandInState, guild: LocalGuild) -> None:
         self._state = state
+        self.guild = guild
         self.data: dict[str, Json] = {}
 
     def add_user(self, person: LocalUser) -> str:
-        """Resolve a member; return its id as Discord sends it."""
+        """Resolve a user, and its member in the guild if it is one; return its id as Discord sends it."""
         self.data.setdefault("users", {})[str(person.id)] = payloads.user(person)
-        member = payloads.member(self._state, person, with_permissions=True)
-        del member["user"]
-        self.data.setdefault("members", {})[str(person.id)] = member
+        if self._state.is_member(person, self.guild):
+            member = payloads.member(self._state, person, self.guild, with_permissions=True)
+            del member["user"]
+            self.data.setdefault("members", {})[str(person.id)] = member
         return str(person.id)
 
     def add_role(self, role: LocalRole) -> str:
         """Resolve a role; return its id."""
-        self.data.setdefault("roles", {})[str(role.id)] = payloads.role(self._state, role, 1)
+        self.data.setdefault("roles", {})[str(role.id)] = payloads.role(self.guild, role, 1)
         return str(role.id)
 
     def add_channel(self, place: LocalChannel, viewer: LocalUser) -> str:
@@ -69,6 +72,7 @@ def command_data(
     path: Sequence[str],
     options: Mapping[str, Any],
     user: LocalUser,
+    guild: LocalGuild,
     *,
     focused: str | None = None,
     force: bool = False,
@@ -92,7 +96,7 @@ def command_data(
     subcommands = [s["name"] for s in specs if s["type"] in SUBCOMMAND_TYPES]
     if subcommands:
         raise ImpossibleInteraction(f"{where} needs a subcommand: one of {subcommands}")
-    resolved = Resolved(state)
+    resolved = Resolved(state, guild)
     built = _options(state, base_url, specs, options, resolved, user, focused=focused, force=force, where=where)
     for layer in reversed(layers):
         built = [{"name": layer["name"], "type": layer["type"], "options": built}]
@@ -164,18 +168,18 @@ def _option_value(
     elif kind == USER:
         return resolved.add_user(state.user(value))
     elif kind == CHANNEL:
-        place = state.channel(value)
+        place = state.channel(value, resolved.guild)
         allowed = spec.get("channel_types")
         if allowed and place.type not in allowed and not force:
             raise ImpossibleInteraction(f"{label} accepts channel types {allowed}, not {place.type}")
         return resolved.add_channel(place, user)
     elif kind == ROLE:
-        return resolved.add_role(state.role(value))
+        return resolved.add_role(state.role(value, resolved.guild))
     elif kind == MENTIONABLE:
         try:
             return resolved.add_user(state.user(value))
         except KeyError:
-            return resolved.add_role(state.role(value))
+            return resolved.add_role(state.role(value, resolved.guild))
     elif kind == ATTACHMENT:
         if not (isinstance(value, tuple) and len(value) == 2):
             raise ImpossibleInteraction(f"{label} takes a (filename, bytes) pair")
@@ -238,11 +242,14 @@ def component_data(
     if "id" in component:
         data["id"] = component["id"]
     if values is not None:
-        data |= _select_values(state, component, values, user, force=force)
+        guild = state.guild_of(state.channels[message.channel_id])
+        data |= _select_values(state, guild, component, values, user, force=force)
     return data
 
 
-def _select_values(state: StandInState, menu: Json, values: Sequence[Any], user: LocalUser, *, force: bool) -> Json:
+def _select_values(
+    state: StandInState, guild: LocalGuild, menu: Json, values: Sequence[Any], user: LocalUser, *, force: bool
+) -> Json:
     kind = int(menu["type"])
     low, high = int(menu.get("min_values", 1)), int(menu.get("max_values", 1))
     if not force and not low <= len(values) <= high:
@@ -257,15 +264,15 @@ def _select_values(state: StandInState, menu: Json, values: Sequence[Any], user:
                 raise ImpossibleInteraction(f"{value!r} is not an option of {menu['custom_id']!r}: {known}")
             chosen.append(str(option["value"]) if option else str(value))
         return {"values": chosen}
-    resolved = Resolved(state)
+    resolved = Resolved(state, guild)
     ids: list[str] = []
     for value in values:
         if kind == USER_SELECT or (kind == MENTIONABLE_SELECT and not isinstance(value, LocalRole)):
             ids.append(resolved.add_user(state.user(value)))
         elif kind in (ROLE_SELECT, MENTIONABLE_SELECT):
-            ids.append(resolved.add_role(state.role(value)))
+            ids.append(resolved.add_role(state.role(value, guild)))
         else:
-            ids.append(resolved.add_channel(state.channel(value), user))
+            ids.append(resolved.add_channel(state.channel(value, guild), user))
     return {"values": ids, "resolved": resolved.data}
 
 

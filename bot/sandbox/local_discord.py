@@ -39,12 +39,13 @@ from bot.sandbox.errors import (
 )
 from bot.sandbox.faults import FailedRequests, Faults, HeldRequests
 from bot.sandbox.gateway import Gateway
-from bot.sandbox.ids import next_snowflake
+from bot.sandbox.ids import next_snowflake, next_snowflake_on_shard
 from bot.sandbox.models import (
     Choice,
     InteractionType,
     Json,
     LocalChannel,
+    LocalGuild,
     LocalRole,
     LocalUser,
     Overwrite,
@@ -85,9 +86,14 @@ def default_users() -> list[LocalUser]:
 class LocalDiscord:
     """A Discord stand-in the real, unmodified discord.py connects to, and the methods tests drive it with.
 
-    One guild with text channels, human members and the bot. State (messages, commands, threads) outlives bot
+    Guilds with text channels, human members and the bot: the one made from the constructor's arguments is the
+    default, ``add_guild`` adds more (on a chosen shard). State (messages, commands, threads) outlives bot
     sessions, so a test can restart the bot against the same stand-in. Every wait has a timeout (``timeout``
     seconds unless a call says otherwise) and raises StandInTimeout explaining what the stand-in saw.
+
+    The gateway honours IDENTIFY's ``[shard_id, shard_count]``: each guild's events and interactions go to the
+    open sessions of its shard, from one bot or several (in this process or others); ``shards`` is the count
+    ``GET /gateway/bot`` recommends.
 
     ``ack_deadline`` is Discord's time to acknowledge an interaction, in real seconds (``time.monotonic``, not
     ``clock``) from its dispatch: a later callback is refused (404 10062) and the driving method raises
@@ -107,6 +113,7 @@ class LocalDiscord:
         clock: Callable[[], float] = time.time,
         timeout: float = 5.0,
         ack_deadline: float | None = 3.0,
+        shards: int = 1,
     ) -> None:
         self.token = token
         self.timeout = timeout
@@ -121,7 +128,7 @@ class LocalDiscord:
             ack_deadline=ack_deadline,
         )
         self._faults = Faults()
-        self._gateway = Gateway(self._state, token=token, url=lambda: self.gateway_url)
+        self._gateway = Gateway(self._state, token=token, url=lambda: self.gateway_url, shards=shards)
         self._rest = RestApi(self._state, self._gateway, self._faults, token=token, base_url=lambda: self.base_url)
         self._runner: web.AppRunner | None = None
         self._port = 0
@@ -255,9 +262,10 @@ class LocalDiscord:
         _stop_views(bot)  # first, so handlers awaiting view.wait() can finish
         await self._finish_handlers(wait)
         _stop_views(bot)  # again, for views the finishing handlers stored
-        session_id = bot.ws.session_id if bot.ws is not None else None
+        session_ids = _session_ids(bot)
         await bot.close()
-        self._gateway.end_session(session_id)
+        for session_id in session_ids:
+            self._gateway.end_session(session_id)
         done, _ = await asyncio.wait({start}, timeout=wait)
         if not done:
             start.cancel()
@@ -307,35 +315,112 @@ class LocalDiscord:
             self._state.logged_errors.append(f"bot.start() failed: {start.exception()!r}")
             self._state.notify()
 
-    async def caught_up(self, *, timeout: float | None = None) -> None:
-        """Wait until the connected bot has processed every gateway event sent so far (e.g. THREAD_CREATE)."""
+    async def caught_up(self, *, timeout: float | None = None, guild_id: int | None = None) -> None:
+        """Wait until the bot has processed every gateway event sent so far (e.g. THREAD_CREATE), on every open
+        session, or on those of ``guild_id``'s shard."""
         await self._until_told()
-        await self._gateway.flush(timeout=timeout or self.timeout)
+        await self._gateway.flush(timeout=timeout or self.timeout, guild_id=guild_id)
 
-    async def wait_connected(self, *, timeout: float | None = None) -> None:
-        """Wait until a bot holds a gateway session (one started elsewhere, e.g. in a process of its own)."""
-        await self.wait_for(lambda: self._gateway.connected or None, timeout=timeout, what="a bot to connect")
+    async def wait_connected(self, *, timeout: float | None = None, guild_id: int | None = None) -> None:
+        """Wait until the bot (started elsewhere, e.g. in processes of its own) is connected: a session is open and
+        the shard of every guild it is in (or of ``guild_id`` only) has an open session."""
+        guild_ids = [guild_id] if guild_id is not None else [g.id for g in self._state.guilds.values() if g.bot_present]
+        what = "a bot to connect" + (f" for the shard of guild {guild_id}" if guild_id is not None else "")
+        await self.wait_for(lambda: self._gateway.connected(guild_ids) or None, timeout=timeout, what=what)
 
-    async def reconnect_gateway(self, *, timeout: float | None = None) -> None:
-        """Ask the bot to reconnect (gateway op 7) and wait until it has resumed its session."""
-        session = self._gateway.current
-        if session is None or not session.open:
+    async def reconnect_gateway(self, *, timeout: float | None = None, guild_id: int | None = None) -> None:
+        """Ask every open session (or those of ``guild_id``'s shard) to reconnect (gateway op 7), as Discord does
+        during maintenance, and wait until each has resumed on a new socket."""
+        sessions = self._gateway.open_sessions(guild_id)
+        if not sessions:
             raise NotConnected("no bot is connected, so none can be asked to reconnect")
-        old_socket = session.socket
-        await self._gateway.request_reconnect()
+        old_sockets = {session.session_id: session.socket for session in sessions}
+        for session in sessions:
+            await session.send_op(7, None)
 
         def resumed() -> bool | None:
-            back = session.open and session.socket is not old_socket and self._gateway.current is session
+            back = all(s.open and s.socket is not old_sockets[s.session_id] for s in sessions)
             return True if back else None
 
-        await self.wait_for(resumed, timeout=timeout, what="the bot to resume its gateway session")
+        await self.wait_for(resumed, timeout=timeout, what="the bot to resume its gateway sessions")
 
-    # --- the guild ---------------------------------------------------------------------------------------
+    @property
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """``(shard_id, shard_count)`` of every open gateway session, sorted (a shard twice if two sessions hold it)."""
+        return sorted(session.shard for session in self._gateway.open_sessions())
+
+    @property
+    def shards(self) -> int:
+        """The shard count ``GET /gateway/bot`` recommends (what AutoShardedClient uses without ``shard_count``)."""
+        return self._gateway.recommended_shards
+
+    @shards.setter
+    def shards(self, count: int) -> None:
+        self._gateway.recommended_shards = count
+
+    @property
+    def max_guilds_per_shard(self) -> int:
+        """Guilds one session may hold: an IDENTIFY for a shard with more is closed with 4011 (Sharding required)."""
+        return self._gateway.max_guilds_per_shard
+
+    @max_guilds_per_shard.setter
+    def max_guilds_per_shard(self, count: int) -> None:
+        self._gateway.max_guilds_per_shard = count
+
+    # --- guilds --------------------------------------------------------------------------------------
 
     @property
     def guild_id(self) -> int:
-        """The guild's id (pass it to the bot to sync guild commands)."""
-        return self._state.guild_id
+        """The default guild's id (pass it to the bot to sync guild commands)."""
+        return self._state.default_guild.id
+
+    @property
+    def guild_ids(self) -> list[int]:
+        """Every guild's id, the default one first, the bot's former guilds included."""
+        return list(self._state.guilds)
+
+    def guild(self, guild_id: int | None = None) -> LocalGuild:
+        """A guild by id (the default guild if None): its name, locale, roles, member ids, ``bot_present``."""
+        return self._state.guild(guild_id)
+
+    def add_guild(
+        self,
+        name: str,
+        locale: str = "en-US",
+        *,
+        channels: Iterable[str] = ("trains", "general"),
+        roles: Iterable[LocalRole] = (),
+        members: Iterable[UserRef] | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> int:
+        """Add a guild with the bot in it and return its id; ``shard=(shard_id, shard_count)`` picks an id that
+        Discord routes to that shard.
+
+        ``members`` are people (new ``LocalUser`` objects, or names and ids of known people); None makes every
+        person known so far a member (their role names must be among ``roles``). A bot session holding the
+        guild's shard gets GUILD_CREATE, as when the bot is invited; a later one finds it in READY.
+        """
+        guild_id = next_snowflake_on_shard(*shard) if shard is not None else None
+        guild = self._state.add_guild(name, locale, channel_names=channels, roles=roles, guild_id=guild_id)
+        people = list(self._state.users.values()) if members is None else members
+        for person in people:
+            self._state.add_user(person if isinstance(person, LocalUser) else self._state.user(person), guild)
+        if self._gateway.open_sessions(guild.id):
+            self._tell_bot(("GUILD_CREATE", payloads.guild_create(self._state, guild)), guild.id)
+        return guild.id
+
+    def add_channel(self, name: str, *, guild_id: int | None = None) -> LocalChannel:
+        """Add a text channel to a guild (the default one if None); a connected bot gets CHANNEL_CREATE.
+
+        Interactions wait until the bot has processed it; ``caught_up()`` waits for it too.
+        """
+        guild = self._state.guild(guild_id)
+        place = self._state.add_channel(name, guild)
+        if guild.bot_present and self._gateway.open_sessions(guild.id):
+            self._tell_bot(("CHANNEL_CREATE", payloads.channel(self._state, place)), guild.id)
+        return place
+
+    # --- people, roles and channels ----------------------------------------------------------------------
 
     @property
     def application_id(self) -> int:
@@ -349,24 +434,26 @@ class LocalDiscord:
 
     @property
     def users(self) -> list[LocalUser]:
-        """The human members."""
+        """The human members of every guild."""
         return list(self._state.users.values())
 
     def user(self, ref: UserRef) -> LocalUser:
-        """Find a member by name or id."""
+        """Find a person by name or id."""
         return self._state.user(ref)
 
-    def add_user(self, user: LocalUser) -> LocalUser:
-        """Add a member (before the bot connects, or the bot learns of it only through interactions)."""
-        return self._state.add_user(user)
+    def add_user(self, user: LocalUser, *, guild_id: int | None = None) -> LocalUser:
+        """Make a person a member of a guild (the default one if None; call again for more guilds). Do it before
+        the bot connects, or the bot learns of it only through interactions."""
+        return self._state.add_user(user, self._state.guild(guild_id))
 
-    def channel(self, ref: ChannelRef) -> LocalChannel:
-        """Find a channel or thread by name (``"trains"``, ``"#trains"``) or id."""
-        return self._state.channel(ref)
+    def channel(self, ref: ChannelRef, *, guild_id: int | None = None) -> LocalChannel:
+        """Find a channel or thread by id or name (``"trains"``, ``"#trains"``): in ``guild_id``'s guild when given,
+        else in the default guild first, then the others."""
+        return self._state.channel(ref, None if guild_id is None else self._state.guild(guild_id))
 
-    def role(self, ref: LocalRole | str | int) -> LocalRole:
-        """Find a role by name or id."""
-        return self._state.role(ref)
+    def role(self, ref: LocalRole | str | int, *, guild_id: int | None = None) -> LocalRole:
+        """Find a role by id, or by name in a guild (the default one if None)."""
+        return self._state.role(ref, self._state.guild(guild_id))
 
     @property
     def threads(self) -> list[LocalChannel]:
@@ -412,7 +499,8 @@ class LocalDiscord:
         As ``set_bot_permissions``; ``allow=deny=0`` removes it.
         """
         place = self._state.channel(channel)
-        target = self._state.guild_id if role == "@everyone" else self._state.role(role).id
+        guild = self._state.guild_of(place)
+        target = guild.id if role == "@everyone" else self._state.role(role, guild).id
         return self._overwrite(place, Overwrite(target, permissions.ROLE, allow, deny))
 
     def delete_channel(self, channel: ChannelRef) -> asyncio.Task[None]:
@@ -424,15 +512,18 @@ class LocalDiscord:
         """
         place = self._state.channel(channel)
         self._state.delete_channel(place)
-        return self._tell_bot(payloads.deletion(self._state, place) if self._state.bot_in_guild else None)
+        present = self._state.guild_of(place).bot_present
+        return self._tell_bot(payloads.deletion(self._state, place) if present else None, place.guild_id)
 
-    def remove_bot_from_guild(self) -> asyncio.Task[None]:
-        """Kick the bot: from now on every REST call on the guild (channels, messages, threads, members, guild
-        commands) answers 403 50001 Missing Access, a new session gets no guild, and interacting raises
-        ImpossibleInteraction. The bot gets GUILD_DELETE: processed once the returned task is done."""
-        self._state.bot_in_guild = False
+    def remove_bot_from_guild(self, guild_id: int | None = None) -> asyncio.Task[None]:
+        """Kick the bot from a guild (the default one if None): from now on every REST call on it (channels,
+        messages, threads, members, guild commands) answers 403 50001 Missing Access, a new session does not get
+        it, and interacting there raises ImpossibleInteraction. The bot gets GUILD_DELETE on the guild's shard:
+        processed once the returned task is done."""
+        guild = self._state.guild(guild_id)
+        guild.bot_present = False
         self._state.notify()
-        return self._tell_bot(("GUILD_DELETE", {"id": str(self._state.guild_id)}))
+        return self._tell_bot(("GUILD_DELETE", {"id": str(guild.id)}), guild.id)
 
     def _overwrite(self, place: LocalChannel, entry: Overwrite) -> asyncio.Task[None]:
         """Set or remove an overwrite, and bring a connected bot's cache up to date."""
@@ -441,20 +532,22 @@ class LocalDiscord:
         else:
             place.overwrites.pop(entry.id, None)
         self._state.notify()
-        visible = not place.is_thread and not place.deleted and self._state.bot_in_guild
-        return self._tell_bot(("CHANNEL_UPDATE", payloads.channel(self._state, place)) if visible else None)
+        visible = not place.is_thread and not place.deleted and self._state.guild_of(place).bot_present
+        event = ("CHANNEL_UPDATE", payloads.channel(self._state, place)) if visible else None
+        return self._tell_bot(event, place.guild_id)
 
-    def _tell_bot(self, event: tuple[str, Json] | None) -> asyncio.Task[None]:
-        """Send an event to the connected bot in the background; the task ends once the bot has processed it."""
-        task = asyncio.create_task(self._send_and_flush(event), name="local-discord: gateway event")
+    def _tell_bot(self, event: tuple[str, Json] | None, guild_id: int) -> asyncio.Task[None]:
+        """Send a guild's event to the open sessions of its shard in the background; the task ends once they have
+        processed it (at once if none is open)."""
+        task = asyncio.create_task(self._send_and_flush(event, guild_id), name="local-discord: gateway event")
         self._telling.add(task)
         task.add_done_callback(self._told)
         return task
 
-    async def _send_and_flush(self, event: tuple[str, Json] | None) -> None:
-        if event is not None and self._gateway.connected:
-            await self._gateway.dispatch(*event)
-        await self._gateway.flush(timeout=self.timeout)
+    async def _send_and_flush(self, event: tuple[str, Json] | None, guild_id: int) -> None:
+        if event is not None:
+            await self._gateway.notify_bot(*event, guild_id)
+        await self._gateway.flush(timeout=self.timeout, guild_id=guild_id)
 
     def _told(self, task: asyncio.Task[None]) -> None:
         """Forget a finished event task, marking its error retrieved (a test awaiting it still gets it)."""
@@ -531,9 +624,9 @@ class LocalDiscord:
         """Every synced command, guild and global."""
         return list(self._state.commands.values())
 
-    def command(self, name: str) -> SyncedCommand:
-        """The synced slash command ``name`` (the guild's if both exist)."""
-        return self._state.command(name)
+    def command(self, name: str, *, guild_id: int | None = None) -> SyncedCommand:
+        """The synced slash command ``name`` as a guild (the default one if None) sees it: its own if both exist."""
+        return self._state.command(name, self._state.guild(guild_id))
 
     @property
     def messages(self) -> list[RecordedMessage]:
@@ -649,11 +742,14 @@ class LocalDiscord:
         """
         person = self._state.user(user)
         name, *path = command.removeprefix("/").split()
-        synced = self._state.command(name)
-        self._check_can_use(person, synced, force=force)
         place = self._state.channel(channel)
+        guild = self._state.guild_of(place)
+        synced = self._state.command(name, guild)
+        self._check_can_use(person, synced, guild, force=force)
         given = dict(options or {})
-        data = interaction_data.command_data(self._state, self.base_url, synced, path, given, person, force=force)
+        data = interaction_data.command_data(
+            self._state, self.base_url, synced, path, given, person, guild, force=force
+        )
         description = " ".join(["/" + name, *path, *(f"{k}:{_short(v)}" for k, v in given.items())])
         return await self._interact(InteractionType.APPLICATION_COMMAND, person, place, data, description, timeout)
 
@@ -670,10 +766,11 @@ class LocalDiscord:
         """Return the choices the bot offers for ``focused`` while ``user`` types ``options[focused]``."""
         person = self._state.user(user)
         name, *path = command.removeprefix("/").split()
-        synced = self._state.command(name)
         place = self._state.channel(channel)
+        guild = self._state.guild_of(place)
+        synced = self._state.command(name, guild)
         data = interaction_data.command_data(
-            self._state, self.base_url, synced, path, dict(options), person, focused=focused
+            self._state, self.base_url, synced, path, dict(options), person, guild, focused=focused
         )
         description = f"autocomplete of {focused} in /{' '.join([name, *path])} (typed {options[focused]!r})"
         outcome = await self._interact(InteractionType.AUTOCOMPLETE, person, place, data, description, timeout)
@@ -793,11 +890,11 @@ class LocalDiscord:
             )
         return message
 
-    def _check_can_use(self, person: LocalUser, command: SyncedCommand, *, force: bool) -> None:
+    def _check_can_use(self, person: LocalUser, command: SyncedCommand, guild: LocalGuild, *, force: bool) -> None:
         needed = command.default_member_permissions
         if force or needed is None:
             return
-        have = self._state.permissions(person)
+        have = self._state.permissions(person, guild)
         allowed = have == ALL_PERMISSIONS if needed == 0 else have & needed == needed
         if not allowed:
             raise ImpossibleInteraction(
@@ -824,8 +921,8 @@ class LocalDiscord:
         source: RecordedMessage | None = None,
     ) -> InteractionOutcome:
         wait = timeout or self.timeout
-        self._check_reachable(place)
-        await self._wait_for_session(wait)
+        self._check_reachable(person, place)
+        await self._wait_for_session(place.guild_id, wait)
         await self._until_told()
         interaction = RecordedInteraction(
             id=next_snowflake(),
@@ -841,17 +938,21 @@ class LocalDiscord:
         interaction.payload = payloads.interaction(self._state, self.base_url, interaction, data, source)
         self._state.interactions[interaction.id] = interaction
         interaction.dispatched_at = time.monotonic()
-        await self._gateway.dispatch("INTERACTION_CREATE", interaction.payload)
+        await self._gateway.dispatch("INTERACTION_CREATE", interaction.payload, place.guild_id)
         self._state.notify()
         await self._until_acknowledged(interaction, wait)
         if interaction.response_type == 5:
             await self._until_filled(interaction, wait)
         return InteractionOutcome(self._state, interaction, wait)
 
-    def _check_reachable(self, place: LocalChannel) -> None:
-        """Refuse to interact where no one could: a deleted channel, or a guild the bot was removed from."""
-        if not self._state.bot_in_guild:
+    def _check_reachable(self, person: LocalUser, place: LocalChannel) -> None:
+        """Refuse to interact where no one could: a deleted channel, a guild the bot was removed from, or a guild
+        the person is not in."""
+        guild = self._state.guild_of(place)
+        if not guild.bot_present:
             raise ImpossibleInteraction("the bot was removed from the guild: nobody can use it there any more")
+        if not self._state.is_member(person, guild):
+            raise ImpossibleInteraction(f"{person.name} is not a member of guild {guild.name!r}")
         if place.deleted:
             raise ImpossibleInteraction(f"#{place.name} was deleted: nobody can interact there any more")
 
@@ -916,15 +1017,20 @@ class LocalDiscord:
             )
             raise RejectedResponse(self._state.explain(headline))
 
-    async def _wait_for_session(self, wait: float) -> None:
-        if self._gateway.connected:
+    async def _wait_for_session(self, guild_id: int, wait: float) -> None:
+        """Return once a session of the guild's shard is open: at once if one is, NotConnected at once if none was
+        ever opened (or the last ended), else wait for the bot to resume or identify again."""
+        if self._gateway.open_sessions(guild_id):
             return
-        if not self._gateway.sessions:
-            raise NotConnected("no bot has connected: run it inside `async with local_discord.connected(bot):`")
+        if not self._gateway.may_return(guild_id):
+            raise NotConnected(
+                f"no bot has connected for the shard of guild {guild_id}: run it inside "
+                "`async with local_discord.connected(bot):` (with that guild's shard, if it is sharded)"
+            )
         await self._state.wait_until(
-            lambda: True if self._gateway.connected else None,
+            lambda: True if self._gateway.open_sessions(guild_id) else None,
             timeout=wait,
-            what="the bot to reconnect to the gateway",
+            what=f"the bot to reconnect to the gateway for the shard of guild {guild_id}",
         )
 
 
@@ -941,6 +1047,15 @@ class _ErrorCollector(logging.Handler):
             text += f" [{record.exc_info[1]!r}]"
         self._state.logged_errors.append(text)
         self._state.notify()
+
+
+def _session_ids(bot: discord.Client) -> list[str]:
+    """The gateway session ids of a bot: one per shard it runs (an AutoShardedClient has no ``ws`` of its own)."""
+    if isinstance(bot, discord.AutoShardedClient):
+        sockets = [info._parent.ws for info in bot.shards.values()]
+    else:
+        sockets = [bot.ws] if bot.ws is not None else []
+    return [ws.session_id for ws in sockets if ws.session_id is not None]
 
 
 def _stop_views(bot: discord.Client) -> None:

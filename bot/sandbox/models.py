@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from bot.sandbox.ids import next_snowflake
@@ -40,7 +40,10 @@ class LocalRole:
 
 @dataclass
 class LocalUser:
-    """A person (or the bot) in the guild: ``permissions`` add to @everyone's and to those of ``roles``."""
+    """A person (or the bot): in every guild it is a member of, ``permissions`` add to those of @everyone and roles.
+
+    ``roles`` are role names; every guild the person joins must have them.
+    """
 
     name: str
     locale: str = "en-US"
@@ -60,9 +63,31 @@ class Overwrite:
     deny: int = 0
 
 
+@dataclass(eq=False)
+class LocalGuild:
+    """A server: its roles (``bot_role`` is the bot's managed one), members by id and preferred locale.
+
+    Channels name their guild by ``LocalChannel.guild_id``; ``bot_present`` turns False when a test removes the bot.
+    """
+
+    name: str
+    bot_role: LocalRole
+    locale: str = "en-US"
+    roles: list[LocalRole] = field(default_factory=list)
+    member_ids: list[int] = field(default_factory=list)
+    id: int = field(default_factory=next_snowflake)
+    owner_id: int = field(default_factory=next_snowflake)
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    bot_present: bool = True
+
+    def shard_id(self, shard_count: int) -> int:
+        """The shard whose gateway session receives this guild's events: ``(id >> 22) % shard_count``."""
+        return (self.id >> 22) % shard_count
+
+
 @dataclass
 class LocalChannel:
-    """A text channel or a thread; ``edits`` keeps every PATCH the bot sent (e.g. archiving a thread).
+    """A text channel or a thread of guild ``guild_id``; ``edits`` keeps every PATCH the bot sent (e.g. archiving).
 
     ``overwrites`` are Discord's permission overwrites by target id; a thread's add to its parent's (on Discord
     threads have none of their own: the stand-in allows them so a test can take one thread away from the bot).
@@ -85,6 +110,7 @@ class LocalChannel:
     created_at: datetime | None = None
     deleted: bool = False
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    guild_id: int = 0
 
     @property
     def is_thread(self) -> bool:

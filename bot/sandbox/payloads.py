@@ -11,6 +11,7 @@ from bot.sandbox.models import (
     ATTACHMENT_SCHEME,
     Json,
     LocalChannel,
+    LocalGuild,
     LocalRole,
     LocalUser,
     MessageKind,
@@ -45,13 +46,18 @@ def user(person: LocalUser) -> Json:
 
 
 def member(
-    state: StandInState, person: LocalUser, *, with_permissions: bool = False, place: LocalChannel | None = None
+    state: StandInState,
+    person: LocalUser,
+    guild: LocalGuild,
+    *,
+    with_permissions: bool = False,
+    place: LocalChannel | None = None,
 ) -> Json:
-    """A guild member object (with ``permissions`` as interactions carry them: in ``place`` when given)."""
+    """A member of ``guild`` (with ``permissions`` as interactions carry them: in ``place`` when given)."""
     payload: Json = {
         "user": user(person),
-        "roles": [str(role_id) for role_id in state.role_ids(person)],
-        "joined_at": iso(state.created_at),
+        "roles": [str(role_id) for role_id in state.role_ids(person, guild)],
+        "joined_at": iso(guild.created_at),
         "nick": None,
         "avatar": None,
         "premium_since": None,
@@ -62,13 +68,13 @@ def member(
         "communication_disabled_until": None,
     }
     if with_permissions:
-        value = state.permissions(person) if place is None else permissions.in_channel(state, person, place)
+        value = state.permissions(person, guild) if place is None else permissions.in_channel(state, person, place)
         payload["permissions"] = str(value)
     return payload
 
 
-def role(state: StandInState, guild_role: LocalRole, position: int) -> Json:
-    """A role object."""
+def role(guild: LocalGuild, guild_role: LocalRole, position: int) -> Json:
+    """A role object of ``guild``."""
     return {
         "id": str(guild_role.id),
         "name": guild_role.name,
@@ -77,15 +83,21 @@ def role(state: StandInState, guild_role: LocalRole, position: int) -> Json:
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
-        "managed": guild_role is state.bot_role,
+        "managed": guild_role is guild.bot_role,
         "mentionable": False,
         "flags": 0,
     }
 
 
-def everyone_role(state: StandInState) -> Json:
+def everyone_role(guild: LocalGuild) -> Json:
     """The @everyone role, whose id is the guild's."""
-    return role(state, LocalRole("@everyone", EVERYONE_PERMISSIONS, state.guild_id), 0)
+    return role(guild, LocalRole("@everyone", EVERYONE_PERMISSIONS, guild.id), 0)
+
+
+def roles(guild: LocalGuild) -> list[Json]:
+    """Every role of a guild, @everyone first and the bot's managed role last."""
+    listed = [everyone_role(guild)]
+    return listed + [role(guild, r, position) for position, r in enumerate([*guild.roles, guild.bot_role], start=1)]
 
 
 def channel(state: StandInState, place: LocalChannel) -> Json:
@@ -93,7 +105,7 @@ def channel(state: StandInState, place: LocalChannel) -> Json:
     payload: Json = {
         "id": str(place.id),
         "type": place.type,
-        "guild_id": str(state.guild_id),
+        "guild_id": str(place.guild_id),
         "name": place.name,
         "last_message_id": _last_message_id(state, place),
         "rate_limit_per_user": 0,
@@ -137,29 +149,25 @@ def deletion(state: StandInState, place: LocalChannel) -> tuple[str, Json]:
     """The gateway event telling the bot a channel (CHANNEL_DELETE) or a thread (THREAD_DELETE) is gone."""
     if not place.is_thread:
         return "CHANNEL_DELETE", channel(state, place)
-    data = {"id": str(place.id), "guild_id": str(state.guild_id), "parent_id": str(place.parent_id), "type": place.type}
+    data = {"id": str(place.id), "guild_id": str(place.guild_id), "parent_id": str(place.parent_id), "type": place.type}
     return "THREAD_DELETE", data
 
 
-def guild(state: StandInState) -> Json:
-    """The full guild object sent in GUILD_CREATE: channels, active threads, roles and members."""
-    roles = [everyone_role(state)]
-    roles += [role(state, r, position) for position, r in enumerate([*state.roles, state.bot_role], start=1)]
-    members = [member(state, person) for person in [*state.users.values(), state.bot_user]]
-    places = [p for p in state.channels.values() if not p.deleted]
+def guild(server: LocalGuild) -> Json:
+    """A guild object as REST answers it (``GET /guilds/{id}``): no members, channels or threads."""
     return {
-        "id": str(state.guild_id),
-        "name": state.guild_name,
+        "id": str(server.id),
+        "name": server.name,
         "icon": None,
         "splash": None,
         "discovery_splash": None,
-        "owner_id": str(state.owner_id),
+        "owner_id": str(server.owner_id),
         "afk_channel_id": None,
         "afk_timeout": 300,
         "verification_level": 0,
         "default_message_notifications": 1,
         "explicit_content_filter": 0,
-        "roles": roles,
+        "roles": roles(server),
         "emojis": [],
         "stickers": [],
         "features": [],
@@ -168,10 +176,19 @@ def guild(state: StandInState) -> Json:
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "public_updates_channel_id": None,
-        "preferred_locale": state.guild_locale,
+        "preferred_locale": server.locale,
         "premium_tier": 0,
         "nsfw_level": 0,
-        "joined_at": iso(state.created_at),
+        "approximate_member_count": len(server.member_ids) + 1,
+    }
+
+
+def guild_create(state: StandInState, server: LocalGuild) -> Json:
+    """The full guild object sent in GUILD_CREATE: channels, active threads, roles and members."""
+    members = [member(state, person, server) for person in [*state.members(server), state.bot_user]]
+    places = [p for p in state.channels.values() if p.guild_id == server.id and not p.deleted]
+    return guild(server) | {
+        "joined_at": iso(server.created_at),
         "large": False,
         "unavailable": False,
         "member_count": len(members),
@@ -188,7 +205,7 @@ def guild(state: StandInState) -> Json:
 
 def application(state: StandInState) -> Json:
     """The bot's application object (GET /oauth2/applications/@me)."""
-    owner = {"id": str(state.owner_id), "username": "owner", "discriminator": "0", "avatar": None}
+    owner = {"id": str(state.default_guild.owner_id), "username": "owner", "discriminator": "0", "avatar": None}
     return {
         "id": str(state.application_id),
         "name": state.bot_user.name,
@@ -249,10 +266,11 @@ def attachment(base_url: str, file: RecordedAttachment) -> Json:
 
 def message(state: StandInState, base_url: str, recorded: RecordedMessage) -> Json:
     """A message object in its current version."""
+    guild_id = str(state.channels[recorded.channel_id].guild_id)
     payload: Json = {
         "id": str(recorded.id),
         "channel_id": str(recorded.channel_id),
-        "guild_id": str(state.guild_id),
+        "guild_id": guild_id,
         "author": user(state.user(recorded.author_id)),
         "content": recorded.content,
         "timestamp": iso(recorded.created_at),
@@ -274,13 +292,13 @@ def message(state: StandInState, base_url: str, recorded: RecordedMessage) -> Js
         payload["application_id"] = str(state.application_id)
     interaction = state.interactions.get(recorded.interaction_id or 0)
     if interaction is not None:
-        payload["interaction_metadata"] = _interaction_metadata(state, interaction, recorded)
+        payload["interaction_metadata"] = _interaction_metadata(interaction, recorded, guild_id)
     if recorded.reference_id is not None:
         payload["message_reference"] = {
             "type": 0,
             "message_id": str(recorded.reference_id),
             "channel_id": str(recorded.channel_id),
-            "guild_id": str(state.guild_id),
+            "guild_id": guild_id,
         }
     if recorded.thread_id is not None and recorded.thread_id in state.channels:
         payload["thread"] = channel(state, state.channels[recorded.thread_id])
@@ -296,6 +314,7 @@ def interaction(
 ) -> Json:
     """An INTERACTION_CREATE payload with every field discord.py 2.7 reads."""
     place = state.channels[recorded.channel_id]
+    server = state.guild_of(place)
     place_payload = channel(state, place) | {"permissions": str(permissions.in_channel(state, recorded.user, place))}
     payload: Json = {
         "id": str(recorded.id),
@@ -304,17 +323,17 @@ def interaction(
         "token": recorded.token,
         "version": API_VERSION,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-        "guild_id": str(state.guild_id),
-        "guild": {"id": str(state.guild_id), "locale": state.guild_locale, "features": []},
+        "guild_id": str(server.id),
+        "guild": {"id": str(server.id), "locale": server.locale, "features": []},
         "channel": place_payload,
         "channel_id": str(place.id),
-        "member": member(state, recorded.user, with_permissions=True, place=place),
+        "member": member(state, recorded.user, server, with_permissions=True, place=place),
         "app_permissions": str(permissions.in_channel(state, state.bot_user, place)),
         "locale": recorded.user.locale,
-        "guild_locale": state.guild_locale,
+        "guild_locale": server.locale,
         "entitlements": [],
         "entitlement_sku_ids": [],
-        "authorizing_integration_owners": {"0": str(state.guild_id)},
+        "authorizing_integration_owners": {"0": str(server.id)},
         "context": 0,
         "data": data,
     }
@@ -342,12 +361,12 @@ def _resolved(value: object, base_url: str, files: dict[str, RecordedAttachment]
     return resolved
 
 
-def _interaction_metadata(state: StandInState, recorded: RecordedInteraction, reply: RecordedMessage) -> Json:
+def _interaction_metadata(recorded: RecordedInteraction, reply: RecordedMessage, guild_id: str) -> Json:
     metadata: Json = {
         "id": str(recorded.id),
         "type": int(recorded.type),
         "user": user(recorded.user),
-        "authorizing_integration_owners": {"0": str(state.guild_id)},
+        "authorizing_integration_owners": {"0": guild_id},
     }
     if reply.kind is MessageKind.FOLLOWUP and recorded.original_message_id is not None:
         metadata["original_response_message_id"] = str(recorded.original_message_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.sandbox.models import LocalChannel, LocalUser, Overwrite
+from bot.sandbox.models import LocalChannel, LocalGuild, LocalUser, Overwrite
 from bot.sandbox.state import ADMINISTRATOR, ALL_PERMISSIONS, StandInState
 
 ROLE, MEMBER = 0, 1
@@ -35,13 +35,14 @@ def in_channel(state: StandInState, person: LocalUser, place: LocalChannel) -> i
     A thread takes its parent's overwrites (then its own, which only the stand-in has) and needs Send Messages
     in Threads where a channel needs Send Messages.
     """
-    value = state.permissions(person)
+    guild = state.guild_of(place)
+    value = state.permissions(person, guild)
     if value & ADMINISTRATOR:
         return ALL_PERMISSIONS
     parent = state.channels.get(place.parent_id or 0)
     for layer in (parent, place):
         if layer is not None:
-            value = _overwritten(state, person, value, layer.overwrites)
+            value = _overwritten(state, person, guild, value, layer.overwrites)
     if not value & send_permission(place):
         value &= ~NEED_SENDING
     if not value & VIEW_CHANNEL:
@@ -60,12 +61,14 @@ def names(bits: int) -> list[str]:
     return ["view_channel" if name == "read_messages" else name for name in found]
 
 
-def _overwritten(state: StandInState, person: LocalUser, value: int, overwrites: dict[int, Overwrite]) -> int:
+def _overwritten(
+    state: StandInState, person: LocalUser, guild: LocalGuild, value: int, overwrites: dict[int, Overwrite]
+) -> int:
     """Apply one channel's overwrites: @everyone's, then the person's roles' together, then the person's own."""
-    everyone = overwrites.get(state.guild_id)
+    everyone = overwrites.get(guild.id)
     if everyone is not None:
         value = (value & ~everyone.deny) | everyone.allow
-    roles = set(state.role_ids(person))
+    roles = set(state.role_ids(person, guild))
     allow = deny = 0
     for overwrite in overwrites.values():
         if overwrite.type == ROLE and overwrite.id in roles:

@@ -21,6 +21,7 @@ from bot.sandbox.models import (
     InteractionType,
     Json,
     LocalChannel,
+    LocalGuild,
     LocalUser,
     MessageKind,
     RecordedInteraction,
@@ -107,6 +108,11 @@ class RestApi:
             web.put(f"{channel}/thread-members/{{user_id}}", self.add_thread_member),
             web.delete(f"{channel}/thread-members/{{user_id}}", self.remove_thread_member),
             web.post(f"{channel}/typing", self.typing),
+            web.get(f"{API}/gateway/bot", self.get_gateway_bot),
+            web.get(f"{API}/guilds/{{guild_id}}", self.get_guild),
+            web.get(f"{API}/guilds/{{guild_id}}/channels", self.get_guild_channels),
+            web.get(f"{API}/guilds/{{guild_id}}/roles", self.get_roles),
+            web.get(f"{API}/guilds/{{guild_id}}/members", self.list_members),
             web.get(f"{API}/guilds/{{guild_id}}/members/{{user_id}}", self.get_member),
             web.get("/attachments/{attachment_id}/{filename}", self.get_attachment),
         ]
@@ -213,24 +219,27 @@ class RestApi:
     def _message_json(self, message: RecordedMessage) -> Json:
         return payloads.message(self._state, self._base_url(), message)
 
-    def _channel(self, request: web.Request) -> LocalChannel | None:
-        place = self._state.channels.get(_snowflake(request.match_info["channel_id"]))
-        return None if place is None or place.deleted else place
-
-    def _not_in_guild(self, request: web.Request) -> web.Response | None:
-        """403 50001 for every guild call once the bot was removed from the guild."""
-        if self._state.bot_in_guild:
-            return None
-        return self._error(request, 403, 50001, "Missing Access", note=" (the bot is no longer in the guild)")
-
-    def _bot_place(self, request: web.Request) -> LocalChannel | web.Response:
-        """The channel of a bot call on /channels/{id}, or the refusal: wrong token, not in the guild, unknown or
-        deleted channel (10003), or a channel the bot cannot see (50001)."""
-        refused = self._unauthorized(request) or self._not_in_guild(request)
+    def _bot_guild(self, request: web.Request) -> LocalGuild | web.Response:
+        """The guild of a bot call on /guilds/{id}, or the refusal: wrong token, or a guild the bot is not in (403
+        50001, as Discord answers for a guild it cannot see)."""
+        refused = self._unauthorized(request)
         if refused is not None:
             return refused
-        place = self._channel(request)
-        if place is None:
+        guild = self._state.guilds.get(_snowflake(request.match_info["guild_id"]))
+        if guild is None or not guild.bot_present:
+            return self._error(request, 403, 50001, "Missing Access", note=" (the bot is not in that guild)")
+        return guild
+
+    def _bot_place(self, request: web.Request) -> LocalChannel | web.Response:
+        """The channel of a bot call on /channels/{id}, or the refusal: wrong token, not in the channel's guild
+        (50001), unknown or deleted channel (10003), or a channel the bot cannot see (50001)."""
+        refused = self._unauthorized(request)
+        if refused is not None:
+            return refused
+        place = self._state.channels.get(_snowflake(request.match_info["channel_id"]))
+        if place is not None and not self._state.guild_of(place).bot_present:
+            return self._error(request, 403, 50001, "Missing Access", note=" (the bot is no longer in the guild)")
+        if place is None or place.deleted:
             return self._error(request, 404, 10003, "Unknown Channel")
         return self._lacking(request, place, VIEW_CHANNEL) or place
 
@@ -318,9 +327,8 @@ class RestApi:
             return self._error(request, 403, 50001, "Missing Access")
         if "guild_id" not in request.match_info:
             return None
-        if _snowflake(request.match_info["guild_id"]) != self._state.guild_id:
-            return self._error(request, 403, 50001, "Missing Access")
-        return self._not_in_guild(request) or self._state.guild_id
+        guild = self._bot_guild(request)
+        return guild if isinstance(guild, web.Response) else guild.id
 
     async def get_commands(self, request: web.Request) -> web.Response:
         """GET the registered commands of the application or of the guild."""
@@ -569,7 +577,7 @@ class RestApi:
                 setattr(place, key, body[key])
         self._state.notify()
         data = payloads.channel(self._state, place)
-        await self._gateway.notify_bot("THREAD_UPDATE" if place.is_thread else "CHANNEL_UPDATE", data)
+        await self._gateway.notify_bot("THREAD_UPDATE" if place.is_thread else "CHANNEL_UPDATE", data, place.guild_id)
         return json_response(data)
 
     def _edit_needs(self, place: LocalChannel, body: Json) -> int:
@@ -592,7 +600,7 @@ class RestApi:
         if refused is not None:
             return refused
         self._state.delete_channel(place)
-        await self._gateway.notify_bot(*payloads.deletion(self._state, place))
+        await self._gateway.notify_bot(*payloads.deletion(self._state, place), place.guild_id)
         return json_response(payloads.channel(self._state, place))
 
     async def list_messages(self, request: web.Request) -> web.Response:
@@ -723,6 +731,7 @@ class RestApi:
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
             member_ids={self._state.bot_user.id},
             created_at=self._state.created_at,
+            guild_id=parent.guild_id,
         )
         self._state.channels[thread.id] = thread
         self._state.notify()
@@ -730,7 +739,7 @@ class RestApi:
 
     async def _announce_thread(self, thread: LocalChannel) -> web.Response:
         data = payloads.channel(self._state, thread)
-        await self._gateway.notify_bot("THREAD_CREATE", data | {"newly_created": True})
+        await self._gateway.notify_bot("THREAD_CREATE", data | {"newly_created": True}, thread.guild_id)
         return json_response(data, 201)
 
     async def add_thread_member(self, request: web.Request) -> web.StreamResponse:
@@ -778,18 +787,51 @@ class RestApi:
         place = self._bot_place(request)
         return place if isinstance(place, web.Response) else web.Response(status=204)
 
-    # --- guild members and files -------------------------------------------------------------------------
+    # --- guilds, their members and files ----------------------------------------------------------------
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        """GET /gateway/bot: where to connect, how many shards Discord recommends and the session start limits."""
+        refused = self._unauthorized(request)
+        return refused or json_response(self._gateway.bot_gateway())
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id} (``with_counts`` or not: the approximate member count is always there)."""
+        guild = self._bot_guild(request)
+        return guild if isinstance(guild, web.Response) else json_response(payloads.guild(guild))
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/channels: the text channels, not threads (Discord lists those elsewhere)."""
+        guild = self._bot_guild(request)
+        if isinstance(guild, web.Response):
+            return guild
+        places = [c for c in self._state.channels.values() if c.guild_id == guild.id and not c.deleted]
+        return json_response([payloads.channel(self._state, c) for c in places if not c.is_thread])
+
+    async def get_roles(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/roles."""
+        guild = self._bot_guild(request)
+        return guild if isinstance(guild, web.Response) else json_response(payloads.roles(guild))
+
+    async def list_members(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/members: by id after ``after``, at most ``limit`` (1 by default, as on Discord)."""
+        guild = self._bot_guild(request)
+        if isinstance(guild, web.Response):
+            return guild
+        after = _snowflake(request.query.get("after", "0"))
+        people = sorted([*self._state.members(guild), self._state.bot_user], key=lambda person: person.id)
+        found = [person for person in people if person.id > after][: int(request.query.get("limit", 1))]
+        return json_response([payloads.member(self._state, person, guild) for person in found])
 
     async def get_member(self, request: web.Request) -> web.Response:
-        """GET /guilds/{id}/members/{id}."""
-        refused = self._unauthorized(request) or self._not_in_guild(request)
-        if refused is not None:
-            return refused
-        try:
-            person = self._state.user(_snowflake(request.match_info["user_id"]))
-        except KeyError:
+        """GET /guilds/{id}/members/{id}: 404 10007 for someone not in that guild."""
+        guild = self._bot_guild(request)
+        if isinstance(guild, web.Response):
+            return guild
+        user_id = _snowflake(request.match_info["user_id"])
+        person = next((p for p in [*self._state.members(guild), self._state.bot_user] if p.id == user_id), None)
+        if person is None:
             return self._error(request, 404, 10007, "Unknown Member")
-        return json_response(payloads.member(self._state, person))
+        return json_response(payloads.member(self._state, person, guild))
 
     async def get_attachment(self, request: web.Request) -> web.Response:
         """GET an uploaded file's bytes (attachment URLs point here)."""

@@ -19,6 +19,7 @@ from bot.sandbox.models import (
     LOADING,
     Json,
     LocalChannel,
+    LocalGuild,
     LocalRole,
     LocalUser,
     MessageKind,
@@ -70,12 +71,12 @@ class MessageAction:
 
 
 class StandInState:
-    """The guild, its people and channels, synced commands, messages and interactions.
+    """The guilds, their people and channels, synced commands, messages and interactions.
 
     It outlives bot sessions: a restarted bot finds the same messages and commands. Every change calls
     ``notify()`` so that ``wait_until`` wakes up and re-checks its condition. ``ack_deadline`` is the seconds
-    the bot has to acknowledge an interaction (None: no deadline); ``bot_in_guild`` turns False when a test
-    removes the bot.
+    the bot has to acknowledge an interaction (None: no deadline). The first guild is the default one: names of
+    channels and roles are looked up there first.
     """
 
     def __init__(
@@ -90,24 +91,19 @@ class StandInState:
         clock: Callable[[], float],
         ack_deadline: float | None,
     ) -> None:
+        self._waiters: set[asyncio.Future[None]] = set()
+        self._holds = 0
+        self._notify_pending = False
         self.clock = clock
         self.ack_deadline = ack_deadline
-        self.guild_id = next_snowflake()
-        self.guild_name = guild_name
-        self.guild_locale = guild_locale
-        self.owner_id = next_snowflake()
         self.created_at = datetime.now(UTC)
         self.bot_user = LocalUser(bot_name, bot=True)
-        self.bot_role = LocalRole(bot_name, permissions=BOT_PERMISSIONS)
-        self.roles: list[LocalRole] = list(roles)
         self.users: dict[int, LocalUser] = {}
-        for user in users:
-            self.add_user(user)
-        self.bot_in_guild = True
+        self.guilds: dict[int, LocalGuild] = {}
         self.channels: dict[int, LocalChannel] = {}
-        for position, name in enumerate(channel_names):
-            channel = LocalChannel(name.lstrip("#"), position=position, created_at=self.created_at)
-            self.channels[channel.id] = channel
+        default = self.add_guild(guild_name, guild_locale, channel_names=channel_names, roles=roles)
+        for user in users:
+            self.add_user(user, default)
         self.commands: dict[tuple[int | None, str, int], SyncedCommand] = {}
         self.messages: dict[int, RecordedMessage] = {}
         self.log: list[MessageAction] = []
@@ -117,26 +113,79 @@ class StandInState:
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
         self.logged_errors: list[str] = []
-        self._waiters: set[asyncio.Future[None]] = set()
-        self._holds = 0
-        self._notify_pending = False
 
     @property
     def application_id(self) -> int:
         """The bot's application id, equal to its user id as for every modern Discord app."""
         return self.bot_user.id
 
-    # --- people, roles and channels -------------------------------------------------------------------
+    # --- guilds, people, roles and channels ----------------------------------------------------------
 
-    def add_user(self, user: LocalUser) -> LocalUser:
-        """Make ``user`` a member of the guild; its role names must exist."""
-        for role_name in user.roles:
-            self.role(role_name)
+    @property
+    def default_guild(self) -> LocalGuild:
+        """The first guild: the one tests and ``python -m bot`` use unless they name another."""
+        return next(iter(self.guilds.values()))
+
+    def add_guild(
+        self,
+        name: str,
+        locale: str,
+        *,
+        channel_names: Iterable[str],
+        roles: Iterable[LocalRole],
+        guild_id: int | None = None,
+    ) -> LocalGuild:
+        """Create a guild with the bot in it (its own managed role included) and text channels."""
+        bot_role = LocalRole(self.bot_user.name, permissions=BOT_PERMISSIONS)
+        guild = LocalGuild(name, bot_role, locale=locale, roles=list(roles), id=guild_id or next_snowflake())
+        self.guilds[guild.id] = guild
+        for channel_name in channel_names:
+            self.add_channel(channel_name, guild)
+        self.notify()
+        return guild
+
+    def guild(self, guild_id: int | None = None) -> LocalGuild:
+        """Find a guild by id; None is the default guild."""
+        if guild_id is None:
+            return self.default_guild
+        if guild_id in self.guilds:
+            return self.guilds[guild_id]
+        raise KeyError(f"no guild {guild_id!r}; known: {[(g.name, g.id) for g in self.guilds.values()]}")
+
+    def guild_of(self, place: LocalChannel) -> LocalGuild:
+        """The guild a channel or thread belongs to."""
+        return self.guilds[place.guild_id]
+
+    def add_channel(self, name: str, guild: LocalGuild) -> LocalChannel:
+        """Add a text channel at the end of a guild's list."""
+        position = sum(1 for c in self.channels.values() if c.guild_id == guild.id and not c.is_thread)
+        channel = LocalChannel(name.lstrip("#"), position=position, created_at=self.created_at, guild_id=guild.id)
+        self.channels[channel.id] = channel
+        self.notify()
+        return channel
+
+    def add_user(self, user: LocalUser, guild: LocalGuild) -> LocalUser:
+        """Make ``user`` a member of ``guild`` (it may already be one of others); its role names must exist there."""
+        known = {role.name for role in guild.roles}
+        missing = [name for name in user.roles if name not in known]
+        if missing:
+            raise KeyError(f"{user.name} holds roles {missing} that guild {guild.name!r} does not have")
         self.users[user.id] = user
+        if user.id not in guild.member_ids:
+            guild.member_ids.append(user.id)
+        self.notify()
         return user
 
+    def members(self, guild: LocalGuild) -> list[LocalUser]:
+        """The human members of a guild, in the order they joined."""
+        return [self.users[user_id] for user_id in guild.member_ids]
+
+    def is_member(self, user: LocalUser, guild: LocalGuild) -> bool:
+        """Whether ``user`` is in ``guild`` (the bot is, while present)."""
+        return guild.bot_present if user.bot else user.id in guild.member_ids
+
     def user(self, ref: LocalUser | str | int) -> LocalUser:
-        """Find a member by object, name or id (the bot included)."""
+        """Find a person by object, name or id (the bot included), whatever guilds they are in."""
         if isinstance(ref, LocalUser):
             return ref
         for user in [*self.users.values(), self.bot_user]:
@@ -144,24 +193,31 @@ class StandInState:
                 return user
         raise KeyError(f"no user {ref!r}; known: {[u.name for u in self.users.values()]}")
 
-    def role(self, ref: LocalRole | str | int) -> LocalRole:
-        """Find a role by object, name or id."""
+    def role(self, ref: LocalRole | str | int, guild: LocalGuild | None = None) -> LocalRole:
+        """Find a role by object, id (in any guild) or name (in ``guild``, by default the default guild)."""
         if isinstance(ref, LocalRole):
             return ref
-        for role in [*self.roles, self.bot_role]:
-            if ref in (role.name, role.id):
-                return role
-        raise KeyError(f"no role {ref!r}; known: {[r.name for r in self.roles]}")
+        places = [guild or self.default_guild] if isinstance(ref, str) else list(self.guilds.values())
+        for place in places:
+            for role in [*place.roles, place.bot_role]:
+                if ref in (role.name, role.id):
+                    return role
+        raise KeyError(f"no role {ref!r}; known: {[r.name for p in places for r in p.roles]}")
 
-    def channel(self, ref: LocalChannel | str | int) -> LocalChannel:
-        """Find a channel or thread by object, name (``"trains"`` or ``"#trains"``) or id."""
+    def channel(self, ref: LocalChannel | str | int, guild: LocalGuild | None = None) -> LocalChannel:
+        """Find a channel or thread by object, id or name (``"trains"`` or ``"#trains"``).
+
+        A name is looked up in ``guild`` when given, else in the default guild first, then the others in order.
+        """
         if isinstance(ref, LocalChannel):
             return ref
         if isinstance(ref, int) and ref in self.channels:
             return self.channels[ref]
-        for channel in self.channels.values():
-            if isinstance(ref, str) and channel.name == ref.lstrip("#") and not channel.deleted:
-                return channel
+        if isinstance(ref, str):
+            for place in [guild] if guild is not None else list(self.guilds.values()):
+                for channel in self.channels.values():
+                    if channel.guild_id == place.id and channel.name == ref.lstrip("#") and not channel.deleted:
+                        return channel
         raise KeyError(f"no channel {ref!r}; known: {[c.name for c in self.channels.values()]}")
 
     def delete_channel(self, place: LocalChannel) -> None:
@@ -171,16 +227,16 @@ class StandInState:
                 channel.deleted = True
         self.notify()
 
-    def role_ids(self, user: LocalUser) -> list[int]:
-        """The ids of the roles ``user`` holds (not @everyone)."""
+    def role_ids(self, user: LocalUser, guild: LocalGuild) -> list[int]:
+        """The ids of the roles ``user`` holds in ``guild`` (not @everyone)."""
         if user.bot:
-            return [self.bot_role.id]
-        return [self.role(name).id for name in user.roles]
+            return [guild.bot_role.id]
+        return [self.role(name, guild).id for name in user.roles]
 
-    def permissions(self, user: LocalUser) -> int:
+    def permissions(self, user: LocalUser, guild: LocalGuild) -> int:
         """Guild permissions of ``user``: @everyone's, plus its roles', plus its own; all if administrator."""
         value = EVERYONE_PERMISSIONS | user.permissions
-        for role_id in self.role_ids(user):
+        for role_id in self.role_ids(user, guild):
             value |= self.role(role_id).permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
@@ -206,9 +262,9 @@ class StandInState:
         """The commands registered in one scope, in registration order."""
         return [command for key, command in self.commands.items() if key[0] == guild_id]
 
-    def command(self, name: str, command_type: int = 1) -> SyncedCommand:
+    def command(self, name: str, guild: LocalGuild | None = None, command_type: int = 1) -> SyncedCommand:
         """Find a synced command by name, preferring the guild's over a global one, as Discord shows them."""
-        for scope in (self.guild_id, None):
+        for scope in ((guild or self.default_guild).id, None):
             found = self.commands.get((scope, name, command_type))
             if found is not None:
                 return found
