@@ -17,3 +17,9 @@ def font(size: int, *, bold: bool = False, condensed: bool = False) -> ImageFont
     if bold:
         name += "-Bold"
     return ImageFont.truetype(str(_FONTS / f"{name}.ttf"), size)
+
+
+@lru_cache(maxsize=4096)
+def text_length(text: str, size: int, *, bold: bool = False, condensed: bool = False) -> float:
+    """How wide `text` is in that face, measured once (pictures fit the same words again every turn)."""
+    return font(size, bold=bold, condensed=condensed).getlength(text)

@@ -1,36 +1,164 @@
-"""Pictures drawn off the event loop in bounded worker pools, each drawn once per game, version and reader.
+"""Pictures drawn off the event loop in worker processes, each drawn once per game, version and reader.
 
-Public pictures (the board every turn) and private ones (hands, asked for at will) have pools of their own, so forty
-people asking for their hands at once queue behind each other, not in front of the next turn's board. Recent
-pictures are kept, bounded in bytes: a second look at the same hand or board costs nothing.
+Drawing is CPU work: in threads it shares the GIL with the event loop and with the other drawings, so pictures are
+drawn in processes, one single-worker process per core for public pictures (the board every turn) and one for
+private ones (hands, asked for at will), so forty people asking for their hands queue behind each other, not in
+front of the next board. A game's public pictures always go to the same worker (game id modulo the worker count),
+which keeps that game's board base (render/ttr/posted.py). Workers are started from a fork server, never forked
+from the running bot; each draws the static art when it starts; one that dies is replaced, and what it was drawing
+fails at once (the caller answers privately). Recent pictures are kept in the bot's process, bounded in bytes.
+
+Whatever is drawn in a worker travels there pickled: a module-level function and its arguments, never a lambda.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import io
+import logging
+import multiprocessing
+import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import discord
 
 from bot.i18n import fit, text
 from bot.storage.games import GameRecord
+from render.caches import forget as forget_drawn
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
-PUBLIC_WORKERS = 2
-PRIVATE_WORKERS = 1
 MAX_BYTES = 64 * 1024 * 1024
 """What the kept pictures may weigh in all (a board is about 250 KB, a hand about 100 KB)."""
+PRIVATE_WORKERS = 1
+"""Hands and ticket choices: 4–40 ms each, drawn apart from the boards (measured: bench/ttr_game_render.py)."""
+PRELOAD = ["render.ttr", "render.cardgame", "render.dice", "bot.i18n"]
+"""What the fork server imports once, so each worker starts with it loaded."""
 
-_public_pool = ThreadPoolExecutor(PUBLIC_WORKERS, thread_name_prefix="render-public")
-_private_pool = ThreadPoolExecutor(PRIVATE_WORKERS, thread_name_prefix="render-private")
+Warmer = Callable[[Callable[..., str]], None]
+"""Draws a game's static art once, in the language of the words it is given (render.ttr.warm, …)."""
+
+
+def public_workers() -> int:
+    """One public worker per core this process may run on."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+class RenderPool:
+    """Single-worker processes drawing pictures; a request goes to the worker its route names (modulo their number).
+
+    A worker that dies is replaced by a fresh one (which warms first); the requests it held fail with
+    BrokenProcessPool, the next ones go to the new worker."""
+
+    def __init__(self, name: str, workers: int) -> None:
+        self.name = name
+        self.workers = workers
+        self.replaced = 0
+        self._warmers: tuple[Warmer, ...] = ()
+        self._languages: tuple[str, ...] = ()
+        self._slots: list[ProcessPoolExecutor | None] = [None] * workers
+        self._lock = threading.Lock()
+
+    def warm_with(self, warmers: Sequence[Warmer], languages: Sequence[str]) -> None:
+        """What every worker started from now on draws first: each warmer in each language."""
+        self._warmers, self._languages = tuple(warmers), tuple(languages)
+
+    def submit(self, route: int, draw: Callable[..., T], *args: Any) -> Future[T]:
+        """Draw `draw(*args)` in the route's worker."""
+        index = route % self.workers
+        executor = self._executor(index)
+        try:
+            future = executor.submit(draw, *args)
+        except BrokenProcessPool:  # it died since it was last used: nothing of this request ran yet
+            future = self._replace(index, executor).submit(draw, *args)
+        future.add_done_callback(functools.partial(self._after, index, executor))
+        return future
+
+    def start(self) -> None:
+        """Start every worker and wait until each has drawn its static art."""
+        for future in [self.submit(index, os.getpid) for index in range(self.workers)]:
+            future.result()
+
+    def shutdown(self) -> None:
+        """Stop the workers (at exit)."""
+        with self._lock:
+            executors, self._slots = self._slots, [None] * self.workers
+        for executor in executors:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+
+    def pids(self) -> list[int | None]:
+        """Each worker's process id, None where none runs yet (for tests)."""
+        with self._lock:
+            slots = list(self._slots)
+        return [next(iter(e._processes), None) if e is not None else None for e in slots]
+
+    def _executor(self, index: int) -> ProcessPoolExecutor:
+        with self._lock:
+            executor = self._slots[index]
+            if executor is None:
+                executor = self._slots[index] = self._new()
+            return executor
+
+    def _new(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        return ProcessPoolExecutor(1, context, initializer=_warm, initargs=(self._warmers, self._languages))
+
+    def _replace(self, index: int, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        with self._lock:
+            current = self._slots[index]
+            if current is broken or current is None:
+                log.warning("picture worker %s/%d died; starting another", self.name, index)
+                self.replaced += 1
+                current = self._slots[index] = self._new()
+        broken.shutdown(wait=False, cancel_futures=True)
+        return current
+
+    def _after(self, index: int, executor: ProcessPoolExecutor, done: Future[Any]) -> None:
+        if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool):
+            self._replace(index, executor)
+
+
+def _warm(warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
+    """A new worker's first job: draw every game's static art in every language."""
+    for warm in warmers:
+        for language in languages:
+            warm(labels(language))
+
+
+PUBLIC = RenderPool("public", public_workers())
+PRIVATE = RenderPool("private", PRIVATE_WORKERS)
+_builders = ThreadPoolExecutor(1, thread_name_prefix="build-message")
+"""For messages built together with their picture (the dice game's), which hold discord objects that cannot
+travel to a process."""
+
+
+def start_pictures(warmers: Sequence[Warmer], languages: Sequence[str]) -> None:
+    """Start every picture worker, each drawing the static art of every game in every language, and wait for them."""
+    for pool in (PUBLIC, PRIVATE):
+        pool.warm_with(warmers, languages)
+    threads = [threading.Thread(target=pool.start) for pool in (PUBLIC, PRIVATE)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+@atexit.register
+def stop_pictures() -> None:
+    """Stop every picture worker (at exit; a test wanting a cold start too): the next picture starts them again."""
+    for pool in (PUBLIC, PRIVATE):
+        pool.shutdown()
 
 
 MAX_ALT_TEXT = 1024
@@ -62,29 +190,42 @@ def files_of(pictures: Iterable[Picture]) -> list[discord.File]:
 
 
 class PictureCache:
-    """Recent pictures by key, bounded in bytes; concurrent requests for one key share one drawing."""
+    """Recent pictures by key, bounded in bytes; concurrent requests for one key share one drawing.
+
+    Keys start with the game id, which is also the route: a game's pictures are drawn by one worker."""
 
     def __init__(self, max_bytes: int = MAX_BYTES) -> None:
         self.max_bytes = max_bytes
+        self.hits = 0
+        self.misses = 0
         self._kept: OrderedDict[Hashable, bytes] = OrderedDict()
         self._size = 0
         self._drawing: dict[Hashable, Future[bytes]] = {}
         self._lock = threading.Lock()
 
-    async def get(self, key: Hashable, draw: Callable[[], bytes], *, private: bool = False) -> bytes:
-        """The picture for `key`, drawn by `draw` in a worker thread unless kept or being drawn already."""
+    async def get(self, key: tuple[Any, ...], draw: Callable[..., bytes], *args: Any, private: bool = False) -> bytes:
+        """The picture for `key`, drawn as `draw(*args)` in a worker unless kept or being drawn already."""
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None:
+                self.hits += 1
                 self._kept.move_to_end(key)
                 return kept
             future = self._drawing.get(key)
+            new = future is None
             if future is None:
-                pool = _private_pool if private else _public_pool
-                future = pool.submit(draw)
-                self._drawing[key] = future
-                future.add_done_callback(lambda done: self._keep(key, done))
+                self.misses += 1
+                future = self._drawing[key] = (PRIVATE if private else PUBLIC).submit(key[0], draw, *args)
+            else:
+                self.hits += 1
+        if new:  # outside the lock: a drawing already done calls back at once
+            future.add_done_callback(functools.partial(self._keep, key))
         return await asyncio.wrap_future(future)
+
+    @property
+    def size(self) -> int:
+        """Bytes kept."""
+        return self._size
 
     def forget(self, match: Callable[[Hashable], bool]) -> None:
         """Drop the kept pictures whose key matches (a game that ended)."""
@@ -109,9 +250,21 @@ PICTURES = PictureCache()
 """The bot's pictures; keys start with the game id so a finished game's can be forgotten."""
 
 
-async def draw_once(draw: Callable[[], T]) -> T:
-    """Draw something public nobody will ask for again (a score sheet) in the worker pool, without keeping it."""
-    return await asyncio.wrap_future(_public_pool.submit(draw))
+async def draw_once(route: int, draw: Callable[..., T], *args: Any) -> T:
+    """Draw something public nobody will ask for again (a score sheet) in the route's worker, without keeping it."""
+    return await asyncio.wrap_future(PUBLIC.submit(route, draw, *args))
+
+
+async def build_once(build: Callable[..., T], *args: Any) -> T:
+    """Build a message together with its picture off the event loop, in a thread (what it returns holds discord
+    objects, which cannot come back from a process)."""
+    return await asyncio.wrap_future(_builders.submit(build, *args))
+
+
+def forget_game(game_id: int) -> None:
+    """Drop a game's kept pictures here, and its board base in the worker that draws its boards (it ended)."""
+    PICTURES.forget(lambda key: isinstance(key, tuple) and key[:1] == (game_id,))
+    PUBLIC.submit(game_id, forget_drawn, game_id)
 
 
 def labels(language: str) -> Callable[..., str]:

@@ -8,7 +8,9 @@ groups are ringed in gold and a robbed group shows crossed out; a banner says wh
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -40,6 +42,8 @@ from render.ttr.palette import (
 from render.ttr.panel import badge
 from render.ttr.symbols import draw_cards_icon, draw_star_icon, draw_ticket_icon
 from render.ttr.text import Labels, Names, fitted, player_name
+from rules.cardgame.engine import CardGameEngine
+from rules.cardgame.options import CardGameOptions
 from rules.cardgame.view import CardGameView, LastMoveView, PlayView
 
 WIDTH = 1000
@@ -173,8 +177,33 @@ def table_image(view: CardGameView, labels: Labels, names: Names) -> Image.Image
 
 
 def render_table(view: CardGameView, labels: Labels, names: Names) -> bytes:
-    """The table as PNG bytes, for the public turn messages."""
-    return encode(table_image(view, labels, names))
+    """The table as PNG bytes, for the public turn messages, in the tables' fixed palette."""
+    return encode(table_image(view, labels, names), palette=table_palette())
+
+
+@lru_cache(maxsize=1)
+def table_palette() -> Image.Image:
+    """The 256 colours every table is encoded with, chosen once from sampler tables of seeded games (2 to 4
+    players, from the opening to the end, with last rounds and robberies): mapping a table to them takes a third
+    of the time of choosing colours for each table (bench/cardgame_render.py)."""
+    engine = CardGameEngine()
+    samples = []
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        state = engine.new_game(CardGameOptions(), players, seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not engine.is_over(state):
+            seat = min(engine.to_act(state))
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, rng))
+            moves += 1
+            if moves % 37 == 0 or engine.is_over(state):
+                samples.append(table_image(engine.view(state, None), {}, ["Ann", "Борис", "Chen", "Dmitri"]))
+    sampler = Image.new("RGB", (WIDTH, sum(s.height for s in samples)))
+    y = 0
+    for sample in samples:
+        sampler.paste(sample, (0, y))
+        y += sample.height
+    return sampler.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def _status(view: CardGameView, labels: Labels, names: Names) -> str:

@@ -8,20 +8,22 @@ panel's text gets a whole row to itself.
 
 The map is the cached static layer (faded free tracks, cities, names); each turn adds closed double tracks, the
 winner's trail at the end, the last move's mark, every claimed band, city names again over the bands, stations.
+`board_image` draws all of it in full; the bot posts boards drawn from what changed (render/ttr/posted.py), which
+equal this full drawing mapped to `board_palette`, pixel for pixel.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image
 
-from render.ttr.encode import encode
 from render.ttr.layout import map_layout
 from render.ttr.mapart import MapArt, map_art
 from render.ttr.palette import PLAYER_COLORS
 from render.ttr.panel import PANEL_HEIGHT, draw_panel
-from render.ttr.sprites import band_sprite, closed_sprite, mark_sprite, station_mark, station_sprite
+from render.ttr.sprites import Sprite, band_sprite, closed_sprite, mark_sprite, station_mark, station_sprite
 from render.ttr.text import Labels, Names, city_names
 from render.ttr.turn_strip import STRIP_HEIGHT, banner_height, draw_banner, draw_strip, longest_holders
 from rules.engine import GameResult
@@ -36,7 +38,7 @@ _MARKED_KINDS = ("claim", "tunnel_failed", "tunnel_withdrawn")
 def board_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
     """Draw the board for a public (or seat) view: banner, map with this turn's pieces, last move, panel."""
     layout = map_layout(view.map)
-    art = map_art(view.map, _city_key(labels, view.map))
+    art = map_art(view.map, city_key(labels, view.map))
     banner = banner_height(view)
     image = Image.new("RGB", (layout.width, banner + layout.height + STRIP_HEIGHT + PANEL_HEIGHT))
     image.paste(_map(view, art), (0, banner))
@@ -47,31 +49,67 @@ def board_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
     return image
 
 
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """A piece pasted on the map's static layer, with what it is, so two boards' pieces can be compared."""
+
+    key: tuple[object, ...]
+    image: Image.Image
+    """RGBA, blended by its alpha."""
+    x: int
+    y: int
+    lasting: bool
+    """Whether it stays for the rest of the game once there (a band, a station, a closed twin, the names over the
+    bands) or belongs to this turn only (a mark, the winner's glow, the ring round the last station)."""
+    box: tuple[int, int, int, int]
+    """Left, top, right and bottom (exclusive) of the piece on the map."""
+
+
 def _map(view: PublicView, art: MapArt) -> Image.Image:
     """The map with this turn's pieces on the static layer."""
     image = art.image.copy()
-    for track_id in view.closed:
-        closed_sprite(view.map, track_id).paste_on(image)
-    for track_id in winners_trail(view):
-        mark_sprite(view.map, track_id, "winner").paste_on(image)
+    for layer in map_layers(view, art):
+        image.paste(layer.image, (layer.x, layer.y), layer.image)
+    return image
+
+
+def map_layers(view: PublicView, art: MapArt) -> list[Layer]:
+    """This turn's pieces in the order they are pasted: closed twins, the winner's glow, the last move's and the
+    tunnel's marks, every claimed band, the city names again over the bands, then the stations (the last one ringed).
+    """
+    layers = [_sprite_layer(("closed", t), closed_sprite(view.map, t), True) for t in sorted(view.closed)]
+    layers += [_sprite_layer(("winner", t), mark_sprite(view.map, t, "winner"), False) for t in winners_trail(view)]
     move = view.last_move
     if view.final is None and move is not None and move.kind in _MARKED_KINDS and move.track is not None:
-        mark_sprite(view.map, move.track, "last").paste_on(image)
+        layers.append(_sprite_layer(("last", move.track), mark_sprite(view.map, move.track, "last"), False))
     if view.tunnel is not None:
-        mark_sprite(view.map, view.tunnel.track, "tunnel").paste_on(image)
+        layers.append(
+            _sprite_layer(("tunnel", view.tunnel.track), mark_sprite(view.map, view.tunnel.track, "tunnel"), False)
+        )
     for track_id, seat in sorted(view.owners.items()):
-        band_sprite(view.map, track_id, view.players[seat].color).paste_on(image)
+        color = view.players[seat].color
+        layers.append(_sprite_layer(("band", track_id, color), band_sprite(view.map, track_id, color), True))
     if view.owners:
-        for name in art.names:
-            name.paste_on(image)
+        layers += [_sprite_layer(("name", k), name, True) for k, name in enumerate(art.names)]
     for city, seat in sorted(view.stations.items()):
         x, y = art.spots[city].station
         if view.final is None and move is not None and move.kind == "station" and move.city == city:
-            ring = station_mark()
-            image.paste(ring, (round(x - ring.width / 2), round(y - ring.height / 2)), ring)
-        sprite = station_sprite(view.players[seat].color)
-        image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
-    return image
+            layers.append(_centred(("ring", city), station_mark(), x, y, False))
+        color = view.players[seat].color
+        layers.append(_centred(("station", city, color), station_sprite(color), x, y, True))
+    return layers
+
+
+def _sprite_layer(key: tuple[object, ...], sprite: Sprite, lasting: bool) -> Layer:
+    return _layer(key, sprite.image, sprite.x, sprite.y, lasting)
+
+
+def _centred(key: tuple[object, ...], image: Image.Image, x: float, y: float, lasting: bool) -> Layer:
+    return _layer(key, image, round(x - image.width / 2), round(y - image.height / 2), lasting)
+
+
+def _layer(key: tuple[object, ...], image: Image.Image, x: int, y: int, lasting: bool) -> Layer:
+    return Layer(key, image, x, y, lasting, (x, y, x + image.width, y + image.height))
 
 
 def winners_trail(view: PublicView) -> list[int]:
@@ -79,12 +117,7 @@ def winners_trail(view: PublicView) -> list[int]:
     return [track_id for f in longest_holders(view) for track_id in f.longest_trail]
 
 
-def render_board(view: PublicView, labels: Labels, names: Names) -> bytes:
-    """The board as PNG bytes: what the public turn message shows (a seat view draws the same board)."""
-    return encode(board_image(view, labels, names), palette=board_palette(view.map, _city_key(labels, view.map)))
-
-
-def _city_key(labels: Labels, map_id: str) -> tuple[tuple[str, str], ...]:
+def city_key(labels: Labels, map_id: str) -> tuple[tuple[str, str], ...]:
     """The map's city names in the caller's language, as the static layer's cache key."""
     return tuple(sorted(city_names(labels, load_map(map_id)).items()))
 

@@ -77,12 +77,16 @@ def draw_cards_icon(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, f
     draw.rounded_rectangle((x1 - w, y0, x1, y1 - h * 0.08), radius=h * 0.1, fill=ink)
 
 
+TICKET_NOTCH = 0.14
+"""Radius of a ticket icon's notches, as a share of its height: they reach that far beyond its sides."""
+
+
 def draw_ticket_icon(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], ink: RGB, back: RGB) -> None:
     """A ticket with a notch (the 'destination tickets' icon)."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     draw.rounded_rectangle((x0, y0 + h * 0.15, x1, y1 - h * 0.15), radius=h * 0.1, fill=ink)
-    r = h * 0.14
+    r = h * TICKET_NOTCH
     cy = (y0 + y1) / 2
     draw.ellipse((x0 - r, cy - r, x0 + r, cy + r), fill=back)
     draw.ellipse((x1 - r, cy - r, x1 + r, cy + r), fill=back)

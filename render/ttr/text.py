@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TypeAlias
 
 from PIL import ImageFont
 
-from render.fonts import font
+from render.fonts import font, text_length
 from render.labels import Labels, text_for
 from rules.ttr.maps import GameMap
 
@@ -22,12 +23,18 @@ def picture_text(labels: Labels, name: str, **params: object) -> str:
 
 def city_names(labels: Labels, game_map: GameMap) -> dict[str, str]:
     """Every city's name in the caller's language, the map's printed name where no translation is given."""
-    names = {}
-    for city in game_map.cities:
-        key = f"ttr.city.{city.id}"
-        text = text_for(labels, key)
-        names[city.id] = city.name if text == key or not text else text
-    return names
+    return {city.id: _city_name(labels, city.id, city.name) for city in game_map.cities}
+
+
+def city_name(labels: Labels, game_map: GameMap, city_id: str) -> str:
+    """One city's name in the caller's language, as `city_names` gives it."""
+    return _city_name(labels, city_id, next(c.name for c in game_map.cities if c.id == city_id))
+
+
+def _city_name(labels: Labels, city_id: str, printed: str) -> str:
+    key = f"ttr.city.{city_id}"
+    text = text_for(labels, key)
+    return printed if text == key or not text else text
 
 
 Names: TypeAlias = Sequence[str] | Mapping[int, str]
@@ -41,17 +48,17 @@ def player_name(names: Names, seat: int) -> str:
     return names[seat] if seat < len(names) else str(seat + 1)
 
 
+@lru_cache(maxsize=4096)
 def fitted(
     text: str, size: int, width: float, *, bold: bool = False, minimum: int = 11
 ) -> tuple[str, ImageFont.FreeTypeFont]:
     """Shrink the font (down to `minimum`, condensed) and then cut with an ellipsis until `text` fits `width`."""
     for s in range(size, minimum - 1, -1):
         for condensed in (False, True):
-            f = font(s, bold=bold, condensed=condensed)
-            if f.getlength(text) <= width:
-                return text, f
+            if text_length(text, s, bold=bold, condensed=condensed) <= width:
+                return text, font(s, bold=bold, condensed=condensed)
     f = font(minimum, bold=bold, condensed=True)
     cut = text
-    while cut and f.getlength(cut + "…") > width:
+    while cut and text_length(cut + "…", minimum, bold=bold, condensed=True) > width:
         cut = cut[:-1]
     return cut.rstrip() + "…", f

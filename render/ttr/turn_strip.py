@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.fonts import font
+from render.fonts import font, text_length
 from render.ttr.cards import card_back_image, card_image
 from render.ttr.palette import (
     ACCENT,
@@ -31,7 +32,7 @@ from render.ttr.palette import (
 from render.ttr.panel import CARD_FRAME, badge
 from render.ttr.sprites import station_sprite
 from render.ttr.symbols import draw_ticket_icon
-from render.ttr.text import Labels, Names, city_names, picture_text, player_name
+from render.ttr.text import Labels, Names, city_name, picture_text, player_name
 from rules.ttr.maps import GameMap, load_map
 from rules.ttr.view import FinalPlayer, LastMoveView, PublicView
 
@@ -140,7 +141,7 @@ def _move(move: LastMoveView, labels: Labels, game_map: GameMap) -> list[Piece]:
         words = picture_text(labels, "move.tickets", drawn=move.tickets_drawn, kept=move.tickets_kept)
         return [Words(words), _tickets(move.tickets_drawn, move.tickets_kept)]
     if move.kind == "station" and move.city is not None:
-        city = city_names(labels, game_map)[move.city]
+        city = city_name(labels, game_map, move.city)
         return [Words(picture_text(labels, "move.station", city=city)), _on_plate(station_sprite(move.seat))]
     if move.kind in ("tunnel_failed", "tunnel_withdrawn") and move.track is not None:
         a, b = _ends(labels, game_map, move.track)
@@ -178,10 +179,10 @@ def longest_holders(view: PublicView) -> list[FinalPlayer]:
 def _ends(labels: Labels, game_map: GameMap, track_id: int) -> tuple[str, str]:
     """The names of a track's two cities."""
     track = next(t for t in game_map.tracks if t.id == track_id)
-    names = city_names(labels, game_map)
-    return names[track.a], names[track.b]
+    return city_name(labels, game_map, track.a), city_name(labels, game_map, track.b)
 
 
+@lru_cache(maxsize=64)
 def _cars(seat: int, length: int) -> Image.Image:
     """A claimed route in small, on a piece of map: as many cars as it is long, in the owner's colour."""
     car_w, gap, h = 22, 5, 18
@@ -249,7 +250,7 @@ def _width(pieces: Sequence[Piece], size: int) -> float:
     total = 0.0
     for piece in pieces:
         if isinstance(piece, Words):
-            total += font(size, bold=piece.bold).getlength(piece.text)
+            total += text_length(piece.text, size, bold=piece.bold)
         else:
             total += piece.width
     return total + GAP * max(0, len(pieces) - 1)
@@ -271,7 +272,7 @@ def _flow(
         if isinstance(piece, Words):
             face = font(size, bold=piece.bold)
             draw.text((x, cy), piece.text, font=face, fill=piece.color, anchor="lm")
-            x += face.getlength(piece.text)
+            x += text_length(piece.text, size, bold=piece.bold)
         else:
             image.paste(piece, (round(x), round(cy - piece.height / 2)), piece)
             x += piece.width

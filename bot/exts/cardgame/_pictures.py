@@ -1,4 +1,4 @@
-"""The card game's pictures the bot posts, drawn by render/cardgame in worker pools (never on the event loop) and
+"""The card game's pictures the bot posts, drawn by render/cardgame in worker processes (never on the event loop) and
 kept per game, version, seat and language, so a second look costs nothing.
 
 File names say only what a picture is (`table.png`, `hand.png`, …), never whose cards or which tickets.
@@ -10,7 +10,6 @@ from bot.storage.games import GameRecord
 from bot.ui.pictures import PICTURES, draw_once, labels, plain_names
 from render.cardgame import render_hand, render_scoring, render_scoring_detail, render_table
 from render.cardgame.scoring import Stage
-from rules.cardgame import CardGameEngine
 from rules.cardgame.view import CardGameView
 
 TABLE = "table.png"
@@ -23,33 +22,25 @@ DETAIL = "score-detail.png"
 async def table(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The table everyone sees (what the turn messages show)."""
     key = (record.id, record.version, "table", language)
-    return await PICTURES.get(key, lambda: render_table(view, labels(language), plain_names(record)))
+    return await PICTURES.get(key, render_table, view, labels(language), plain_names(record))
 
 
 async def hand(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """A player's cards and tickets, with any offered to choose from (private)."""
     key = (record.id, record.version, "hand", view.seat, language)
-    return await PICTURES.get(key, lambda: render_hand(view, labels(language), plain_names(record)), private=True)
+    return await PICTURES.get(key, render_hand, view, labels(language), plain_names(record), private=True)
 
 
 async def first_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The 4-player first scoring (public once it has happened)."""
-    return await draw_once(lambda: render_scoring(view, labels(language), plain_names(record), "first"))
+    return await draw_once(record.id, render_scoring, view, labels(language), plain_names(record), "first")
 
 
 async def final_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The final score sheet (public, once the game is over)."""
-    return await draw_once(lambda: render_scoring(view, labels(language), plain_names(record), "final"))
+    return await draw_once(record.id, render_scoring, view, labels(language), plain_names(record), "final")
 
 
 async def scoring_detail(language: str, record: GameRecord, view: CardGameView, stage: Stage) -> bytes:
     """A scoring's detail (each stack and ticket, the big cities), posted beside its summary."""
-    return await draw_once(lambda: render_scoring_detail(view, labels(language), plain_names(record), stage))
-
-
-def warm(language: str) -> None:
-    """Draw the table and a hand once in `language`, so the first game after a start is not the slow one."""
-    engine = CardGameEngine()
-    state = engine.new_game(engine.load_options({}), 2, seed=0)
-    render_table(engine.view(state, None), labels(language), ["A", "B"])
-    render_hand(engine.view(state, 0), labels(language), ["A", "B"])
+    return await draw_once(record.id, render_scoring_detail, view, labels(language), plain_names(record), stage)

@@ -1,17 +1,15 @@
-"""The Ticket to Ride pictures the bot posts, drawn by render/ttr in worker pools (never on the event loop) and kept
-per game, version, seat and language, so a second look costs nothing.
+"""The Ticket to Ride pictures the bot posts, drawn by render/ttr in worker processes (never on the event loop) and
+kept per game, version, seat and language, so a second look costs nothing.
 
-File names say only what a picture is (`board.png`, `hand.png`, …), never whose cards or which tickets.
+File names say only what a picture is (`board.png`, `hand.png`, …), never whose cards or which tickets. A public
+picture is drawn from a public view only: a seat's view never travels to the workers that draw public pictures.
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from bot.storage.games import GameRecord
 from bot.ui.pictures import PICTURES, draw_once, labels, plain_names
 from render.ttr import render_board, render_hand, render_score_sheet, render_ticket_choice
-from rules.ttr import TicketToRideEngine
 from rules.ttr.view import PublicView, SeatView
 
 BOARD = "board.png"
@@ -21,35 +19,30 @@ SCORES = "scores.png"
 
 
 async def board(language: str, record: GameRecord, view: PublicView) -> bytes:
-    """The board with the public panel (what the turn message shows)."""
+    """The board with the public panel (what the turn message shows), drawn from the game's base in its worker."""
     key = (record.id, record.version, "board", language)
-    return await PICTURES.get(key, lambda: render_board(view, labels(language), plain_names(record)))
+    return await PICTURES.get(key, render_board, public_only(view), labels(language), plain_names(record), record.id)
 
 
 async def hand(language: str, record: GameRecord, view: SeatView) -> bytes:
     """A player's cards, tickets and trains (private)."""
     key = (record.id, record.version, "hand", view.seat, language)
-    return await PICTURES.get(key, lambda: render_hand(view, labels(language), plain_names(record)), private=True)
+    return await PICTURES.get(key, render_hand, view, labels(language), plain_names(record), private=True)
 
 
 async def ticket_choice(language: str, record: GameRecord, view: SeatView) -> bytes:
     """The tickets a player is choosing from (private)."""
     key = (record.id, record.version, "tickets", view.seat, language)
-    return await PICTURES.get(key, lambda: render_ticket_choice(view, labels(language)), private=True)
+    return await PICTURES.get(key, render_ticket_choice, view, labels(language), private=True)
 
 
 async def score_sheet(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The final score sheet (public, once the game is over)."""
-    return await draw_once(lambda: render_score_sheet(view, labels(language), plain_names(record)))
+    return await draw_once(record.id, render_score_sheet, public_only(view), labels(language), plain_names(record))
 
 
-def warm(language: str) -> None:
-    """Draw every map's art once in `language` (the first board of a map costs about a second)."""
-    engine = TicketToRideEngine()
-    for map_id in ("usa", "europe"):
-        state = engine.new_game(engine.load_options({"map": map_id}), 2, seed=0)
-        names = ["A", "B"]
-        render_board(engine.view(state, None), labels(language), names)
-        seat = cast(SeatView, engine.view(state, 0))
-        render_hand(seat, labels(language), names)
-        render_ticket_choice(seat, labels(language))
+def public_only(view: PublicView) -> PublicView:
+    """The public part of a view: a seat's view (which holds its cards and tickets) is cut down to it."""
+    if type(view) is PublicView:
+        return view
+    return PublicView.model_validate(view.model_dump(include=set(PublicView.model_fields)))
