@@ -1,15 +1,17 @@
 """Per-person rate limits on what is costly: pictures asked for at will, and commands in general.
 
-Moves need none: they are bound by turns and refused cheaply when out of turn. Built on discord.py's own
-cooldown buckets (a token bucket per person, expired ones dropped as it goes).
+Moves need none: they are bound by turns and refused cheaply when out of turn. Built on discord.py's token bucket
+(`Cooldown`), one per person and kind, kept in the order they were last used: a bucket unused for its whole period
+is full again and is dropped, from the oldest, as it goes (discord.py's own mapping scans every bucket on every use).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 
 from discord.app_commands import Cooldown
-from discord.ext.commands import CooldownMapping
 
 PICTURE_COMMANDS = frozenset({"hand", "board", "score"})
 PICTURE_VERBS = frozenset({"hand"})
@@ -20,14 +22,35 @@ RATES = {
 """Kind -> (uses, per seconds) for one person: five pictures in 15 s, ten commands in 10 s."""
 
 
+class _Buckets:
+    """One kind's buckets by person, the least recently used first."""
+
+    def __init__(self, rate: int, per: float) -> None:
+        self.rate = rate
+        self.per = per
+        self.used: OrderedDict[int, tuple[float, Cooldown]] = OrderedDict()
+        """Person → when they last used this kind, and their bucket."""
+
+    def take(self, user_id: int, now: float) -> float:
+        """Take one use for this person; 0 when allowed, else the seconds until one is free."""
+        while self.used:
+            oldest, (last, _) = next(iter(self.used.items()))
+            if now - last <= self.per:
+                break
+            del self.used[oldest]
+        found = self.used.pop(user_id, None)
+        bucket = found[1] if found is not None else Cooldown(self.rate, self.per)
+        self.used[user_id] = (now, bucket)
+        return bucket.update_rate_limit(now) or 0.0
+
+
 class Cooldowns:
     """One bucket per person and kind; `retry_after` takes a use and says how long to wait when none is left."""
 
-    def __init__(self, *, enabled: bool = True) -> None:
+    def __init__(self, *, enabled: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
         self.enabled = enabled
-        self._mappings: dict[str, CooldownMapping[Any]] = {
-            kind: CooldownMapping(Cooldown(rate, per), lambda user_id: user_id) for kind, (rate, per) in RATES.items()
-        }
+        self.clock = clock
+        self._buckets = {kind: _Buckets(rate, per) for kind, (rate, per) in RATES.items()}
 
     @staticmethod
     def kind_of_command(name: str) -> str:
@@ -43,4 +66,8 @@ class Cooldowns:
         """Take one use of `kind` for this person; 0 when allowed, else the seconds until one is free."""
         if not self.enabled or kind is None:
             return 0.0
-        return self._mappings[kind].update_rate_limit(user_id) or 0.0
+        return self._buckets[kind].take(user_id, self.clock())
+
+    def size(self) -> int:
+        """How many people's buckets are kept (only those used within their period)."""
+        return sum(len(buckets.used) for buckets in self._buckets.values())

@@ -29,6 +29,7 @@ class ChannelAnnouncer:
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
         self._unheard: set[int] = set()
+        """Games whose channel refuses their notices now (said once in the log; forgotten once one gets through)."""
 
     async def __call__(self, record: GameRecord, message: Message, ping: int | None) -> None:
         """Post `message` worded in the server's language, pinging only the user `ping` (if any)."""
@@ -48,3 +49,5 @@ class ChannelAnnouncer:
                     log.warning("game %s: no permission to post notices in channel %s", record.id, record.channel_id)
             else:
                 raise
+        else:
+            self._unheard.discard(record.id)
