@@ -9,13 +9,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import aiosqlite
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.cardgame import _pictures as cardgame_pictures
-from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
@@ -24,7 +21,7 @@ from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
 from bot.services.timers import TimerService
 from bot.settings import Settings
-from bot.storage.database import open_database
+from bot.storage.database import Database, open_database
 from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.places import PlaceStore
@@ -36,15 +33,19 @@ from bot.ui.cooldowns import Cooldowns
 from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
 from bot.ui.places import GamePlaces
+from render import cardgame as cardgame_art
+from render import ttr as ttr_art
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.exts.lobby", *(info.extension for info in GAMES.values()), "bot.exts.play", "bot.exts.admin")
 """The lobby, each game's package, the commands several games share, the admins' commands (any order works)."""
-PICTURE_WARMERS = (ttr_pictures.warm, cardgame_pictures.warm)
+PICTURE_WARMERS = (ttr_art.warm, cardgame_art.warm)
 """Each draws its game's static art once per language; done before the bot is ready, not on someone's click."""
 SHUTDOWN_GRACE = 10.0
 """Seconds that interactions in flight get to finish when the bot stops."""
+IDENTIFY_INTERVAL = 5.0
+"""Discord lets one IDENTIFY per rate-limit bucket start every 5 seconds."""
 
 
 class ConductorTree(app_commands.CommandTree[Any]):
@@ -64,10 +65,14 @@ class ConductorTree(app_commands.CommandTree[Any]):
         await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
 
 
-class Conductor(commands.Bot):
-    """The bot: discord.py's Bot plus the game service, the stores and each game's controller."""
+class Conductor(commands.AutoShardedBot):
+    """The bot: discord.py's sharded Bot plus the game service, the stores and each game's controller.
 
-    db: aiosqlite.Connection
+    A process holds the shards its settings name (all of them by default, one in a small bot) and drives the
+    games of their servers only; other processes on the same PostgreSQL store hold the others.
+    """
+
+    database: Database
     service: GameService
     guild_settings: GuildSettingsStore
     config: GuildConfigService
@@ -85,6 +90,8 @@ class Conductor(commands.Bot):
             tree_cls=ConductorTree,
             guild_ready_timeout=settings.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count,
+            shard_ids=sorted(settings.shards().ids),
             **client_options,
         )
         self.settings = settings
@@ -96,25 +103,31 @@ class Conductor(commands.Bot):
         self.closing = False
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._catching_up: asyncio.Task[None] | None = None
+        self._identify_buckets = 1
+        """Discord's `max_concurrency`: shards whose ids differ modulo it may IDENTIFY at the same time."""
+        self._identified: dict[int, float] = {}
+        """Rate-limit bucket → when a shard of it last identified (the event loop's clock)."""
 
     async def setup_hook(self) -> None:
         """Open the database, draw the static pictures, resume open games, load the cogs, register persistent
         components, sync commands."""
-        self.db = await open_database(self.settings.database_path)
+        self.database = await open_database(self.settings)
+        await self.database.hold(self.settings.shards())
+        self._identify_buckets = await self._max_concurrency()
         await asyncio.to_thread(warm_pictures)
-        self.guild_settings = GuildSettingsStore(self.db)
+        self.guild_settings = GuildSettingsStore(self.database)
         self.service = GameService(
-            GameStore(self.db),
+            GameStore(self.database),
             {game: info.engine for game, info in GAMES.items()},
             bot_move_delay=self.settings.bot_move_delay,
+            shards=self.settings.shards(),
         )
         self.config = GuildConfigService(self.guild_settings, GAMES)
         self.lobbies = LobbyExpiry(self.service, self.config, clock=self.clock)  # before the lobby cog plugs in
-        store = self.service.store
         self.timers = TimerService(
-            TimerStore(self.db, store), self.service, clock=self.clock, announce=ChannelAnnouncer(self)
+            TimerStore(self.database), self.service, clock=self.clock, announce=ChannelAnnouncer(self)
         )
-        self.places = GamePlaces(self, PlaceStore(self.db, store))
+        self.places = GamePlaces(self, PlaceStore(self.database))
         self.service.add_listener(self.timers)
         self.service.add_listener(self.places)
         self.service.locate_elsewhere = self.places.locate
@@ -132,6 +145,27 @@ class Conductor(commands.Bot):
             synced = await self.tree.sync()
         set_command_ids({command.name: command.id for command in synced})
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait only as long as Discord asks: one IDENTIFY per bucket (`shard_id % max_concurrency`) every 5 s
+        (discord.py's own hook waits 5 s before every shard but the first, whatever `max_concurrency` allows)."""
+        bucket = (shard_id or 0) % self._identify_buckets
+        loop = asyncio.get_running_loop()
+        last = self._identified.get(bucket)
+        if last is not None:
+            await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL - loop.time()))
+        self._identified[bucket] = loop.time()
+
+    async def _max_concurrency(self) -> int:
+        """Discord's `max_concurrency` for this bot (1 when it cannot be read: the slow, always-safe pace)."""
+        if len(self.settings.shards().ids) == 1:
+            return 1  # one shard here: nothing to pace
+        try:
+            _, _, limits = await self.http.get_bot_gateway()
+        except discord.DiscordException:
+            log.warning("could not read the gateway's session start limits; identifying one shard per 5 s")
+            return 1
+        return max(1, int(limits.get("max_concurrency", 1)))
+
     async def on_ready(self) -> None:
         """Once connected: bring every channel that missed a move up to date, let bot players whose turn it was
         before a restart move again, and run turn timers."""
@@ -139,7 +173,7 @@ class Conductor(commands.Bot):
             return
         self._resumed = True
         self._catching_up = asyncio.create_task(self._catch_up_all(), name="catch-up")
-        for record in await self.service.store.with_status(("active",)):
+        for record in self.service.running():
             self.service.wake_bots(record.id)
         self.timers.start()
         self.lobbies.start()
@@ -148,6 +182,8 @@ class Conductor(commands.Bot):
         """Show every game whose channel does not show its newest version (a crash or failed post before)."""
         for record in await self.service.store.unshown():
             controller = self.controllers.get(record.game)
+            if not self.service.drives(record):
+                continue  # another process's shard: it catches up its own games
             if controller is None:
                 continue
             try:
@@ -175,8 +211,8 @@ class Conductor(commands.Bot):
             await self.service.close()
         await super().close()
         set_command_ids({})  # the ids belong to this connection's application; the next may differ
-        if hasattr(self, "db"):
-            await self.db.close()
+        if hasattr(self, "database"):
+            await self.database.close()
 
     async def admit(self, interaction: discord.Interaction[Any], kind: str | None) -> bool:
         """Let an interaction in, or answer privately why not (stopping, too many too fast); one let in is waited
@@ -282,7 +318,8 @@ def _custom_ids(components: Sequence[Any]) -> set[str]:
 
 
 def warm_pictures() -> None:
-    """Draw every game's static art in every language (in a worker thread at start; cached for the process)."""
-    for warm in PICTURE_WARMERS:
-        for language in LANGUAGES:
-            warm(language)
+    """Start the picture workers, each drawing every game's static art in every language, and wait until they are
+    warm (in a thread at start; once per process: later calls find them running)."""
+    from bot.ui.pictures import start_pictures
+
+    start_pictures(PICTURE_WARMERS, LANGUAGES)

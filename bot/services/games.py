@@ -2,6 +2,11 @@
 
 One asyncio lock per game serialises its changes, so two clicks never interleave. Every change bumps the game's
 version; a component carries the version it was drawn for, and a click on an older one is refused as stale.
+
+A move is one write to the database: its action, snapshot and version, what the listeners keep with it (the turn
+timers) and what the channel was last seen to show (message ids, the version shown), in one transaction. What is
+shown is written behind: with the game's next move, or within `FLUSH_DELAY` by itself, so a crash can lose the last
+moment of it; the channel then shows those moves once more when the bot is back, and never misses one.
 """
 
 from __future__ import annotations
@@ -10,12 +15,14 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot.shards import EVERY_SHARD, ShardSet
+from bot.storage.database import Statement
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
 from rules.engine import Action, Event, GameEngine, IllegalAction, Message, Seat
 
@@ -25,6 +32,8 @@ BOT_NAMES = ("Stephenson", "Brunel", "Cherepanov", "Trevithick", "Borodin", "Wes
 
 AnyEngine = GameEngine[Any, Any, Any]
 OPEN = ("lobby", "active")
+FLUSH_DELAY = 0.5
+"""Seconds within which what the channels were seen to show is written, when no move of the game writes it first."""
 
 
 class ServiceError(Exception):
@@ -57,8 +66,21 @@ Locator = Callable[[int, int | None, str | None], Awaitable[Message | None]]
 """(channel id, user id, game) -> where that game is played instead, as a pointer for the person; or None."""
 
 
+@dataclass(frozen=True)
+class MoveWrite:
+    """What a listener stores with a move, in the move's own transaction, and what it then keeps in memory."""
+
+    statements: Sequence[Statement]
+    stored: Callable[[], None] = lambda: None
+    """Called once the move is stored (never when the write failed)."""
+
+
 class GameListener:
     """Told about games once what happened is shown: the turn timers and the game threads listen."""
+
+    async def with_move(self, outcome: Outcome) -> MoveWrite | None:
+        """What to store with a move about to be written (`outcome` as it will be once stored); nothing by default."""
+        return None
 
     async def on_started(self, record: GameRecord) -> None:
         """A lobby became a running game."""
@@ -77,6 +99,8 @@ class _Table:
     record: GameRecord
     engine: AnyEngine
     state: BaseModel | None = None
+    actions: int = 0
+    """How many actions its log holds (the next one is number `actions + 1`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
 
@@ -100,8 +124,10 @@ class GameService:
         *,
         bot_move_delay: float = 1.5,
         new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+        shards: ShardSet = EVERY_SHARD,
     ) -> None:
         self.store = store
+        self.shards = shards
         self.engines = dict(engines)
         self.bot_move_delay = bot_move_delay
         self._new_seed = new_seed
@@ -116,6 +142,12 @@ class GameService:
         self._listeners: list[GameListener] = []
         self._shown: dict[int, int] = {}
         """Game id → the newest version its channel shows (running games; persisted in the store too)."""
+        self._messages: dict[int, dict[str, tuple[int, int]]] = {}
+        """Game id → kind → (channel id, message id) of its messages (open games, and closed ones until written)."""
+        self._unwritten: dict[int, dict[tuple[str, str], Statement]] = {}
+        """Game id → what its channel was seen to show and is not stored yet (the newest of each kind)."""
+        self._flushing: asyncio.Task[None] | None = None
+        self.flush_delay = FLUSH_DELAY
         self.locate_elsewhere: Locator | None = None
 
     # ---- lookup -------------------------------------------------------------------------------------------
@@ -123,6 +155,14 @@ class GameService:
     def engine(self, game: str) -> AnyEngine:
         """Return the engine of a game id."""
         return self.engines[game]
+
+    def drives(self, record: GameRecord) -> bool:
+        """Whether this process drives the game (it is on one of its shards)."""
+        return self.shards.owns(record.guild_id)
+
+    def running(self) -> list[GameRecord]:
+        """The running games this process drives, oldest first."""
+        return sorted((t.record for t in self._tables.values() if t.record.status == "active"), key=lambda r: r.id)
 
     async def get(self, game_id: int) -> GameRecord:
         """Return a live game's record, loading it if needed; refuse unknown or closed games."""
@@ -176,15 +216,61 @@ class GameService:
             game_id for game_id, t in self._tables.items() if t.record.channel_id == channel_id and self.behind(game_id)
         ]
 
-    async def mark_shown(self, game_id: int, version: int) -> None:
-        """Record that the channel now shows this version of the game (never lowers it)."""
+    def mark_shown(self, game_id: int, version: int) -> None:
+        """Record that the channel now shows this version of the game (never lowers it; written behind)."""
         if version <= self.shown(game_id):
             return
-        await self.store.mark_shown(game_id, version)
+        self._write_behind(game_id, ("shown", ""), self.store.shown_statement(game_id, version))
         if game_id in self._tables:
             self._shown[game_id] = version
         else:  # the game is over and its end is shown: nothing left to track
             self._shown.pop(game_id, None)
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """(channel id, message id) of a game's message of a kind ('lobby', 'turn', …), or None."""
+        known = self._messages.get(game_id, {}).get(kind)
+        if known is not None:
+            return known
+        found = await self.store.get_message(game_id, kind)
+        if found is not None and game_id in self._tables:
+            self._messages.setdefault(game_id, {}).setdefault(kind, found)
+        return found
+
+    def remember_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        """Keep which message is a game's message of a kind (written behind, like what is shown)."""
+        self._messages.setdefault(game_id, {})[kind] = (channel_id, message_id)
+        self._write_behind(
+            game_id, ("message", kind), self.store.message_statement(game_id, kind, channel_id, message_id)
+        )
+
+    def _write_behind(self, game_id: int, key: tuple[str, str], statement: Statement) -> None:
+        """Keep a statement for the game's next move, or for the flush within `flush_delay`."""
+        self._unwritten.setdefault(game_id, {})[key] = statement
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.create_task(self._flush_soon(), name="write-shown")
+
+    async def _flush_soon(self) -> None:
+        await asyncio.sleep(self.flush_delay)
+        while not await self.flush() and not self._closing:
+            await asyncio.sleep(self.flush_delay * 10)  # the database refused: try again, not in a tight loop
+
+    async def flush(self) -> bool:
+        """Write everything the channels were seen to show and is not stored yet, in one transaction; whether it
+        was written (on failure it is kept for the next try)."""
+        unwritten, self._unwritten = self._unwritten, {}
+        statements = [statement for kinds in unwritten.values() for statement in kinds.values()]
+        if not statements:
+            return True
+        try:
+            await self.store.database.write(statements)
+        except Exception:
+            log.exception("could not store what the channels of %d games show; trying again", len(unwritten))
+            for game_id, kinds in unwritten.items():  # the newer ones kept meanwhile win
+                self._unwritten[game_id] = kinds | self._unwritten.get(game_id, {})
+            return False
+        for game_id in unwritten:
+            self._tidy(game_id)
+        return True
 
     # ---- lobby --------------------------------------------------------------------------------------------
 
@@ -391,7 +477,7 @@ class GameService:
         current = self.shown(table.record.id) >= table.record.version
         record = await write
         if current:
-            await self.mark_shown(record.id, record.version)
+            self.mark_shown(record.id, record.version)
         return record
 
     async def end(self, game_id: int) -> GameRecord:
@@ -479,7 +565,8 @@ class GameService:
             return await self._apply(table, seat, action, by_bot=True)
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Stop bot players after the move each is making, so nothing is half published; then cancel."""
+        """Stop bot players after the move each is making, so nothing is half published; then cancel; then write
+        what the channels show."""
         self._closing = True
         for check in set(self._checks):
             check.cancel()
@@ -489,6 +576,10 @@ class GameService:
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        if self._flushing is not None:
+            self._flushing.cancel()
+            await asyncio.gather(self._flushing, return_exceptions=True)
+        await self.flush()
 
     async def _drive_bots(self, table: _Table) -> None:
         while self._bot_seats_to_act(table) and table.record.status == "active":
@@ -514,26 +605,44 @@ class GameService:
         assert table.state is not None
         # in a worker thread, so one game's costly move (the final scoring) never holds up another game's click
         state, events = await asyncio.to_thread(_settle, table.engine, table.state, seat, action)
-        finished = table.engine.is_over(state)
+        before, snapshot = table.record, state.model_dump_json()
+        status = "finished" if table.engine.is_over(state) else before.status
+        after = replace(before, status=status, version=before.version + 1, state=snapshot)
+        outcome = Outcome(record=after, state=state, seat=seat, action=action, events=events, by_bot=by_bot)
+        writes = [write for listener in self._listeners if (write := await listener.with_move(outcome))]
+        shown = self._unwritten.pop(before.id, {})
         try:
             table.record = await self.store.record_action(
-                table.record, seat, action.encode(), state.model_dump_json(), finished=finished
+                before,
+                seat,
+                action.encode(),
+                snapshot,
+                finished=outcome.finished,
+                seq=table.actions + 1,
+                also=[*shown.values(), *(s for write in writes for s in write.statements)],
             )
-        except StaleVersion:
-            log.exception("game %s changed under its lock; reloading it", table.record.id)
-            self._forget(table.record.id)
+        except BaseException as error:
+            self._unwritten[before.id] = shown | self._unwritten.get(before.id, {})
+            if not isinstance(error, StaleVersion):
+                raise
+            log.exception("game %s changed under its lock; reloading it", before.id)
+            self._forget(before.id)
             raise ServiceError("bot.reason.stale") from None
         table.state = state
-        if finished:  # what the channel shows is kept until the end is shown (mark_shown drops it then)
-            self._tables.pop(table.record.id, None)
-        return Outcome(record=table.record, state=state, seat=seat, action=action, events=events, by_bot=by_bot)
+        table.actions += 1
+        for write in writes:
+            write.stored()
+        if outcome.finished:  # what the channel shows is kept until the end is shown (mark_shown drops it then)
+            self._tables.pop(before.id, None)
+        return outcome
 
     # ---- loading ------------------------------------------------------------------------------------------
 
     async def resume_all(self) -> list[GameRecord]:
-        """Load every open game from its stored snapshot (at start: no replay before the bot is ready); each running
-        game's snapshot is then checked against a replay of its log in the background (`snapshots_checked`)."""
-        records = await self.store.with_status()
+        """Load every open game this process drives from its stored snapshot (at start: no replay before the bot is
+        ready); each running game's snapshot is then checked against a replay of its log in the background
+        (`snapshots_checked`)."""
+        records = [record for record in await self.store.with_status() if self.drives(record)]
         counts = await self.store.action_counts()
         for record in records:
             self._adopt(record, counts.get(record.id, 0))
@@ -549,7 +658,7 @@ class GameService:
         if table is not None:
             return table
         record = await self.store.get(game_id)
-        if record is None or record.status not in ("lobby", "active"):
+        if record is None or record.status not in ("lobby", "active") or not self.drives(record):
             raise ServiceError("bot.reason.game_closed")
         count = (await self.store.action_counts(game_id)).get(game_id, 0)
         return self._tables.get(game_id) or self._adopt(record, count)
@@ -558,7 +667,7 @@ class GameService:
         """Keep a game loaded from the store, a running one at its snapshot (which the first `actions` of its log
         made), and check that snapshot in the background."""
         engine = self.engine(record.game)
-        table = _Table(record=record, engine=engine)
+        table = _Table(record=record, engine=engine, actions=actions)
         if record.status == "active":
             assert record.state is not None
             table.state = engine.load_state(record.state)
@@ -573,6 +682,12 @@ class GameService:
         """Drop a game that closed from memory."""
         self._tables.pop(game_id, None)
         self._shown.pop(game_id, None)
+        self._tidy(game_id)
+
+    def _tidy(self, game_id: int) -> None:
+        """Drop the message ids of a closed game once they are written (the store answers from then on)."""
+        if game_id not in self._tables and game_id not in self._unwritten:
+            self._messages.pop(game_id, None)
 
     async def _check_snapshot(self, table: _Table, actions: int) -> None:
         """Replay the log that made a loaded snapshot (off the event loop) and compare: the log is the truth, so a

@@ -59,7 +59,11 @@ class LobbyExpiry(BackgroundLoop):
         expired: list[GameRecord] = []
         async with self._running:
             now = self.clock()
-            candidates = await self.games.store.idle_lobbies(_iso(now - MIN_MINUTES * 60))  # no server allows less
+            candidates = [  # no server allows less; other processes expire their own servers' lobbies
+                record
+                for record in await self.games.store.idle_lobbies(_iso(now - MIN_MINUTES * 60))
+                if self.games.drives(record)
+            ]
             by_limit: dict[int, set[int | None]] = {}
             for guild_id in {record.guild_id for record in candidates}:
                 minutes = (await self.config.get(guild_id)).limits.lobby_expiry_minutes
@@ -68,7 +72,7 @@ class LobbyExpiry(BackgroundLoop):
                 for record in await self.games.store.idle_lobbies(_iso(now - minutes * 60)):
                     if self._closing:
                         return expired
-                    if record.guild_id not in guilds:
+                    if record.guild_id not in guilds or not self.games.drives(record):
                         continue
                     cancelled = await self._expire(record, minutes)
                     if cancelled is not None:

@@ -5,6 +5,9 @@ a bot player plays that turn for them (the engine's sensible bot), or the game w
 timed-out turns in a row their seat is handed to a bot player for good. Timers live in SQLite, so one that fell due
 while the bot was down fires after the restart; a move by the person cancels theirs. The clock is injected: tests
 move it and call `run_due()`, and nothing waits on the real clock but the background loop.
+
+The timers and missed turns of every open game are kept in memory too (read from the store once): a move's timers
+are worked out without reading the database and stored in the move's own transaction (`with_move`).
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot.i18n import escaped
 from bot.services.background import BackgroundLoop
-from bot.services.games import GameListener, GameService, Outcome, ServiceError
+from bot.services.games import GameListener, GameService, MoveWrite, Outcome, ServiceError
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.storage.games import GameRecord
 from bot.storage.timers import TimerStore, TurnTimer
@@ -64,6 +67,13 @@ class TimerService(BackgroundLoop, GameListener):
         self._policies: dict[int, TimerPolicy] = {}
         self._playing_for: dict[int, set[Seat]] = {}
         self._firing = asyncio.Lock()
+        self._timers: dict[int, dict[Seat, TurnTimer]] = {}
+        """Game id → seat → its running timer: what the store holds, kept here so a move reads nothing."""
+        self._missed: dict[int, dict[Seat, int]] = {}
+        """Game id → seat → turns in a row that timed out (only non-zero counts)."""
+        self._loaded: asyncio.Task[None] | None = None
+        self._wake_at = math.inf
+        """When the background loop means to look next: a timer due earlier pokes it."""
 
     # ---- policies -----------------------------------------------------------------------------------------
 
@@ -85,18 +95,26 @@ class TimerService(BackgroundLoop, GameListener):
         """Arm the timers of whoever must act first."""
         await self.sync(record.id)
 
-    async def on_moved(self, outcome: Outcome) -> None:
-        """A person's move cancels their timer and clears their missed turns; everyone now waited for gets one."""
+    async def with_move(self, outcome: Outcome) -> MoveWrite:
+        """A person's move cancels their timer and clears their missed turns; everyone now waited for gets one:
+        worked out from memory and stored with the move."""
+        await self._load()
         game_id = outcome.record.id
         if outcome.finished:
-            await self._forget(game_id)
-            return
-        acted = None
-        if not outcome.by_bot:
-            acted = outcome.seat
-            if await self.store.missed(game_id, acted):
-                await self.store.set_missed(game_id, acted, 0)
-        await self.sync(game_id, acted=acted)
+            return MoveWrite(self.store.clear_statements(game_id), lambda: self._drop_game(game_id))
+        acted = None if outcome.by_bot else outcome.seat
+        statements = []
+        if acted is not None and self._missed.get(game_id, {}).get(acted):
+            statements += self.store.missed_statements(game_id, acted, 0)
+        drop, arm = await self._plan(outcome.record, outcome.state, acted)
+        statements += self.store.change_statements(game_id, drop=drop, put=arm)
+
+        def stored() -> None:
+            if acted is not None:
+                self._set_missed(game_id, acted, 0)
+            self._keep(game_id, drop, arm)
+
+        return MoveWrite(statements, stored)
 
     async def on_closed(self, record: GameRecord) -> None:
         """A game that ended early waits for nobody."""
@@ -112,8 +130,15 @@ class TimerService(BackgroundLoop, GameListener):
         if record.status != "active":
             await self._forget(game_id)
             return
-        waiting = self._waiting_for(record) - self._playing_for.get(game_id, set())
-        existing = await self.store.timers(game_id)
+        drop, arm = await self._plan(record, self.games.state(game_id), acted)
+        await self._change(game_id, drop=drop, put=arm)
+
+    async def _plan(self, record: GameRecord, state: Any, acted: Seat | None) -> tuple[set[Seat], list[TurnTimer]]:
+        """The timers to drop and to arm so that exactly the people the game now waits for have one."""
+        await self._load()
+        game_id = record.id
+        waiting = self._waiting_for(record, state) - self._playing_for.get(game_id, set())
+        existing = self._timers.get(game_id, {})
         drop = {seat for seat in existing if seat not in waiting or seat == acted}
         policy = await self.policy(game_id)
         now = self.clock()
@@ -123,9 +148,7 @@ class TimerService(BackgroundLoop, GameListener):
             if seat not in existing or seat in drop
             if (timer := _first_stage(game_id, seat, policy, now)) is not None
         ]
-        if drop or arm:
-            await self.store.change(game_id, drop=drop, put=arm)
-            self.poke()
+        return drop, arm
 
     # ---- firing -------------------------------------------------------------------------------------------
 
@@ -134,7 +157,7 @@ class TimerService(BackgroundLoop, GameListener):
         fired = 0
         async with self._firing:
             for _ in range(10):  # a reminder and the timeout both due after a long downtime: a second pass
-                due = await self.store.due(self.clock())
+                due = self._due(self.clock())
                 if not due or self._closing:
                     break
                 for timer in due:
@@ -150,19 +173,19 @@ class TimerService(BackgroundLoop, GameListener):
                             continue
                         log.exception("turn timer of game %s seat %s failed; retrying later", timer.game_id, timer.seat)
                         retry = _stage(timer, timer.stage, self.clock() + RETRY_SECONDS)
-                        await self.store.change(timer.game_id, put=[retry])
+                        await self._change(timer.game_id, put=[retry])
         return fired
 
     async def _fire(self, timer: TurnTimer) -> bool:
-        if await self.store.timer(timer.game_id, timer.seat) != timer:
+        if self._timers.get(timer.game_id, {}).get(timer.seat) != timer:
             return False  # cancelled or moved on since it was read
         try:
             record = await self.games.get(timer.game_id)
         except ServiceError:
             await self._forget(timer.game_id)
             return False
-        if record.status != "active" or timer.seat not in self._waiting_for(record):
-            await self.store.change(timer.game_id, drop=[timer.seat])
+        if record.status != "active" or timer.seat not in self._waiting_for(record, self.games.state(record.id)):
+            await self._change(timer.game_id, drop=[timer.seat])
             return False
         policy = await self.policy(timer.game_id)
         if timer.stage == "reminder":
@@ -177,9 +200,9 @@ class TimerService(BackgroundLoop, GameListener):
         user_id = _user_of(record, timer.seat)
         if policy.timeout_minutes:
             then = timer.started_at + policy.timeout_minutes * 60
-            await self.store.change(record.id, put=[_stage(timer, "timeout", then)])
+            await self._change(record.id, put=[_stage(timer, "timeout", then)])
         else:
-            await self.store.change(record.id, drop=[timer.seat])
+            await self._change(record.id, drop=[timer.seat])
         notice = Message(
             key="admin.notice.reminder",
             params={"seat": timer.seat, "player": f"<@{user_id}>", "id": record.id, "minutes": policy.reminder_minutes},
@@ -189,25 +212,23 @@ class TimerService(BackgroundLoop, GameListener):
     async def _time_out(self, record: GameRecord, timer: TurnTimer, policy: TimerPolicy) -> None:
         missed = await self._count_miss(record.id, timer.seat)
         if policy.missed_limit and missed >= policy.missed_limit:
-            await self.store.change(record.id, drop=[timer.seat])
+            await self._change(record.id, drop=[timer.seat])
             notice = Message(key="admin.notice.handed_over", params={"seat": timer.seat, "missed": missed})
             await self.hand_over(record.id, timer.seat, notice)
             return
         params = {"seat": timer.seat, "minutes": policy.timeout_minutes, "missed": missed, "limit": policy.missed_limit}
         if policy.on_timeout is AfkPolicy.PAUSE:
-            await self.store.change(
-                record.id, put=[_stage(timer, "paused", self.clock() + policy.timeout_minutes * 60)]
-            )
+            await self._change(record.id, put=[_stage(timer, "paused", self.clock() + policy.timeout_minutes * 60)])
             await self.announce(record, _counted("admin.notice.paused", params), None)
             return
-        await self.store.change(record.id, drop=[timer.seat])
+        await self._change(record.id, drop=[timer.seat])
         await self.announce(record, _counted("admin.notice.played_for", params), None)
         await self._play_turn_for(record.id, timer.seat)
 
     async def _still_absent(self, record: GameRecord, timer: TurnTimer, policy: TimerPolicy) -> None:
         missed = await self._count_miss(record.id, timer.seat)
         if policy.missed_limit and missed >= policy.missed_limit:
-            await self.store.change(record.id, drop=[timer.seat])
+            await self._change(record.id, drop=[timer.seat])
             notice = Message(key="admin.notice.handed_over", params={"seat": timer.seat, "missed": missed})
             await self.hand_over(record.id, timer.seat, notice)
             return
@@ -215,7 +236,7 @@ class TimerService(BackgroundLoop, GameListener):
         due = self.clock() + policy.timeout_minutes * 60
         if not policy.missed_limit and ping >= MAX_STILL_WAITING:
             due = WAIT_SILENTLY  # said for the last time: nothing more will happen until the player acts
-        await self.store.change(record.id, put=[_stage(timer, "paused", due)])
+        await self._change(record.id, put=[_stage(timer, "paused", due)])
         if ping > MAX_STILL_WAITING:
             return  # counting on towards the hand-over, silently
         user_id = _user_of(record, timer.seat)
@@ -223,8 +244,9 @@ class TimerService(BackgroundLoop, GameListener):
         await self.announce(record, _counted("admin.notice.still_waiting", params), user_id)
 
     async def _count_miss(self, game_id: int, seat: Seat) -> int:
-        missed = await self.store.missed(game_id, seat) + 1
+        missed = self._missed.get(game_id, {}).get(seat, 0) + 1
         await self.store.set_missed(game_id, seat, missed)
+        self._set_missed(game_id, seat, missed)
         return missed
 
     async def _play_turn_for(self, game_id: int, seat: Seat) -> None:
@@ -251,6 +273,7 @@ class TimerService(BackgroundLoop, GameListener):
         """Give a person's seat to a bot player for good, saying why; with no person left the game is abandoned."""
         record = await self.games.hand_to_bot(game_id, seat)
         await self.store.set_missed(game_id, seat, 0)
+        self._set_missed(game_id, seat, 0)
         name = escaped(next(s.name for s in record.seats if s.seat == seat))  # the person's, not the bot's 🤖 one
         await self.announce(record, Message(key=notice.key, params={**notice.params, "player": name}), None)
         if not any(s.user_id is not None for s in record.seats):
@@ -266,25 +289,24 @@ class TimerService(BackgroundLoop, GameListener):
 
     async def seconds_to_next(self) -> float:
         """Until the next timer falls due (at most `max_sleep`, so a clock moved by hand is noticed)."""
-        next_due = await self.store.next_due()
-        return self.max_sleep if next_due is None else min(max(next_due - self.clock(), 0.0), self.max_sleep)
+        await self._load()
+        next_due = min((t.due_at for timers in self._timers.values() for t in timers.values()), default=math.inf)
+        now = self.clock()
+        wait = min(max(next_due - now, 0.0), self.max_sleep)
+        self._wake_at = now + wait
+        return wait
 
     async def before_first_round(self) -> None:
         """At start, arm timers for running games that lack them (a crash between a move and its listeners)."""
-        await self._catch_up()
-
-    async def _catch_up(self) -> None:
-        """At start, arm timers for running games that lack them (a crash between a move and its listeners)."""
-        for record in await self.games.store.with_status(("active",)):
+        for record in self.games.running():
             try:
                 await self.sync(record.id)
             except Exception:
                 log.exception("could not arm the timers of game %s", record.id)
 
-    def _waiting_for(self, record: GameRecord) -> set[Seat]:
-        """The seats of people (not bot players) the game waits for now."""
+    def _waiting_for(self, record: GameRecord, state: Any) -> set[Seat]:
+        """The seats of people (not bot players) the game waits for in this state."""
         people = {s.seat for s in record.seats if s.user_id is not None}
-        state = self.games.state(record.id)
         return set(self.games.engine(record.game).to_act(state)) & people
 
     async def _closed(self, game_id: int) -> bool:
@@ -296,10 +318,69 @@ class TimerService(BackgroundLoop, GameListener):
             return False
         return record is None or record.status not in ("lobby", "active")
 
+    # ---- what is kept in memory ---------------------------------------------------------------------------
+
+    async def _load(self) -> None:
+        """Read every timer and missed turn from the store, once (concurrent callers wait for the same read)."""
+        if self._loaded is None:
+            self._loaded = asyncio.ensure_future(self._read_all())
+        await asyncio.shield(self._loaded)
+
+    async def _read_all(self) -> None:
+        """Keep the timers and missed turns of the games this process drives (other processes fire the rest)."""
+        mine = {record.id for record in self.games.running()}
+        for timer in await self.store.all_timers():
+            if timer.game_id in mine:
+                self._timers.setdefault(timer.game_id, {})[timer.seat] = timer
+        for (game_id, seat), missed in (await self.store.all_missed()).items():
+            if game_id in mine:
+                self._missed.setdefault(game_id, {})[seat] = missed
+
+    def _due(self, now: float) -> list[TurnTimer]:
+        """Every timer due at `now`, the earliest first."""
+        due = [t for timers in self._timers.values() for t in timers.values() if t.due_at <= now]
+        return sorted(due, key=lambda t: (t.due_at, t.game_id, t.seat))
+
+    async def _change(self, game_id: int, *, drop: Iterable[Seat] = (), put: Iterable[TurnTimer] = ()) -> None:
+        """Store a change of a game's timers, then keep it."""
+        drop, put = set(drop), list(put)
+        if not drop and not put:
+            return
+        await self._load()
+        await self.store.change(game_id, drop=drop, put=put)
+        self._keep(game_id, drop, put)
+
+    def _keep(self, game_id: int, drop: set[Seat], put: list[TurnTimer]) -> None:
+        """Keep a stored change of a game's timers, and wake the loop if one is due before it means to look."""
+        timers = self._timers.setdefault(game_id, {})
+        for seat in drop:
+            timers.pop(seat, None)
+        for timer in put:
+            timers[timer.seat] = timer
+        if not timers:
+            del self._timers[game_id]
+        if any(timer.due_at < self._wake_at for timer in put):
+            self.poke()
+
+    def _set_missed(self, game_id: int, seat: Seat, missed: int) -> None:
+        counts = self._missed.setdefault(game_id, {})
+        if missed:
+            counts[seat] = missed
+        else:
+            counts.pop(seat, None)
+        if not counts:
+            del self._missed[game_id]
+
     async def _forget(self, game_id: int) -> None:
         await self.store.clear(game_id)
+        self._drop_game(game_id)
+
+    def _drop_game(self, game_id: int) -> None:
+        """Keep nothing of a game that ended."""
         self._policies.pop(game_id, None)
         self._playing_for.pop(game_id, None)
+        self._timers.pop(game_id, None)
+        self._missed.pop(game_id, None)
 
 
 def _first_stage(game_id: int, seat: Seat, policy: TimerPolicy, now: float) -> TurnTimer | None:

@@ -19,7 +19,7 @@ import aiohttp
 import discord
 
 from bot.i18n import fit, language_of, render, text
-from bot.services.games import GameService, Outcome, ServiceError
+from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.ui import permissions
 from bot.ui.answers import Reply, acknowledge, answer
@@ -97,6 +97,11 @@ class TurnMessage:
         """Fresh discord.File objects for the pictures (a File can be sent only once)."""
         return files_of(self.pictures)
 
+    def as_posted(self) -> TurnMessage:
+        """This message as kept once posted: its pictures are the posted message's attachments now, kept by name and
+        alt text only, not their bytes (edit it in place with `same_pictures`)."""
+        return replace(self, pictures=[attached(p) for p in self.pictures])
+
     def finished(self, story: Sequence[str] | None = None) -> TurnMessage:
         """This message once its turn is over: its story told as `story` (the whole turn as it reads afterwards;
         None: as it reads now), and no call, status or controls."""
@@ -117,7 +122,20 @@ class LiveTurn:
 
     where: tuple[int, int]
     message: TurnMessage
+    """What it shows, its pictures by name only (`TurnMessage.as_posted`): a game keeps no picture's bytes."""
     told: list[str]
+
+    def __post_init__(self) -> None:
+        self.message = self.message.as_posted()
+
+    def shows(self, message: TurnMessage) -> None:
+        """Remember that the message now shows `message` (its pictures by name only)."""
+        self.message = message.as_posted()
+
+
+def attached(picture: Picture) -> Picture:
+    """A picture already attached to a posted message: its name and alt text, without its bytes."""
+    return replace(picture, data=b"")
 
 
 def _rows(items: list[GameComponent]) -> list[list[GameComponent]]:
@@ -160,8 +178,12 @@ def place_gone(error: BaseException) -> bool:
     return isinstance(error, discord.Forbidden) and error.code == MISSING_ACCESS
 
 
-class GameController:
-    """One game's presentation: subclasses draw its messages; this base applies moves, refuses and recovers."""
+class GameController(GameListener):
+    """One game's presentation: subclasses draw its messages; this base applies moves, refuses and recovers.
+
+    It listens to the game service (its cog adds it), so whatever ends one of its games (the last move, /endgame, a
+    deleted channel or thread, a server that removed the bot, timeouts) it forgets all it kept about that game.
+    """
 
     game: str
 
@@ -264,7 +286,10 @@ class GameController:
         """A stored move could not be shown: close a game whose place is gone, else tell the mover the truth."""
         if place_gone(error):
             await self.bot.places.gone(record, reason=str(error))
+            self.forget(record.id)  # also when it had finished already (no close to hear of then)
             return
+        if record.status == "finished":  # its end is shown later from the store (catch-up), not from memory
+            self.forget(record.id)
         language = language_of(interaction.locale) if interaction is not None else "en"
         if isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS:
             lacking = permissions.missing_in(self.bot, record.channel_id)
@@ -362,12 +387,12 @@ class GameController:
             await self.acknowledge_turn(interaction)
         live = self._live.get(record.id)
         if in_place and live is not None and await self._edit(live.where, message):
-            live.message = message
+            live.shows(message)
             if typed and interaction is not None:
                 await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
         else:
             await self.post_turn(record, message, answering=interaction if typed else None, kind=kind)
-        await self.service.mark_shown(record.id, record.version)
+        self.service.mark_shown(record.id, record.version)
 
     async def post_turn(
         self,
@@ -380,7 +405,7 @@ class GameController:
     ) -> None:
         """Post a new turn message and remember it as the live one (or the game's message of another kind); then
         retire the turn message before (in this order, so a failed post leaves controls to click)."""
-        previous = await self.service.store.get_message(record.id, "turn")
+        previous = await self.service.message(record.id, "turn")
         where = await self.post(record, message, kind=kind, answering=answering)
         if previous is not None:
             await self.retire_turn(record.id, previous)
@@ -392,7 +417,7 @@ class GameController:
     ) -> None:
         """Take the controls off a turn message (the game's current one by default), its story told as `story`
         when it is the live one (see `TurnMessage.finished`); a message already retired is left alone."""
-        where = where or await self.service.store.get_message(game_id, "turn")
+        where = where or await self.service.message(game_id, "turn")
         if where is None or self._retired.get(game_id) == where:
             return
         live = self._live.get(game_id)
@@ -407,6 +432,27 @@ class GameController:
         """Drop what is kept in memory about a game that ended."""
         for table in (self._locks, self._live, self._retired):
             table.pop(game_id, None)
+
+    # ---- the game service's news ----------------------------------------------------------------------------
+
+    async def on_moved(self, outcome: Outcome) -> None:
+        """Forget a game of ours that a move finished, or that closed while the move was being shown."""
+        game_id = outcome.record.id
+        if outcome.record.game == self.game and (outcome.finished or await self._closed(game_id)):
+            self.forget(game_id)
+
+    async def on_closed(self, record: GameRecord) -> None:
+        """Forget a game of ours that was cancelled or ended early, however (after its message was retired)."""
+        if record.game == self.game:
+            self.forget(record.id)
+
+    async def _closed(self, game_id: int) -> bool:
+        """Whether a game is over (a running game is in memory: no database read)."""
+        try:
+            record = await self.service.get(game_id)
+        except ServiceError:
+            return True
+        return record.status not in ("lobby", "active")
 
     @staticmethod
     async def acknowledge_turn(interaction: discord.Interaction[Any]) -> None:
@@ -433,7 +479,7 @@ class GameController:
         else:
             channel = self.bot.get_partial_messageable(record.channel_id)
             posted = await channel.send(files=message.files(), **message.send_kwargs())
-        await self.service.store.set_message(record.id, kind, record.channel_id, posted.id)
+        self.service.remember_message(record.id, kind, record.channel_id, posted.id)
         return record.channel_id, posted.id
 
     async def retire(self, where: tuple[int, int], finished: TurnMessage | None = None) -> None:

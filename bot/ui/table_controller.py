@@ -13,7 +13,7 @@ told in the next person's message, and a picture is posted only when the table c
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import discord
@@ -24,9 +24,9 @@ from bot.services.games import Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
 from bot.ui.components import view_of
-from bot.ui.controller import GameController, TurnMessage
+from bot.ui.controller import GameController, TurnMessage, attached
 from bot.ui.custom_ids import ComponentId
-from bot.ui.pictures import PICTURES, Picture
+from bot.ui.pictures import Picture, forget_game
 from bot.ui.table_presenter import TablePresenter
 from rules.engine import Event, GameEngine, Message
 
@@ -61,10 +61,12 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         self.table = table
         self._events: dict[int, list[Event]] = {}
         """Game id → public events not yet told: the steps of the turn in play, or bot players' turns."""
-        self._board_shown: dict[int, Hashable] = {}
-        """Game id → what the last picture posted showed (`_board_key`): a new one is posted only when it changes."""
+        self._board_shown: dict[int, int] = {}
+        """Game id → the hash of what the last picture posted showed (`board_key`): a new one is posted only when it
+        changes (a hash, not the key: a 64-bit collision is far less likely than a lost post)."""
         self._opening_pictures: dict[int, Picture] = {}
-        """Game id → the picture the opening message was posted with (kept, not sent again, as it is edited)."""
+        """Game id → the picture the opening message was posted with, by name only (it is not sent again as the
+        message is edited)."""
 
     # ---- what each game shows and does itself --------------------------------------------------------------
 
@@ -246,7 +248,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
                     await self._same_turn(record, language, state, public)
             else:
                 await self._turn_passes(record, language, state, public)
-        await self.service.mark_shown(record.id, record.version)
+        self.service.mark_shown(record.id, record.version)
 
     async def _show_as_it_stands(self, record: GameRecord, state: StateT) -> None:
         """Present the current state afresh (the channel missed moves): the events in between are not retold."""
@@ -260,35 +262,37 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             await self._post_opening(record, public)
         else:
             await self._new_turn(record, language, state, public, [text(language, "bot.catch_up.shown")])
-            await self.service.mark_shown(record.id, record.version)
+            self.service.mark_shown(record.id, record.version)
 
     async def _post_opening(self, record: GameRecord, public: PublicT) -> None:
         """Post the opening message with the picture (retiring an older one, if any) and remember it."""
         language = await self.public_language(record)
         picture = await self.table.draw(language, record, public)
-        self._opening_pictures[record.id] = picture
+        self._opening_pictures[record.id] = attached(picture)
         message = self.table.opening(language, record, public, picture)
         message.ping = True
-        older = await self.service.store.get_message(record.id, "opening")
+        older = await self.service.message(record.id, "opening")
         if older is not None:
             await self.retire(older)
         await self.post(record, message, kind="opening")
-        await self.service.mark_shown(record.id, record.version)
+        self.service.mark_shown(record.id, record.version)
 
     async def _edit_opening(self, record: GameRecord, language: str, public: PublicT) -> None:
         """Redraw who has chosen their tickets (the picture stays as posted); the buttons go once everyone has."""
-        where = await self.service.store.get_message(record.id, "opening")
+        where = await self.service.message(record.id, "opening")
         if where is None:
             return
         picture = self._opening_pictures.get(record.id)
         if picture is None:  # not known since a restart: drawn again as it is now
-            picture = self._opening_pictures[record.id] = await self.table.draw(language, record, public)
-            message = self.table.opening(language, record, public, picture)
-            edited = await self._edit(where, message)
+            picture = await self.table.draw(language, record, public)
+            self._opening_pictures[record.id] = attached(picture)
+            edited = await self._edit(where, self.table.opening(language, record, public, picture))
         else:
             edited = await self._edit(where, self.table.opening(language, record, public, picture), same_pictures=True)
         if not edited:
             log.info("the opening message of game %s could not be edited; play goes on", record.id)
+        if public.phase != "opening":  # its last edit: play begins
+            self._opening_pictures.pop(record.id, None)
 
     async def _same_turn(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
         """A step inside a person's turn (first card, tickets drawn, ...): edit its message in place, keeping the
@@ -300,7 +304,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         steps = self.table.narrate(language, self._events.get(record.id, []), self.names(record), summary=False)
         message = self._turn_message(record, language, state, public, [*live.told, *steps], live.message.pictures)
         if await self._edit(live.where, message, same_pictures=True):
-            live.message = message
+            live.shows(message)
         else:
             await self._new_turn(record, language, state, public)
 
@@ -325,7 +329,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         """Post the message of the turn in play, pinging whoever plays it, with the picture when the table changed
         since the last one posted; then retire an older turn message that still has buttons (in this order, so a
         failed post leaves buttons to click)."""
-        key = self.table.board_key(public)
+        key = hash(self.table.board_key(public))
         picture = None if self._board_shown.get(record.id) == key else await self.table.draw(language, record, public)
         message = self._turn_message(record, language, state, public, list(told), [picture] if picture else [])
         message.ping = True
@@ -341,7 +345,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         message = await self.table.final(language, record, public, lines, result)
         await self.post(record, message, kind="final")
         await self.retire_turn(record.id)
-        await self.service.mark_shown(record.id, record.version)
+        self.service.mark_shown(record.id, record.version)
         self.forget(record.id)
 
     def forget(self, game_id: int) -> None:
@@ -349,7 +353,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         super().forget(game_id)
         for table in (self._events, self._board_shown, self._opening_pictures):
             table.pop(game_id, None)
-        PICTURES.forget(lambda key: isinstance(key, tuple) and key[:1] == (game_id,))
+        forget_game(game_id)
 
     def _turn_message(
         self,

@@ -115,7 +115,7 @@ class GamesCog(commands.Cog):
 
     async def _redraw_lobby(self, language: str, record: GameRecord) -> None:
         """Show a lobby ended by /endgame as cancelled, without its buttons."""
-        where = await self.bot.service.store.get_message(record.id, "lobby")
+        where = await self.bot.service.message(record.id, "lobby")
         if where is None:
             return
         channel_id, message_id = where

@@ -13,7 +13,7 @@ from bot.storage.games import GameRecord
 from bot.ui.answers import Reply, acknowledge, answer
 from bot.ui.components import view_of
 from bot.ui.controller import GameController
-from bot.ui.pictures import draw_once
+from bot.ui.pictures import build_once
 from rules.dice import DiceView
 from rules.engine import Message
 
@@ -56,17 +56,18 @@ class DiceController(GameController):
         view: DiceView = engine.view(state, None) if state is not None else self._view(record)  # type: ignore[assignment]
         if state is not None:
             result = engine.result(state)
-            message = await draw_once(lambda: final_message(language, record, view, [], result))
+            message = await build_once(final_message, language, record, view, [], result)
             await self.show_turn(record, message, interaction, kind="final")
+            self.forget(record.id)
             return
         lines = [self._opening_line(language, record, view) if opening else text(language, "bot.catch_up.shown")]
         self._told[record.id] = lines
         if opening and view.turn is not None and record.bot_plays(view.turn.seat):  # told with the first person's turn
             if interaction is not None:
                 await self.acknowledge_turn(interaction)
-            await self.service.mark_shown(record.id, record.version)
+            self.service.mark_shown(record.id, record.version)
             return
-        message = await draw_once(lambda: turn_message(language, record, view, lines))
+        message = await build_once(turn_message, language, record, view, lines)
         message.ping = True
         await self.show_turn(record, message, interaction)
 
@@ -103,7 +104,7 @@ class DiceController(GameController):
         self._told[record.id] = told
         if outcome.finished:
             result = self.service.engine(GAME).result(outcome.state)
-            message = await draw_once(lambda: final_message(language, record, view, told, result))
+            message = await build_once(final_message, language, record, view, told, result)
             await self.show_turn(record, message, interaction, kind="final")
             self.forget(record.id)
             return
@@ -113,9 +114,9 @@ class DiceController(GameController):
                 await answer(interaction, Reply("\n".join(lines)))
             elif interaction is not None:
                 await acknowledge(interaction)
-            await self.service.mark_shown(record.id, record.version)
+            self.service.mark_shown(record.id, record.version)
             return
-        message = await draw_once(lambda: turn_message(language, record, view, told))
+        message = await build_once(turn_message, language, record, view, told)
         message.ping = passed
         await self.show_turn(record, message, interaction, in_place=not passed)
 

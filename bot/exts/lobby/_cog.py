@@ -134,7 +134,7 @@ class LobbyCog(commands.Cog):
         response = await interaction.response.send_message(embed=embed, view=view)
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
-            await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, message_id)
+            self.bot.service.remember_message(record.id, "lobby", interaction.channel_id, message_id)
         if no_threads:
             await reply_private(interaction, _no_threads(language, no_threads, interaction.channel_id))
 
@@ -167,7 +167,7 @@ class LobbyCog(commands.Cog):
             await self.bot.service.after_close(cancelled)
             await _withdraw(interaction, text(language, "bot.reason.internal_error"))
             return
-        await self.bot.service.store.set_message(record.id, "lobby", thread.id, posted.id)
+        self.bot.service.remember_message(record.id, "lobby", thread.id, posted.id)
         pointer = text(public, "admin.thread.pointer", host=interaction.user.mention, game=title, thread=thread.mention)
         await interaction.followup.send(pointer, allowed_mentions=discord.AllowedMentions.none())
 
@@ -185,7 +185,7 @@ class LobbyCog(commands.Cog):
         public = await self.bot.public_language(interaction.guild_id)
         embed, view = _lobby(public, game, record, plan)
         posted = await interaction.followup.send(embed=embed, view=view, wait=True)
-        await self.bot.service.store.set_message(record.id, "lobby", interaction.channel_id, posted.id)
+        self.bot.service.remember_message(record.id, "lobby", interaction.channel_id, posted.id)
         await interaction.followup.send(text(language, "admin.lobby.thread_failed"), ephemeral=True)
 
     async def _store_lobby(
@@ -227,7 +227,7 @@ class LobbyCog(commands.Cog):
     async def show_expired(self, record: GameRecord, minutes: int) -> None:
         """Show a lobby that expired: its message without buttons, and a word in its channel or thread."""
         language = await self.bot.public_language(record.guild_id)
-        where = await self.bot.service.store.get_message(record.id, "lobby")
+        where = await self.bot.service.message(record.id, "lobby")
         if where is not None:
             channel_id, message_id = where
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)

@@ -52,14 +52,16 @@ class TtrCog(commands.Cog, SharedCommands):
         self.controller = TtrController(bot)
 
     async def cog_load(self) -> None:
-        """Register the controller for `ticket-to-ride:` components and for publishing bot players' moves."""
+        """Register the controller for `ticket-to-ride:` components, bot players' moves and games that end."""
         self.bot.controllers[GAME] = self.controller
         self.bot.service.register_publisher(GAME, self.controller.publish_bot_move)
+        self.bot.service.add_listener(self.controller)
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
         self.bot.controllers.pop(GAME, None)
         self.bot.service.unregister_publisher(GAME)
+        self.bot.service.remove_listener(self.controller)
 
     async def _running_game(self, interaction: discord.Interaction[Any]) -> tuple[GameRecord, PublicView, str] | None:
         """This channel's running game, its public view and the typer's language; or a private answer why not."""

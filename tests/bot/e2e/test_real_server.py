@@ -21,8 +21,8 @@ from bot import __main__ as entry
 from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
-from bot.storage.database import DatabaseUnusable, open_database
-from bot.ui.pictures import PICTURES
+from bot.storage.database import DatabaseUnusable, Statement, open_database
+from bot.ui.pictures import PICTURES, stop_pictures
 from render.caches import clear_caches
 from rules.dice import DiceEngine
 from tests.bot.e2e.conftest import Running, choose_threads, people, table
@@ -66,9 +66,11 @@ async def dice_game(stand_in: LocalDiscord, bot: Conductor, channel: str = "trai
 
 
 def clear_picture_caches() -> None:
-    """Forget every drawn picture and piece of map art, as a freshly started process has none."""
+    """Forget every drawn picture and piece of map art and stop the picture workers, as a freshly started process
+    has none of them."""
     clear_caches()
     PICTURES.forget(lambda key: True)
+    stop_pictures()
 
 
 async def test_cold_start_board_and_hand_are_answered_within_the_deadline(
@@ -373,8 +375,12 @@ async def test_pictures_asked_for_too_often_are_refused_with_when_to_try_again(
 async def test_a_database_from_a_newer_version_is_refused_at_start(stand_in: LocalDiscord, tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     db = await open_database(path)
-    await db.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 'then')")
-    await db.execute("PRAGMA user_version = 999")
+    await db.write(
+        [
+            Statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 'then')"),
+            Statement("PRAGMA user_version = 999"),
+        ]
+    )
     await db.close()
     with pytest.raises(Exception) as raised:
         async with stand_in.connected(create_bot(sandbox_settings(path))):

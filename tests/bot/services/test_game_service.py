@@ -8,10 +8,10 @@ import random
 import threading
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.services.games import GameService, Outcome, ServiceError
+from bot.storage.database import Database, Statement
 from bot.storage.games import GameStore
 from rules.dice import DiceEngine
 from rules.engine import IllegalAction
@@ -19,7 +19,7 @@ from rules.engine import IllegalAction
 ANN, BEN, CAT = 1, 2, 3
 
 
-def service(db: aiosqlite.Connection) -> GameService:
+def service(db: Database) -> GameService:
     return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0, new_seed=lambda: 1234)
 
 
@@ -34,7 +34,7 @@ def to_act(svc: GameService, game_id: int) -> int:
     return min(DiceEngine().to_act(svc.state(game_id)))  # type: ignore[arg-type]
 
 
-async def test_bad_options_are_refused_with_the_reason(db: aiosqlite.Connection) -> None:
+async def test_bad_options_are_refused_with_the_reason(db: Database) -> None:
     with pytest.raises(ServiceError) as refused:
         await service(db).open_lobby(
             game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann", options={"target": 5}
@@ -43,7 +43,7 @@ async def test_bad_options_are_refused_with_the_reason(db: aiosqlite.Connection)
     assert "target" in str(refused.value.message.params["detail"])
 
 
-async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refused(db: aiosqlite.Connection) -> None:
+async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refused(db: Database) -> None:
     svc = service(db)
     game_id = await started(svc)
     version = (await svc.get(game_id)).version
@@ -57,7 +57,7 @@ async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refus
     assert await svc.store.actions(game_id) == [(seat, "stop")]
 
 
-async def test_illegal_moves_and_strangers_change_nothing(db: aiosqlite.Connection) -> None:
+async def test_illegal_moves_and_strangers_change_nothing(db: Database) -> None:
     svc = service(db)
     game_id = await started(svc)
     before = svc.state(game_id)
@@ -72,7 +72,7 @@ async def test_illegal_moves_and_strangers_change_nothing(db: aiosqlite.Connecti
     assert await svc.store.actions(game_id) == []
 
 
-async def test_a_restarted_service_resumes_from_the_log(db: aiosqlite.Connection) -> None:
+async def test_a_restarted_service_resumes_from_the_log(db: Database) -> None:
     svc = service(db)
     game_id = await started(svc)
     rng = random.Random(2)
@@ -86,7 +86,7 @@ async def test_a_restarted_service_resumes_from_the_log(db: aiosqlite.Connection
 
 
 async def test_games_resume_from_their_snapshots_and_a_snapshot_that_differs_from_its_log_is_reported_and_the_log_wins(
-    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+    db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = service(db)
     game_id = await started(svc)
@@ -94,7 +94,7 @@ async def test_games_resume_from_their_snapshots_and_a_snapshot_that_differs_fro
     await svc.act(game_id, (ANN, BEN)[seat], "stop")
     truth = svc.state(game_id)
     opening = DiceEngine().new_game(DiceEngine().load_options({}), 2, 1234)
-    await db.execute("UPDATE games SET state = ? WHERE id = ?", (opening.model_dump_json(), game_id))
+    await db.write([Statement("UPDATE games SET state = ? WHERE id = ?", (opening.model_dump_json(), game_id))])
     with caplog.at_level(logging.ERROR):
         resumed = service(db)
         await resumed.resume_all()
@@ -105,13 +105,13 @@ async def test_games_resume_from_their_snapshots_and_a_snapshot_that_differs_fro
 
 
 async def test_a_wrong_snapshot_a_move_was_made_from_is_reported_not_replaced(
-    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+    db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = service(db)
     game_id = await started(svc)
     await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "stop")
     tampered = svc.state(game_id).model_copy(update={"round": 7})
-    await db.execute("UPDATE games SET state = ? WHERE id = ?", (tampered.model_dump_json(), game_id))
+    await db.write([Statement("UPDATE games SET state = ? WHERE id = ?", (tampered.model_dump_json(), game_id))])
     with caplog.at_level(logging.ERROR):
         resumed = service(db)
         await resumed.resume_all()
@@ -121,7 +121,7 @@ async def test_a_wrong_snapshot_a_move_was_made_from_is_reported_not_replaced(
     assert resumed.state(game_id).round >= 7, "the game in play is not swapped under its players"
 
 
-async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: aiosqlite.Connection) -> None:
+async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: Database) -> None:
     svc = service(db)
     record = await svc.open_lobby(game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann")
     await svc.add_bot(record.id, ANN)
@@ -163,7 +163,7 @@ class HeldEngine(DiceEngine):
         return super().apply(state, seat, action)
 
 
-async def test_one_games_slow_move_never_holds_up_another_games_move(db: aiosqlite.Connection) -> None:
+async def test_one_games_slow_move_never_holds_up_another_games_move(db: Database) -> None:
     engine = HeldEngine()
     svc = GameService(GameStore(db), {"dice": engine}, bot_move_delay=0, new_seed=lambda: 1234)
     slow = await started(svc)

@@ -7,12 +7,12 @@ import logging
 import random
 from dataclasses import dataclass, field, replace
 
-import aiosqlite
 import pytest
 
 from bot.services.games import GameService, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.services.timers import MAX_STILL_WAITING, RETRY_SECONDS, WAIT_SILENTLY, TimerService
+from bot.storage.database import Database
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.timers import TimerStore
 from rules.dice import DiceEngine
@@ -50,13 +50,13 @@ class Table:
         return [key for key, _, _ in self.notices]
 
 
-def make_table(db: aiosqlite.Connection, clock: Clock | None = None) -> Table:
+def make_table(db: Database, clock: Clock | None = None) -> Table:
     store = GameStore(db)
     service = GameService(
         store, {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}, bot_move_delay=0, new_seed=lambda: 99
     )
     clock = clock or Clock()
-    timers = TimerService(TimerStore(db, store), service, clock=clock)
+    timers = TimerService(TimerStore(db), service, clock=clock)
     table = Table(service, timers, clock)
 
     async def announce(record: GameRecord, message: Message, ping: int | None) -> None:
@@ -112,7 +112,7 @@ def user_to_act(record: GameRecord, seats: set[int]) -> int:
     return next(s.user_id for s in record.seats if s.seat in seats and s.user_id is not None)
 
 
-async def test_a_reminder_pings_the_player_to_act_after_its_delay_and_not_before(db: aiosqlite.Connection) -> None:
+async def test_a_reminder_pings_the_player_to_act_after_its_delay_and_not_before(db: Database) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=60))
     waiting = user_to_act(record, to_act(table, record.id))
@@ -130,7 +130,7 @@ async def test_a_reminder_pings_the_player_to_act_after_its_delay_and_not_before
     assert await table.timers.run_due() == 0, "a reminder is said once"
 
 
-async def test_a_timeout_lets_the_sensible_bot_play_that_turn_for_the_absent_player(db: aiosqlite.Connection) -> None:
+async def test_a_timeout_lets_the_sensible_bot_play_that_turn_for_the_absent_player(db: Database) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=60, missed_limit=3))
     absent = min(to_act(table, record.id))
@@ -147,7 +147,7 @@ async def test_a_timeout_lets_the_sensible_bot_play_that_turn_for_the_absent_pla
 
 
 async def test_a_move_by_the_player_cancels_their_timer_and_forgets_their_missed_turns(
-    db: aiosqlite.Connection,
+    db: Database,
 ) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=0, timeout_minutes=30))
@@ -172,7 +172,7 @@ async def test_a_move_by_the_player_cancels_their_timer_and_forgets_their_missed
     assert await table.timers.run_due() == 1
 
 
-async def test_the_seat_goes_to_a_bot_player_for_good_after_repeated_missed_turns(db: aiosqlite.Connection) -> None:
+async def test_the_seat_goes_to_a_bot_player_for_good_after_repeated_missed_turns(db: Database) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=0, timeout_minutes=30, missed_limit=2))
     absent_user = ANN
@@ -200,7 +200,7 @@ async def test_the_seat_goes_to_a_bot_player_for_good_after_repeated_missed_turn
 
 
 async def test_the_pause_policy_waits_for_the_player_and_counts_every_period_as_a_missed_turn(
-    db: aiosqlite.Connection,
+    db: Database,
 ) -> None:
     table = make_table(db)
     record = await start_game(
@@ -220,7 +220,7 @@ async def test_the_pause_policy_waits_for_the_player_and_counts_every_period_as_
     await table.service.close()
 
 
-async def test_a_player_who_returns_during_a_pause_plays_on(db: aiosqlite.Connection) -> None:
+async def test_a_player_who_returns_during_a_pause_plays_on(db: Database) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=0, timeout_minutes=20, on_timeout=AfkPolicy.PAUSE))
     absent = min(to_act(table, record.id))
@@ -233,7 +233,7 @@ async def test_a_player_who_returns_during_a_pause_plays_on(db: aiosqlite.Connec
     assert stages.get(absent) in (None, "timeout"), "a move ends the pause"
 
 
-async def test_a_timer_that_fell_due_while_the_bot_was_down_fires_after_the_restart(db: aiosqlite.Connection) -> None:
+async def test_a_timer_that_fell_due_while_the_bot_was_down_fires_after_the_restart(db: Database) -> None:
     before = make_table(db)
     record = await start_game(before, TimerPolicy(reminder_minutes=10, timeout_minutes=60))
     waiting = user_to_act(record, to_act(before, record.id))
@@ -255,7 +255,7 @@ async def test_a_timer_that_fell_due_while_the_bot_was_down_fires_after_the_rest
     ]
 
 
-async def test_after_a_restart_running_games_without_timers_get_them(db: aiosqlite.Connection) -> None:
+async def test_after_a_restart_running_games_without_timers_get_them(db: Database) -> None:
     before = make_table(db)
     record = await start_game(before, TimerPolicy(reminder_minutes=10, timeout_minutes=60))
     await before.timers.store.clear(record.id)  # as if the bot died between a move and its timers
@@ -269,7 +269,7 @@ async def test_after_a_restart_running_games_without_timers_get_them(db: aiosqli
     assert set(await after.timers.store.timers(record.id)) == to_act(after, record.id)
 
 
-async def test_opening_ticket_choices_time_out_the_same_way(db: aiosqlite.Connection) -> None:
+async def test_opening_ticket_choices_time_out_the_same_way(db: Database) -> None:
     table = make_table(db)
     record = await start_game(
         table, TimerPolicy(reminder_minutes=0, timeout_minutes=30), game="ticket-to-ride", people=(ANN, BEN, CAT)
@@ -287,7 +287,7 @@ async def test_opening_ticket_choices_time_out_the_same_way(db: aiosqlite.Connec
     assert len(to_act(table, record.id)) == 1, "everyone has kept tickets: the first turn begins"
 
 
-async def test_bot_players_get_no_timers_and_an_ended_game_keeps_none(db: aiosqlite.Connection) -> None:
+async def test_bot_players_get_no_timers_and_an_ended_game_keeps_none(db: Database) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=10), people=(ANN,), bots=1)
     seats = to_act(table, record.id)
@@ -299,7 +299,7 @@ async def test_bot_players_get_no_timers_and_an_ended_game_keeps_none(db: aiosql
     await table.service.close()
 
 
-async def test_with_no_person_left_a_game_handed_over_ends_as_abandoned(db: aiosqlite.Connection) -> None:
+async def test_with_no_person_left_a_game_handed_over_ends_as_abandoned(db: Database) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(), people=(ANN,), bots=1)
     notice = Message(key="admin.notice.left", params={"seat": 0})
@@ -312,7 +312,7 @@ async def test_with_no_person_left_a_game_handed_over_ends_as_abandoned(db: aios
 
 
 async def test_a_timer_that_fails_to_fire_is_retried_later_and_the_others_still_fire(
-    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+    db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = make_table(db)
     broken = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))
@@ -336,7 +336,7 @@ async def test_a_timer_that_fails_to_fire_is_retried_later_and_the_others_still_
 
 
 async def test_pause_pings_are_bounded_then_the_game_waits_silently_until_the_player_acts(
-    db: aiosqlite.Connection,
+    db: Database,
 ) -> None:
     table = make_table(db)
     policy = TimerPolicy(reminder_minutes=0, timeout_minutes=5, on_timeout=AfkPolicy.PAUSE, missed_limit=0)
@@ -358,7 +358,7 @@ async def test_pause_pings_are_bounded_then_the_game_waits_silently_until_the_pl
     assert all(t.due_at < WAIT_SILENTLY for t in (await table.timers.store.timers(record.id)).values())
 
 
-async def test_pause_pings_stop_at_the_bound_but_the_hand_over_still_comes(db: aiosqlite.Connection) -> None:
+async def test_pause_pings_stop_at_the_bound_but_the_hand_over_still_comes(db: Database) -> None:
     table = make_table(db)
     limit = MAX_STILL_WAITING + 3
     policy = TimerPolicy(reminder_minutes=0, timeout_minutes=5, on_timeout=AfkPolicy.PAUSE, missed_limit=limit)
@@ -378,7 +378,7 @@ async def test_pause_pings_stop_at_the_bound_but_the_hand_over_still_comes(db: a
 
 
 async def test_a_timer_whose_game_closed_while_it_fired_is_not_retried(
-    db: aiosqlite.Connection, caplog: pytest.LogCaptureFixture
+    db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = make_table(db)
     record = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))

@@ -195,7 +195,7 @@ async def test_a_thread_discord_refuses_puts_the_game_in_the_channel_and_says_so
         )
         trains = stand_in.channel("trains").id
         record = await bot.service.game_in_channel(trains)
-        assert await bot.service.store.get_message(record.id, "lobby") == (trains, lobby.id)
+        assert await bot.service.message(record.id, "lobby") == (trains, lobby.id)
         await stand_in.click("Ben", lobby, button(lobby, "join"))
         assert len((await bot.service.get(record.id)).seats) == 2
 

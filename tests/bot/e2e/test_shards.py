@@ -1,0 +1,201 @@
+"""Two bot processes, each holding one of two shards, on one PostgreSQL: each drives only its own servers' games.
+
+The processes are real (`python -m bot.sandbox.child`, as `python -m bot` with CONDUCTOR_SHARD_COUNT/IDS and
+CONDUCTOR_DATABASE_URL); the test reads the shared store to know whose turn it is, and plays through the buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.sandbox import LocalDiscord, LocalUser
+from bot.sandbox.models import RecordedMessage
+from bot.sandbox.run import bot_policy
+from bot.storage.database import Database, open_database
+from bot.storage.games import GameRecord, GameStore
+from rules.dice import DiceEngine
+
+ENGINE = DiceEngine()
+SHARDS = 2
+STARTUP_TIMEOUT = 120.0
+"""A fresh process draws the art before it connects: seconds on a busy machine."""
+
+
+@dataclass
+class Shard:
+    """A bot process holding one shard, and what it wrote to stderr."""
+
+    shard_id: int
+    process: asyncio.subprocess.Process
+    log: Path
+
+    def errors(self) -> str:
+        """What the process logged that a healthy run never does."""
+        text = self.log.read_text(errors="replace")
+        return "\n".join(line for line in text.splitlines() if "Traceback" in line or "changed under its lock" in line)
+
+
+@asynccontextmanager
+async def shard_process(
+    discord: LocalDiscord, url: str, shard_id: int, folder: Path, *, guild_id: int | None = None
+) -> AsyncIterator[Shard]:
+    """Run the bot for one shard of two in a process of its own (connected to `guild_id`'s shard, if given);
+    killed at the end if still running."""
+    log = folder / f"shard-{shard_id}-{len(list(folder.glob('shard-*')))}.log"
+    environment = {
+        **os.environ,
+        "CONDUCTOR_DATABASE_URL": url,
+        "CONDUCTOR_SHARD_COUNT": str(SHARDS),
+        "CONDUCTOR_SHARD_IDS": str(shard_id),
+    }
+    with log.open("wb") as stderr:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.sandbox.child",
+            discord.api_url,
+            discord.gateway_url,
+            discord.token,
+            str(folder / "unused.sqlite3"),
+            env=environment,
+            stderr=stderr,
+        )
+    shard = Shard(shard_id, process, log)
+    try:
+        if guild_id is not None:
+            await discord.wait_connected(timeout=STARTUP_TIMEOUT, guild_id=guild_id)
+        yield shard
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+class StoredTable:
+    """Plays dice games through the buttons, reading whose turn it is from the shared store (as no person can)."""
+
+    def __init__(self, discord: LocalDiscord, store: GameStore, people: list[LocalUser]) -> None:
+        self.discord = discord
+        self.store = store
+        self.people = people
+        self.rng = random.Random(7)
+
+    async def open(self, channel_id: int) -> int:
+        """/newgame dice, the second person joins, a bot player sits down, start: return the game id."""
+        host, other = self.people
+        await self.discord.slash(host, "newgame dice", channel=channel_id)
+        lobby = next(m for m in reversed(self.discord.messages) if _verbs(m) >= {"join"})  # maybe in a new thread
+        for person, verb in ((other, "join"), (host, "bot"), (host, "start")):
+            message = self.discord.message(lobby.id)
+            button = next(c for c in message.buttons() if c["custom_id"].split(":")[3] == verb)
+            await self.discord.click(person, message, button["custom_id"])
+        (record,) = await self.store.in_channel(lobby.channel_id)
+        return record.id
+
+    async def move(self, game_id: int) -> bool:
+        """Make the next person's move once the channel shows its buttons; False when the game is over."""
+        record = await self._settled(game_id)
+        if record.status != "active":
+            return False
+        assert record.state is not None
+        state = ENGINE.load_state(record.state)
+        seat = min(s for s in ENGINE.to_act(state) if not record.bot_plays(s))
+        person = next(p for p in self.people if p.id == next(s.user_id for s in record.seats if s.seat == seat))
+        code = bot_policy(ENGINE, state, seat, self.rng)
+        message = self._controls(record)
+        assert message is not None
+        await self.discord.click(person, message, _button_for(message, code))
+        await self._past(game_id, record.version)
+        return True
+
+    async def _settled(self, game_id: int) -> GameRecord:
+        """Wait until the game is over, or a person is to act and the channel shows that moment's buttons."""
+        async with asyncio.timeout(60):
+            while True:
+                record = await self.store.get(game_id)
+                assert record is not None
+                if record.status != "active":
+                    return record
+                assert record.state is not None
+                to_act = ENGINE.to_act(ENGINE.load_state(record.state))
+                if any(not record.bot_plays(s) for s in to_act) and self._controls(record) is not None:
+                    return record
+                await asyncio.sleep(0.01)
+
+    async def _past(self, game_id: int, version: int) -> None:
+        async with asyncio.timeout(60):
+            while (record := await self.store.get(game_id)) is not None and record.version <= version:
+                await asyncio.sleep(0.01)
+
+    def _controls(self, record: GameRecord) -> RecordedMessage | None:
+        prefix = f"{record.game}:{record.id}:{record.version}:"
+        for message in reversed(self.discord.channel_messages(record.channel_id)):
+            if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
+                return message
+        return None
+
+
+def _verbs(message: RecordedMessage) -> set[str]:
+    return {parts[3] for c in message.buttons() if len(parts := str(c.get("custom_id", "")).split(":")) > 3}
+
+
+def _button_for(message: RecordedMessage, code: str) -> str:
+    wanted = code if not code.startswith("add:") else f"add:{code[4]}"
+    for component in message.walk_components():
+        custom_id = str(component.get("custom_id", ""))
+        if custom_id.split(":", 4)[3:] == ["act", wanted]:
+            return custom_id
+    raise KeyError(f"no button for {code!r} on message {message.id}")
+
+
+@asynccontextmanager
+async def shared_store(url: str) -> AsyncIterator[GameStore]:
+    database: Database = await open_database(url)
+    try:
+        yield GameStore(database)
+    finally:
+        await database.close()
+
+
+async def test_two_shard_processes_on_one_postgresql_play_their_own_servers_games_one_killed_and_restarted(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    people = [LocalUser(name="Ann"), LocalUser(name="Ben")]
+    async with LocalDiscord(users=people, timeout=60) as discord, shared_store(postgres_url) as store:
+        north = discord.add_guild("North", shard=(0, SHARDS), channels=("trains",))
+        south = discord.add_guild("South", shard=(1, SHARDS), channels=("trains",))
+        places = {guild: discord.channel("trains", guild_id=guild).id for guild in (north, south)}
+        table = StoredTable(discord, store, people)
+        async with shard_process(discord, postgres_url, 0, tmp_path, guild_id=north) as first:
+            async with shard_process(discord, postgres_url, 1, tmp_path, guild_id=south) as second:
+                games = {guild: await table.open(place) for guild, place in places.items()}
+                for _ in range(6):  # both games under way, each driven by its own process
+                    for game_id in games.values():
+                        await table.move(game_id)
+
+                async with shard_process(discord, postgres_url, 1, tmp_path) as intruder:
+                    assert await asyncio.wait_for(intruder.process.wait(), STARTUP_TIMEOUT) == 2
+                    assert "shard 1 of 2 is run by another Conductor process" in intruder.log.read_text()
+
+                second.process.kill()  # mid-game, no goodbye: its shard's session just drops
+                await second.process.wait()
+            assert await table.move(games[north]), "the other process plays on meanwhile"
+
+            async with shard_process(discord, postgres_url, 1, tmp_path, guild_id=south) as restarted:
+                while any([await table.move(game_id) for game_id in games.values()]):
+                    pass
+                for game_id in games.values():
+                    record = await store.get(game_id)
+                    assert record is not None and record.status == "finished"
+                    async with asyncio.timeout(30):  # the channel shows the end, the restarted process's too
+                        while (shown := await store.get(game_id)) is not None and shown.shown_version < shown.version:
+                            await asyncio.sleep(0.05)
+            for process in (first, second, restarted):
+                assert process.errors() == "", f"shard {process.shard_id} logged:\n{process.errors()}"
