@@ -1,13 +1,17 @@
 """How many busy games one process carries: an open-loop load through the game service with its real store.
 
-Run: python bench/load.py [--games 250,500,1000] [--period 30] [--seconds 60] [--no-pictures] [--no-timers]
+Run: python -m bench.load [--games 250,500,1000] [--period 30] [--seconds 60] [--no-pictures] [--no-timers]
 
 N Ticket to Ride games (4 people, USA) each make a move every `--period` seconds (open loop: a move is due at its
 time whether or not the game's previous one was served), replaying moves chosen offline by seeded sensible bots, so
 the process under test spends its CPU on what a server does for a click: apply and store the move, draw the board
 when the table changed (as the turn message would), mark it shown, and tell the turn timers. A game that ends is
-replaced by a new one. Prints, per N: moves/s due and served, due → served p50/p99 (the click → reply the bot can
-give), CPU of this process and of its picture workers, moves per CPU-second, RSS, database bytes per game.
+replaced by a new one. Before the clock starts, every game's board is drawn once, as in a process that has been
+running for a while (the picture workers keep a base per game).
+
+Prints, per N: moves/s due and served, boards drawn per second, due → served p50/p99 (the click → reply the bot
+can give), CPU of this process and of its picture workers, moves per CPU-second, RSS (with the workers) in all and
+per game, database bytes per game, SQL statements and transactions per move.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bench.processes import family_usage
 from bot.app import warm_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._table import TtrTable
@@ -168,29 +173,14 @@ async def stored_mid_game(store: GameStore, slot: Slot, rng: random.Random) -> N
 
 
 def cpu_seconds() -> tuple[float, float]:
-    """CPU seconds of this process and of its live children (the picture workers), from /proc."""
+    """CPU seconds of this process (its threads included) and of its descendants (the picture workers)."""
     own = time.process_time()
-    children = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    me = os.getpid()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == me:
-            children += (int(fields[11]) + int(fields[12])) / tick
-    return own, children
+    return own, family_usage(os.getpid())[0] - own
 
 
 def rss_mb() -> float:
-    """Resident memory of this process in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of this process and its picture workers, in MB."""
+    return family_usage(os.getpid())[1]
 
 
 async def run_load(n: int, args: argparse.Namespace, scripts: list[Script]) -> None:
@@ -214,8 +204,11 @@ async def run_load(n: int, args: argparse.Namespace, scripts: list[Script]) -> N
         await stored_mid_game(store, slot, rng)
     await service.resume_all()
     await service.snapshots_checked()
-    for slot in slots:
-        slot.board = load.table.board_key(public_view(service.state(slot.game_id)))
+    for slot in slots:  # each board drawn once already, as in a process that has run for a while
+        public = public_view(service.state(slot.game_id))
+        slot.board = load.table.board_key(public)
+        if args.pictures:
+            await ttr_pictures.board("en", await service.get(slot.game_id), public)
     if timers is not None:
         for slot in slots:  # the games were stored without timers: arm them now, not during the measured time
             await timers.sync(slot.game_id)

@@ -41,7 +41,7 @@ async def separate(games: GameStore, timers: TimerStore, record: GameRecord, tur
     seat, following = turn % SEATS, (turn + 1) % SEATS
     record = await games.record_action(record, seat, f"claim:{turn}", SNAPSHOT, finished=False)
     await timers.change(record.id, drop=[seat], put=[TurnTimer(record.id, following, "timeout", turn, turn + 60.0)])
-    await games.mark_shown(record.id, record.version)
+    await games.database.write([games.shown_statement(record.id, record.version)])
     return record
 
 

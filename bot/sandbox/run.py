@@ -118,11 +118,7 @@ class ScriptedTable:
 
     def public_controls(self, record: GameRecord) -> RecordedMessage | None:
         """The newest public message with controls of this record's version in its channel, if shown yet."""
-        prefix = f"{record.game}:{record.id}:{record.version}:"
-        for message in reversed(self.discord.channel_messages(record.channel_id)):
-            if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
-                return message
-        return None
+        return public_controls(self.discord, record)
 
     def person_to_act(self, record: GameRecord) -> tuple[int, LocalUser] | None:
         """The first seat a person plays among those to act now, with that person."""
@@ -232,10 +228,19 @@ MoveDriver = Callable[[ScriptedTable, GameRecord, LocalUser, str], Awaitable[Non
 async def click_turn_button(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
     """Make a move by clicking its button on the turn message (the dice game's way)."""
     message = await table.turn_message(record.id)
-    await table.timed(code.partition(":")[0], table.discord.click(person, message, _button_for(message, code)))
+    await table.timed(code.partition(":")[0], table.discord.click(person, message, button_for(message, code)))
 
 
-def _button_for(message: RecordedMessage, code: str) -> str:
+def public_controls(discord: LocalDiscord, record: GameRecord) -> RecordedMessage | None:
+    """The newest public message with controls of this record's version in its channel, if shown yet."""
+    prefix = f"{record.game}:{record.id}:{record.version}:"
+    for message in reversed(discord.channel_messages(record.channel_id)):
+        if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
+            return message
+    return None
+
+
+def button_for(message: RecordedMessage, code: str) -> str:
     """The custom id of the button applying `code`; a multi-die add is played one die at a time."""
     wanted = code if not code.startswith("add:") else f"add:{code[4]}"
     for component in message.walk_components():

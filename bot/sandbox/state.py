@@ -106,6 +106,8 @@ class StandInState:
             self.add_user(user, default)
         self.commands: dict[tuple[int | None, str, int], SyncedCommand] = {}
         self.messages: dict[int, RecordedMessage] = {}
+        self._by_channel: dict[int, list[RecordedMessage]] = {}
+        """Channel id → its messages, oldest first (a load of thousands of channels looks one up per click)."""
         self.log: list[MessageAction] = []
         self.interactions: dict[int, RecordedInteraction] = {}
         self.uploads: dict[int, RecordedAttachment] = {}
@@ -300,6 +302,7 @@ class StandInState:
         )
         self._apply(message, payload, files, creating=True)
         self.messages[message.id] = message
+        self._by_channel.setdefault(message.channel_id, []).append(message)
         self.log.append(MessageAction("create", message))
         self.notify()
         return message
@@ -334,7 +337,7 @@ class StandInState:
 
     def channel_messages(self, channel: LocalChannel) -> list[RecordedMessage]:
         """The messages everyone sees in a channel, oldest first (ephemeral and deleted ones left out)."""
-        return [m for m in self.messages.values() if m.channel_id == channel.id and not m.ephemeral and not m.deleted]
+        return [m for m in self._by_channel.get(channel.id, ()) if not m.ephemeral and not m.deleted]
 
     def ephemerals(self, user: LocalUser) -> list[RecordedMessage]:
         """The ephemeral messages ``user`` received and still sees, oldest first."""

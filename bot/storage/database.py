@@ -81,8 +81,8 @@ class DatabaseStats:
     """Calls into the SQLite thread, or connections taken from the PostgreSQL pool."""
 
 
-class Transaction(ABC):
-    """The open transaction of `Database.transaction()`: reads and writes inside it, committed on exit."""
+class Reader(ABC):
+    """What reads rows: a database, or a transaction open on it."""
 
     @abstractmethod
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -96,6 +96,10 @@ class Transaction(ABC):
     async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run a query and return the first column of its first row, or None."""
 
+
+class Transaction(Reader):
+    """The open transaction of `Database.transaction()`: reads and writes inside it, committed on exit."""
+
     @abstractmethod
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement and return how many rows it changed."""
@@ -105,7 +109,7 @@ class Transaction(ABC):
         """Run one statement once per parameter row and return how many rows they changed in all."""
 
 
-class Database(ABC):
+class Database(Reader):
     """One per process and store target; every store takes it in its constructor.
 
     Writes never interleave: a backend runs each `write()` and each `transaction()` as one transaction of its own.
@@ -117,18 +121,6 @@ class Database(ABC):
     target: str
     """What the operator named: the SQLite file, or the PostgreSQL URL without its password."""
     stats: DatabaseStats
-
-    @abstractmethod
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Run a query and return every row."""
-
-    @abstractmethod
-    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        """Run a query and return its first row, or None."""
-
-    @abstractmethod
-    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        """Run a query and return the first column of its first row, or None."""
 
     @abstractmethod
     async def write(self, statements: Sequence[Statement]) -> list[int]:

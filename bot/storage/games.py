@@ -6,9 +6,9 @@ import json
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
-from bot.storage.database import Database, Row, RowsNotChanged, Statement, Transaction, now_iso
+from bot.storage.database import Database, Reader, Row, RowsNotChanged, Statement, Transaction, now_iso
 
 ACTIVE_STATUSES = ("lobby", "active")
 CLOSED_STATUSES = ("abandoned", "cancelled")
@@ -264,10 +264,6 @@ class GameStore:
             "UPDATE games SET shown_version = ? WHERE id = ? AND shown_version < ?", (version, game_id, version)
         )
 
-    async def mark_shown(self, game_id: int, version: int) -> None:
-        """Record that the game's channel now shows `version` (never lowers what was recorded)."""
-        await self.database.write([self.shown_statement(game_id, version)])
-
     async def unshown(self) -> list[GameRecord]:
         """Return the running or finished games whose channel shows an older version than stored, oldest first."""
         return await self._select(
@@ -349,10 +345,6 @@ class GameStore:
             (game_id, kind, channel_id, message_id),
         )
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        """Remember which message is a game's lobby or current turn message."""
-        await self.database.write([self.message_statement(game_id, kind, channel_id, message_id)])
-
     async def get_message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """Return (channel id, message id) of a game's message of this kind, or None."""
         row = await self.database.fetchrow(
@@ -393,10 +385,6 @@ class GameStore:
         return await _with_seats(self.database, await self.database.fetch(sql, params))
 
 
-class _Reader(Protocol):
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-
 _OPEN = ",".join("?" * len(ACTIVE_STATUSES))
 """The placeholders of ACTIVE_STATUSES in `status IN (…)`."""
 
@@ -405,7 +393,7 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
 
 
-async def _with_seats(reader: _Reader, rows: Sequence[Row]) -> list[GameRecord]:
+async def _with_seats(reader: Reader, rows: Sequence[Row]) -> list[GameRecord]:
     """Turn game rows into records, with the seats of all of them read in one query."""
     if not rows:
         return []

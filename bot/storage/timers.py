@@ -51,27 +51,10 @@ class TimerStore:
         rows = await self.database.fetch("SELECT * FROM turn_timers WHERE game_id = ?", (game_id,))
         return {row["seat"]: _timer(row) for row in rows}
 
-    async def timer(self, game_id: int, seat: int) -> TurnTimer | None:
-        """Return one seat's timer, or None."""
-        row = await self.database.fetchrow("SELECT * FROM turn_timers WHERE game_id = ? AND seat = ?", (game_id, seat))
-        return None if row is None else _timer(row)
-
-    async def due(self, now: float) -> list[TurnTimer]:
-        """Return every timer due at `now`, the earliest first."""
-        rows = await self.database.fetch(
-            "SELECT * FROM turn_timers WHERE due_at <= ? ORDER BY due_at, game_id, seat", (float(now),)
-        )
-        return [_timer(row) for row in rows]
-
     async def all_timers(self) -> list[TurnTimer]:
         """Return every running timer of every game, by game and seat (read once at start)."""
         rows = await self.database.fetch("SELECT * FROM turn_timers ORDER BY game_id, seat")
         return [_timer(row) for row in rows]
-
-    async def next_due(self) -> float | None:
-        """Return when the earliest timer fires, or None when none runs."""
-        due = await self.database.fetchval("SELECT MIN(due_at) FROM turn_timers")
-        return None if due is None else float(due)
 
     def change_statements(
         self, game_id: int, drop: Iterable[int] = (), put: Iterable[TurnTimer] = ()

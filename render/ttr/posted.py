@@ -44,8 +44,9 @@ MARKED_BANDS_FAST = 8
 TURN_LEVEL, so the last board is not larger than the others."""
 TURN_LEVEL = 3
 """zlib level of the strip and the panel, drawn for one board (mostly flat: level 1 is no faster there)."""
-GAMES_KEPT = 64
-"""Games whose base one drawing process keeps (about 0.3 MB each)."""
+GAMES_KEPT = 640
+"""Games whose base one drawing process keeps (0.3-0.4 MB each, so up to about 250 MB): a process holding more busy
+games than its workers keep draws most boards whole again, about three times the CPU (bench/load.py)."""
 PIECES_KEPT = 1024
 """Panel pieces kept by what they show (a player's cell is about 35 KB, a score or a row of counters less)."""
 PANEL_ROWS_KEPT = 64

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot.sandbox import LocalDiscord, LocalUser
 from bot.sandbox.models import RecordedMessage
-from bot.sandbox.run import bot_policy
+from bot.sandbox.run import bot_policy, button_for, public_controls
 from bot.storage.database import Database, open_database
 from bot.storage.games import GameRecord, GameStore
 from rules.dice import DiceEngine
@@ -109,9 +109,9 @@ class StoredTable:
         seat = min(s for s in ENGINE.to_act(state) if not record.bot_plays(s))
         person = next(p for p in self.people if p.id == next(s.user_id for s in record.seats if s.seat == seat))
         code = bot_policy(ENGINE, state, seat, self.rng)
-        message = self._controls(record)
+        message = public_controls(self.discord, record)
         assert message is not None
-        await self.discord.click(person, message, _button_for(message, code))
+        await self.discord.click(person, message, button_for(message, code))
         await self._past(game_id, record.version)
         return True
 
@@ -125,7 +125,7 @@ class StoredTable:
                     return record
                 assert record.state is not None
                 to_act = ENGINE.to_act(ENGINE.load_state(record.state))
-                if any(not record.bot_plays(s) for s in to_act) and self._controls(record) is not None:
+                if any(not record.bot_plays(s) for s in to_act) and public_controls(self.discord, record) is not None:
                     return record
                 await asyncio.sleep(0.01)
 
@@ -134,25 +134,9 @@ class StoredTable:
             while (record := await self.store.get(game_id)) is not None and record.version <= version:
                 await asyncio.sleep(0.01)
 
-    def _controls(self, record: GameRecord) -> RecordedMessage | None:
-        prefix = f"{record.game}:{record.id}:{record.version}:"
-        for message in reversed(self.discord.channel_messages(record.channel_id)):
-            if any(str(c.get("custom_id", "")).startswith(prefix) for c in message.walk_components()):
-                return message
-        return None
-
 
 def _verbs(message: RecordedMessage) -> set[str]:
     return {parts[3] for c in message.buttons() if len(parts := str(c.get("custom_id", "")).split(":")) > 3}
-
-
-def _button_for(message: RecordedMessage, code: str) -> str:
-    wanted = code if not code.startswith("add:") else f"add:{code[4]}"
-    for component in message.walk_components():
-        custom_id = str(component.get("custom_id", ""))
-        if custom_id.split(":", 4)[3:] == ["act", wanted]:
-            return custom_id
-    raise KeyError(f"no button for {code!r} on message {message.id}")
 
 
 @asynccontextmanager

@@ -86,13 +86,13 @@ async def test_mark_shown_never_lowers_what_the_channel_shows(database: Database
     record = await open_game(store, channel=2, status="active")
     record = await store.record_action(record, 0, "roll", "{}", finished=False)
     assert (record.version, record.shown_version) == (2, 0)
-    await store.mark_shown(record.id, 1)
+    await store.database.write([store.shown_statement(record.id, 1)])
     assert (await store.get(record.id)).shown_version == 1  # type: ignore[union-attr]
-    await store.mark_shown(record.id, 2)
-    await store.mark_shown(record.id, 1)  # a late report of an older post
+    await store.database.write([store.shown_statement(record.id, 2)])
+    await store.database.write([store.shown_statement(record.id, 1)])  # a late report of an older post
     loaded = await store.get(record.id)
     assert loaded is not None and (loaded.version, loaded.shown_version) == (2, 2)
-    await store.mark_shown(9999, 3)  # an unknown game: nothing to do, no error
+    await store.database.write([store.shown_statement(9999, 3)])  # an unknown game: nothing to do, no error
 
 
 async def test_unshown_lists_running_and_finished_games_behind_their_channel_oldest_first(
@@ -103,15 +103,15 @@ async def test_unshown_lists_running_and_finished_games_behind_their_channel_old
     lobby = await store.update_lobby(lobby, lobby.seats)
     behind = await open_game(store, channel=2, status="active")
     shown = await open_game(store, channel=3, status="active")
-    await store.mark_shown(shown.id, shown.version)
+    await store.database.write([store.shown_statement(shown.id, shown.version)])
     finished = await open_game(store, channel=4, status="finished")
     cancelled = await open_game(store, channel=5, status="cancelled")
     unshown = await store.unshown()
     assert [r.id for r in unshown] == [behind.id, finished.id]
     assert lobby.id not in {r.id for r in unshown} and cancelled.id not in {r.id for r in unshown}
     assert unshown[0].seats == behind.seats and unshown[0].shown_version == 0
-    await store.mark_shown(behind.id, behind.version)
-    await store.mark_shown(finished.id, finished.version)
+    await store.database.write([store.shown_statement(behind.id, behind.version)])
+    await store.database.write([store.shown_statement(finished.id, finished.version)])
     assert await store.unshown() == []
 
 
@@ -219,7 +219,7 @@ async def test_close_games_closes_the_open_ones_in_one_go_and_skips_the_rest(dat
 async def test_records_carry_shown_version_through_every_load(database: Database) -> None:
     store = GameStore(database)
     record = await open_game(store, channel=2, status="active")
-    await store.mark_shown(record.id, record.version)
+    await store.database.write([store.shown_statement(record.id, record.version)])
     assert [r.shown_version for r in await store.in_channel(2)] == [record.version]
     assert [r.shown_version for r in await store.with_status()] == [record.version]
     assert [r.shown_version for r in await store.open_in_guild(1)] == [record.version]

@@ -49,7 +49,7 @@ async def test_a_game_lives_from_lobby_to_finish_and_survives_reopening(database
     record = await store.start(record, record.seats, state='{"s": 0}')
     record = await store.record_action(record, 0, "roll", '{"s": 1}', finished=False)
     record = await store.record_action(record, 1, "stop", '{"s": 2}', finished=True)
-    await store.set_message(record.id, "turn", 2, 999)
+    await store.database.write([store.message_statement(record.id, "turn", 2, 999)])
     await db.close()
 
     db = await open_database(path)
