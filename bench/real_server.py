@@ -25,8 +25,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.app import Conductor, create_bot, warm_pictures
+from bot.games import GAMES
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import ScriptedTable, sandbox_settings
+from bot.services.guild_config import GuildConfigService
+from bot.settings import Settings
+from bot.storage.database import open_database
+from bot.storage.guild_settings import GuildSettingsStore
 from render.caches import clear_caches
 
 PEOPLE = ("Ann", "Ben")
@@ -57,6 +62,17 @@ async def open_game(
     return record.id
 
 
+async def play_in_channels(settings: Settings, guild_id: int) -> None:
+    """Have the server play its games in the channels they are opened in, as its admin may choose (/config
+    threads), so the measurements find them there (before the bot starts)."""
+    database = await open_database(settings)
+    try:
+        config = GuildConfigService(GuildSettingsStore(database), GAMES)
+        await config.change(guild_id, lambda c: c.model_copy(update={"threads": False}))
+    finally:
+        await database.close()
+
+
 # ---- cold start -------------------------------------------------------------------------------------------------
 
 
@@ -67,6 +83,7 @@ async def cold_child(map_id: str, folder: Path) -> dict[str, float]:
     async with LocalDiscord(users=people, timeout=120) as discord:
         async with discord.connected(create_bot(settings)) as bot:
             assert isinstance(bot, Conductor)
+            await bot.config.change(discord.guild_id, lambda c: c.model_copy(update={"threads": False}))
             await open_game(discord, bot, people, "trains", map=map_id)
         clear_caches()
         started = time.perf_counter()
@@ -107,6 +124,7 @@ async def crowded_clicks(moves: int, crowd: int, command: str = "hand") -> tuple
     asked = 0
     with tempfile.TemporaryDirectory() as folder:
         async with LocalDiscord(users=[*players, *others], channels=channels, timeout=60) as discord:
+            await play_in_channels(sandbox_settings(Path(folder) / "crowd.sqlite3"), discord.guild_id)
             child = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
@@ -162,7 +180,7 @@ async def play_dice(discord: LocalDiscord, most: int) -> list[float]:
         if not isinstance(message, RecordedMessage):
             break
         version = _version(message)
-        mover = next(u for u in discord.users if f"<@{u.id}>" in message.content)
+        mover = next(u for u in discord.users if f"<@{u.id}>" in message.text)
         move = next(c for c in message.buttons() if ":act:" in c["custom_id"] and not c.get("disabled"))
         outcome = await discord.click(mover, message, move["custom_id"])
         latencies.append(outcome.interaction.ack_seconds or 0.0)

@@ -4,9 +4,10 @@ Drawing is CPU work: in threads it shares the GIL with the event loop and with t
 drawn in processes, one single-worker process per core for public pictures (the board every turn) and one for
 private ones (hands, asked for at will), so forty people asking for their hands queue behind each other, not in
 front of the next board. A game's public pictures always go to the same worker (game id modulo the worker count),
-which keeps that game's board base (render/ttr/posted.py). Workers are started from a fork server, never forked
-from the running bot; each draws the static art when it starts; one that dies is replaced, and what it was drawing
-fails at once (the caller answers privately). Recent pictures are kept in the bot's process, bounded in bytes.
+which keeps that game's board base (render/ttr/posted.py). Workers are spawned, never forked from the running bot;
+each draws the static art when it starts and ends when the bot is gone, even killed; one that dies is replaced, and
+what it was drawing fails at once (the caller answers privately). Recent pictures are kept in the bot's process,
+bounded in bytes.
 
 Whatever is drawn in a worker travels there pickled: a module-level function and its arguments, never a lambda.
 """
@@ -21,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -41,8 +43,9 @@ MAX_BYTES = 64 * 1024 * 1024
 """What the kept pictures may weigh in all (a board is about 250 KB, a hand about 100 KB)."""
 PRIVATE_WORKERS = 1
 """Hands and ticket choices: 4–40 ms each, drawn apart from the boards (measured: bench/ttr_game_render.py)."""
-PRELOAD = ["render.ttr", "render.cardgame", "render.dice", "bot.i18n"]
-"""What the fork server imports once, so each worker starts with it loaded."""
+
+OWNER_CHECK = 1.0
+"""Seconds between a worker's looks at whether the bot that started it still runs."""
 
 Warmer = Callable[[Callable[..., str]], None]
 """Draws a game's static art once, in the language of the words it is given (render.ttr.warm, …)."""
@@ -110,9 +113,10 @@ class RenderPool:
             return executor
 
     def _new(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        return ProcessPoolExecutor(1, context, initializer=_warm, initargs=(self._warmers, self._languages))
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(
+            1, context, initializer=_warm, initargs=(os.getpid(), self._warmers, self._languages)
+        )
 
     def _replace(self, index: int, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
         with self._lock:
@@ -129,11 +133,23 @@ class RenderPool:
             self._replace(index, executor)
 
 
-def _warm(warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
-    """A new worker's first job: draw every game's static art in every language."""
+def _warm(owner: int, warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
+    """A new worker's first job: watch the bot that started it, so a killed bot leaves no worker behind; then draw
+    every game's static art in every language."""
+    threading.Thread(target=_end_with, args=(owner,), name="watch-owner", daemon=True).start()
     for warm in warmers:
         for language in languages:
             warm(labels(language))
+
+
+def _end_with(owner: int) -> None:
+    """End this worker once the process that started it is gone (checked every OWNER_CHECK seconds)."""
+    while True:
+        time.sleep(OWNER_CHECK)
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            os._exit(0)
 
 
 PUBLIC = RenderPool("public", public_workers())
