@@ -413,3 +413,37 @@ async def test_markdown_in_a_display_name_is_shown_literally(stand_in: LocalDisc
     assert "\\[nitro]" in shown, "the name is there, escaped"
     assert re.search(r"(?<!\\)\[nitro\]\(", shown) is None, "never a masked link"
     assert re.search(r"(?<!\\)\*\*Bold", shown) is None, "never bold"
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process started (directly or not) by `pid`, from /proc."""
+    parents: dict[int, int] = {}
+    for process in Path("/proc").iterdir():
+        if process.name.isdigit():
+            try:
+                parents[int(process.name)] = int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:  # it ended meanwhile
+                continue
+    found: set[int] = set()
+    while more := {child for child, parent in parents.items() if parent in found | {pid}} - found:
+        found |= more
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether a process still runs (a zombie does not count)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_a_killed_bot_leaves_no_picture_worker_behind(stand_in: LocalDiscord, tmp_path: Path) -> None:
+    async with child_bot(stand_in, tmp_path / "games.sqlite3") as child:
+        workers = descendants(child.pid)
+        assert workers, "the bot draws its pictures in worker processes"
+        child.kill()
+        await child.wait()
+    async with asyncio.timeout(30):  # each worker looks for its bot every second
+        while any(alive(pid) for pid in workers):
+            await asyncio.sleep(0.1)
