@@ -21,15 +21,14 @@ import asyncio
 import gc
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bench.processes import family_usage
+from bench.loads import Run, family_usage
 from bot.app import warm_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._table import TtrTable
@@ -81,16 +80,6 @@ class Slot:
     game_id: int = 0
     step: int = 0
     board: Hashable = None
-
-
-@dataclass
-class Run:
-    """What one load run measured."""
-
-    due: int = 0
-    served: int = 0
-    latencies: list[float] = field(default_factory=list)
-    failures: int = 0
 
 
 class Load:
@@ -249,9 +238,7 @@ async def run_load(n: int, args: argparse.Namespace, scripts: list[Script]) -> N
     wall = time.perf_counter() - start
     own1, kids1 = cpu_seconds()
     own, kids = own1 - own0, kids1 - kids0
-    lat = sorted(run.latencies) or [0.0]
-    p50 = statistics.median(lat) * 1000
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    p50, p99 = run.percentile_ms(0.5), run.percentile_ms(0.99)
     files = sum(p.stat().st_size for p in folder.iterdir())
     figures = [
         f"{n:>6}",

@@ -22,15 +22,14 @@ import asyncio
 import contextlib
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from bench.processes import family_usage
+from bench.loads import Run, family_usage
 from bot.games import GAMES
 from bot.sandbox import LocalDiscord, LocalUser
 from bot.sandbox.run import bot_policy, button_for, public_controls
@@ -53,16 +52,6 @@ class Slot:
     channel_id: int
     people: tuple[LocalUser, LocalUser]
     game_id: int = 0
-
-
-@dataclass
-class Run:
-    """What one run measured."""
-
-    due: int = 0
-    served: int = 0
-    latencies: list[float] = field(default_factory=list)
-    failures: int = 0
 
 
 @contextlib.asynccontextmanager
@@ -224,8 +213,7 @@ async def measure(
     wall = time.perf_counter() - start
     after = [family_usage(pid) for pid in [os.getpid(), *pids]]
     cpus = [(cpu - cpu0) / wall * 100 for (cpu, _), cpu0 in zip(after, before, strict=True)]
-    lat = sorted(run.latencies) or [0.0]
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    p50, p99 = run.percentile_ms(0.5), run.percentile_ms(0.99)
     if database.dialect == "sqlite":
         size = sum(p.stat().st_size for p in Path(database.target).parent.glob("load.sqlite3*"))
     else:
@@ -233,7 +221,7 @@ async def measure(
     bots = " ".join(f"{cpu:>4.0f}%" for cpu in cpus[1:])
     rss = " ".join(f"{mb:>5.0f}" for _, mb in after[1:])
     print(
-        f"{n:>6} {processes:>3} {run.due / wall:>7.1f} {run.served / wall:>7.1f} {statistics.median(lat) * 1000:>7.0f}"
+        f"{n:>6} {processes:>3} {run.due / wall:>7.1f} {run.served / wall:>7.1f} {p50:>7.0f}"
         f" {p99:>7.0f}   bots {bots}   here {cpus[0]:>4.0f}%   rss MB {rss}   db KB/game {size / 1024 / n:>6.1f}"
         f"   failed {run.failures}",
         flush=True,

@@ -31,6 +31,16 @@ class ControlMove:
     so the engine judges it as it stands)."""
 
 
+def take_card(cid: ComponentId, values: list[str]) -> str:
+    """A face-up card's button (`take` with `slot:colour`): draw that colour."""
+    return "draw:" + cid.arg.partition(":")[2]
+
+
+def picked_tickets(values: list[str]) -> list[str]:
+    """The ticket ids picked in a ticket choice's menu, in a stable order (numbers by value)."""
+    return sorted(values, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
+
+
 class TablePresenter(Protocol[PublicT, SeatT]):
     """A card-table game's part of the presentation."""
 

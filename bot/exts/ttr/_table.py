@@ -25,23 +25,17 @@ from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
 from bot.ui.pictures import Picture
-from bot.ui.table_presenter import ControlMove
+from bot.ui.table_presenter import ControlMove, picked_tickets, take_card
 from rules.engine import Event, GameResult
 from rules.ttr.view import PublicView, SeatView
 
 PLAY_BEGINS = "ttr.event.play_begins"
 
 
-def take_card(cid: ComponentId, values: list[str]) -> str:
-    """A face-up card's button (`take` with `slot:colour`): draw that colour."""
-    return "draw:" + cid.arg.partition(":")[2]
-
-
 def keep_tickets(cid: ComponentId, values: list[str]) -> str:
     """The ticket choice's menu: keep exactly the tickets picked (not bound to the version: the opening choice is
     simultaneous, so others' choices move the version on; the engine refuses it if the offer has changed)."""
-    ids = sorted(values, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
-    return "keep:" + ",".join(ids)
+    return "keep:" + ",".join(picked_tickets(values))
 
 
 class TtrTable:

@@ -1,9 +1,25 @@
-"""CPU and memory of a process with all its descendants (picture workers, a fork server), read from /proc."""
+"""What the load benches share: the tallies of an open-loop run, and a process family's CPU and memory."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+
+
+@dataclass
+class Run:
+    """What one open-loop run counted: moves due, moves served with their latencies (seconds), failures."""
+
+    due: int = 0
+    served: int = 0
+    latencies: list[float] = field(default_factory=list)
+    failures: int = 0
+
+    def percentile_ms(self, share: float) -> float:
+        """The nearest-rank percentile of the latencies, in milliseconds (0 when none was served)."""
+        ordered = sorted(self.latencies) or [0.0]
+        return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000
 
 
 def family_usage(pid: int) -> tuple[float, float]:
