@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -128,32 +129,120 @@ StateT = TypeVar("StateT", bound=BaseModel)
 ActionT = TypeVar("ActionT", bound=Action)
 OptionsT = TypeVar("OptionsT", bound=Options)
 
+NOBODY: frozenset[Seat] = frozenset()
+
+
+@dataclass(frozen=True)
+class Phase(Generic[StateT, ActionT]):
+    """One phase of a game: who acts in it, their legal moves, and one handler per kind of move.
+
+    This is every engine's idiom: an engine maps each of its phases to a `Phase`, so `to_act`, `legal_actions`
+    and `apply` look the phase up instead of branching on it, and each rule lives in one handler. A handler gets a
+    move of its kind from a seat allowed to act, and returns the new state and what happened, or raises
+    `IllegalAction` leaving the state untouched.
+    """
+
+    to_act: Callable[[StateT], frozenset[Seat]]
+    moves: Callable[[StateT, Seat], Sequence[ActionT]]
+    handlers: Mapping[type[Action], Callable[[StateT, Seat, Any], tuple[StateT, list[Event]]]]
+
+
+OVER: Phase[Any, Any] = Phase(to_act=lambda state: NOBODY, moves=lambda state, seat: (), handlers={})
+"""The phase of a finished game: nobody acts."""
+
+
+class Level(StrEnum):
+    """How well a bot player plays; every game offers all three (a level's value is its translation key's tail)."""
+
+    EASY = "easy"
+    """For people learning the game: plays toward its goals, with slips a beginner would make."""
+    NORMAL = "normal"
+    """Plays like a decent person: a sound heuristic."""
+    HARD = "hard"
+    """Searches: samples what its seat cannot see and plays the moves out."""
+
+
+LEGACY_KINDS: Mapping[str, str] = {"sensible": Level.NORMAL.value}
+"""Bot kinds stored before levels existed, and the level each now plays as."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a bot may think about one move, in CPU seconds of the process thinking.
+
+    A search also has a fixed number of iterations, so it is deterministic per seed whenever it finishes them
+    within the budget; the budget only cuts a search short on a machine too slow for it.
+    """
+
+    seconds: float = 1.0
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class Hint(Generic[ActionT]):
+    """The move a coach suggests and why, in one translatable sentence."""
+
+    action: ActionT
+    reason: Message
+
+
+class GameState(Protocol):
+    """What the engine contract reads of any game's state."""
+
+    n_players: int
+
 
 class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
-    """One game's rules: pure, deterministic, and the only judge of what is legal."""
+    """One game's rules: pure, deterministic, and the only judge of what is legal.
+
+    An engine names the `Phase` its state is in (`phase`); the contract's `to_act`, `legal_actions` and `apply`
+    follow from that table of phases, and an engine overrides them only to add what is its own.
+    """
 
     game_id: ClassVar[str]
     options_model: ClassVar[type[Options]]
     state_model: ClassVar[type[BaseModel]]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    bot_kinds: ClassVar[tuple[str, ...]] = ("sensible",)
+    bot_kinds: ClassVar[tuple[str, ...]] = tuple(Level)
+    """The bot players a lobby offers: the three levels, then this game's personalities, if any."""
 
     @abstractmethod
     def new_game(self, options: OptionsT, n_players: int, seed: int) -> StateT:
         """Return the opening state: decks shuffled from `seed`, whose generator state lives in the state."""
 
-    @abstractmethod
+    def phase(self, state: StateT) -> Phase[StateT, ActionT]:
+        """Return the rules of the phase `state` is in (`OVER` once the game has ended)."""
+        raise NotImplementedError  # SCAFFOLD: abstract once every engine is on the phase idiom (issue 12)
+
     def to_act(self, state: StateT) -> frozenset[Seat]:
         """Return the seats that must act now (several during a simultaneous phase; none once over)."""
+        return self.phase(state).to_act(state)
 
-    @abstractmethod
     def legal_actions(self, state: StateT, seat: Seat) -> list[ActionT]:
         """Return every move `seat` may make now, in a stable order a UI or a bot can enumerate."""
+        phase = self.phase(state)
+        return list(phase.moves(state, seat)) if seat in phase.to_act(state) else []
 
-    @abstractmethod
     def apply(self, state: StateT, seat: Seat, action: ActionT) -> tuple[StateT, list[Event]]:
         """Validate and apply a move: a new state and what happened, or `IllegalAction` and no change."""
+        phase = self.phase(state)
+        self.check_turn(state, phase, seat)
+        handler = phase.handlers.get(type(action))
+        if handler is None:
+            raise IllegalAction(CommonReason.NOT_LEGAL_NOW, action=action.encode())
+        return handler(state, seat, action)
+
+    def check_turn(self, state: StateT, phase: Phase[StateT, ActionT], seat: Seat) -> None:
+        """Refuse a move after the end, from no seat, or from a seat not to act now."""
+        if phase is OVER:
+            raise IllegalAction(CommonReason.GAME_OVER)
+        if not 0 <= seat < cast(GameState, state).n_players:
+            raise IllegalAction(CommonReason.NOT_A_SEAT)
+        if seat not in phase.to_act(state):
+            raise IllegalAction(CommonReason.NOT_YOUR_TURN)
 
     @abstractmethod
     def view(self, state: StateT, seat: Seat | None) -> BaseModel:
@@ -168,12 +257,22 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
         """Read an action from its `encode()` text, or raise `IllegalAction(MALFORMED_ACTION)`."""
 
     @abstractmethod
-    def bot_action(self, state: StateT, seat: Seat, rng: random.Random, kind: str = "sensible") -> ActionT:
-        """Choose a legal move for a bot player in `seat`, using only what that seat may see."""
+    def bot_action(
+        self, state: StateT, seat: Seat, rng: random.Random, kind: str = Level.NORMAL, budget: Budget = DEFAULT_BUDGET
+    ) -> ActionT:
+        """Choose a legal move for a bot player of `kind` in `seat`, from only what that seat may see and saw.
+
+        `kind` is a `Level`, one of this game's personalities, a `LEGACY_KINDS` key, or `random` (uniform over the
+        legal moves; for benchmarks and tests); anything else raises ValueError. Deterministic for a given `rng`.
+        """
+
+    def hint(self, state: StateT, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[ActionT]:
+        """What the `hard` player would do in `seat` now, and why in one sentence."""
+        raise NotImplementedError  # SCAFFOLD: each engine implements this (issue 12); made abstract at integration
 
     def is_over(self, state: StateT) -> bool:
         """Whether the game has ended."""
-        return self.result(state) is not None
+        return self.result(state) is not None  # SCAFFOLD: `self.phase(state) is OVER` once every engine has phases
 
     def load_state(self, data: str) -> StateT:
         """Validate a state from its JSON snapshot."""

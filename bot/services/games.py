@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 from bot.shards import EVERY_SHARD, ShardSet
 from bot.storage.database import Statement
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
-from rules.engine import Action, Event, GameEngine, IllegalAction, Message, Seat
+from rules.engine import Action, Event, GameEngine, IllegalAction, Level, Message, Seat
 
 log = logging.getLogger(__name__)
 
@@ -352,7 +352,7 @@ class GameService:
             self._check_lobby_version(record, version)
             if len(record.seats) >= table.engine.max_players:
                 raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
-            kind = kind or table.engine.bot_kinds[0]
+            kind = kind or Level.NORMAL
             if kind not in table.engine.bot_kinds:
                 raise ServiceError("bot.reason.unknown_bot_kind", kind=kind)
             taken = {s.name for s in record.seats}
@@ -456,7 +456,7 @@ class GameService:
             if table.state is None or table.record.status != "active" or seat not in table.engine.to_act(table.state):
                 return None
             rng = random.Random(f"{table.record.seed}/absent/{table.record.version}")
-            action = await asyncio.to_thread(table.engine.bot_action, table.state, seat, rng, "sensible")
+            action = await asyncio.to_thread(table.engine.bot_action, table.state, seat, rng, Level.NORMAL)
             return await self._apply(table, seat, action, by_bot=True)
 
     async def hand_to_bot(self, game_id: int, seat: Seat) -> GameRecord:
@@ -467,7 +467,7 @@ class GameService:
                 raise ServiceError("bot.reason.not_running")
             current = next(s for s in table.record.seats if s.seat == seat)
             if not current.is_bot:
-                replacement = SeatRecord(seat=seat, name=current.name, bot_kind="sensible")
+                replacement = SeatRecord(seat=seat, name=current.name, bot_kind=Level.NORMAL.value)
                 table.record = await self._keeping_shown(table, self.store.replace_seat(table.record, replacement))
             return table.record
 
@@ -560,7 +560,7 @@ class GameService:
             kind = next(s.bot_kind for s in table.record.seats if s.seat == seat)
             rng = random.Random(f"{table.record.seed}/bot/{table.record.version}")
             action = await asyncio.to_thread(
-                table.engine.bot_action, table.state, seat, rng, kind or table.engine.bot_kinds[0]
+                table.engine.bot_action, table.state, seat, rng, kind or Level.NORMAL
             )
             return await self._apply(table, seat, action, by_bot=True)
 

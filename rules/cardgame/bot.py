@@ -15,6 +15,7 @@ from rules.cardgame.cards import LOCOMOTIVE, N_COLORS
 from rules.cardgame.plays import holder
 from rules.cardgame.state import CardGameState, Phase
 from rules.cardgame.tickets import load_data, ticket_needs
+from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget, CommonReason, IllegalAction
 
 PLAY_THRESHOLD = 1.5
 """A play must be worth one or two useful cards in the yard before the bot prefers it to drawing."""
@@ -24,6 +25,23 @@ LOCOMOTIVE_COST = 0.7
 """A locomotive spent on a group is worth keeping for later robberies, so spending one costs this much."""
 SURPLUS_WEIGHT = 0.5
 """Value of a yard card beyond what the tickets need now (it may serve a ticket drawn later)."""
+
+
+def choose(
+    state: CardGameState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET
+) -> CardGameAction:
+    """Return a legal move for a bot of this kind in `seat`."""
+    from rules.cardgame.engine import CardGameEngine
+
+    legal = CardGameEngine().legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction(CommonReason.NOT_YOUR_TURN)
+    kind = LEGACY_KINDS.get(kind, kind)
+    if kind == "random":
+        return rng.choice(legal)
+    if kind != "normal":
+        raise ValueError(f"unknown bot kind {kind!r}")
+    return choose_action(state, seat, legal, rng)
 
 
 def choose_action(

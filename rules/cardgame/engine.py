@@ -6,6 +6,7 @@ import random
 from itertools import combinations
 from typing import ClassVar
 
+from rules.cardgame import bot
 from rules.cardgame.actions import (
     DRAW_TICKETS,
     CardGameAction,
@@ -18,7 +19,6 @@ from rules.cardgame.actions import (
     keep_action,
     parse_action,
 )
-from rules.cardgame.bot import choose_action
 from rules.cardgame.cards import COLORS, LOCOMOTIVE, LOCOMOTIVES, N_KINDS, PER_COLOR
 from rules.cardgame.options import CardGameOptions
 from rules.cardgame.plays import group_error, legal_plays, three_error
@@ -28,7 +28,19 @@ from rules.cardgame.state import CardGameState, Phase, PlayerState
 from rules.cardgame.table import FACE_UP, Table
 from rules.cardgame.tickets import load_data
 from rules.cardgame.view import CardGameView, build_view
-from rules.engine import CommonReason, Event, GameEngine, GameResult, IllegalAction, Param, Seat
+from rules.engine import (
+    DEFAULT_BUDGET,
+    Budget,
+    CommonReason,
+    Event,
+    GameEngine,
+    GameResult,
+    Hint,
+    IllegalAction,
+    Level,
+    Param,
+    Seat,
+)
 from rules.rng import Rng
 
 HAND_SIZE = 7
@@ -43,7 +55,6 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
     state_model: ClassVar[type[CardGameState]] = CardGameState
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    bot_kinds: ClassVar[tuple[str, ...]] = ("sensible", "random")
 
     def new_game(self, options: CardGameOptions, n_players: int, seed: int) -> CardGameState:
         """Deal the opening (R-CG-2, R-CG-3) and draw the first player (R-CG-4)."""
@@ -165,15 +176,21 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
         return parse_action(text)
 
     def bot_action(
-        self, state: CardGameState, seat: Seat, rng: random.Random, kind: str = "sensible"
+        self,
+        state: CardGameState,
+        seat: Seat,
+        rng: random.Random,
+        kind: str = Level.NORMAL,
+        budget: Budget = DEFAULT_BUDGET,
     ) -> CardGameAction:
-        """Choose a legal move for a bot in `seat` (kinds: "sensible", "random")."""
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise IllegalAction(CommonReason.NOT_YOUR_TURN)
-        if kind == "random":
-            return rng.choice(legal)
-        return choose_action(state, seat, legal, rng)
+        """Choose a legal move for a bot of `kind` in `seat` (see `rules.cardgame.bot`)."""
+        return bot.choose(state, seat, rng, kind, budget)
+
+    def hint(
+        self, state: CardGameState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+    ) -> Hint[CardGameAction]:
+        """What the hard player would do in `seat` now, and why."""
+        return bot.hint(state, seat, rng, budget)
 
     def _check_seat(self, state: CardGameState, seat: Seat) -> None:
         """Refuse moves after the end, from unknown seats, and out of turn."""

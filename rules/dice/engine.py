@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from rules.dice import bot
 from rules.dice.actions import Add, DiceAction, Freight, Roll, Stop, parse_action
-from rules.dice.bot import choose_action
 from rules.dice.faces import DICE, FACES, PIPS, Face, face_messages
 from rules.dice.options import DiceOptions, GameMode, TieRule
 from rules.dice.reasons import DiceReason
@@ -14,11 +14,15 @@ from rules.dice.train import add_order, addable_faces, cargo_points, score_train
 from rules.dice.turn import freight_refusal, roll_refusal, stop_refusal, with_added
 from rules.dice.view import DiceView, build_view
 from rules.engine import (
+    DEFAULT_BUDGET,
+    Budget,
     CommonReason,
     Event,
     GameEngine,
     GameResult,
+    Hint,
     IllegalAction,
+    Level,
     Message,
     Param,
     PlayerResult,
@@ -111,12 +115,22 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
         """Read `roll`, `stop`, `freight` or `add:<faces>`, or raise `IllegalAction(MALFORMED_ACTION)`."""
         return parse_action(text)
 
-    def bot_action(self, state: DiceState, seat: Seat, rng: random.Random, kind: str = "sensible") -> DiceAction:
-        """Choose a sensible legal move for `seat` (see `rules.dice.bot`)."""
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise IllegalAction(CommonReason.GAME_OVER if state.over else CommonReason.NOT_YOUR_TURN)
-        return choose_action(state, legal, rng)
+    def bot_action(
+        self,
+        state: DiceState,
+        seat: Seat,
+        rng: random.Random,
+        kind: str = Level.NORMAL,
+        budget: Budget = DEFAULT_BUDGET,
+    ) -> DiceAction:
+        """Choose a legal move for a bot of `kind` in `seat` (see `rules.dice.bot`)."""
+        return bot.choose(state, seat, rng, kind, budget)
+
+    def hint(
+        self, state: DiceState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+    ) -> Hint[DiceAction]:
+        """What the hard player would do in `seat` now, and why."""
+        return bot.hint(state, seat, rng, budget)
 
     # The turn, move by move.
 

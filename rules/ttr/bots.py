@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import random
 
+from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget
 from rules.ttr.actions import DECK, Claim, DrawCard, DrawTickets, KeepTickets, PayTunnel, TtrAction, Withdraw
 from rules.ttr.board import CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import Payment
@@ -24,8 +25,9 @@ NEW_TICKETS_MIN_CARS = 15
 """Draw new tickets only with enough cars left to finish them."""
 
 
-def choose(state: TtrState, seat: int, rng: random.Random, kind: str) -> TtrAction:
+def choose(state: TtrState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET) -> TtrAction:
     """Return a legal move for a bot of this kind in `seat`."""
+    kind = LEGACY_KINDS.get(kind, kind)
     moves = move_set(state, seat)
     board = board_for(state.map_id)
     n = moves.count()
@@ -33,7 +35,7 @@ def choose(state: TtrState, seat: int, rng: random.Random, kind: str) -> TtrActi
         raise ValueError(f"seat {seat} has nothing to do now")
     if kind == "random":
         return moves.pick(rng.randrange(n), board)
-    if kind != "sensible":
+    if kind != "normal":
         raise ValueError(f"unknown bot kind {kind!r}")
     return _sensible(state, seat, moves, board, rng)
 

@@ -5,7 +5,20 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from rules.engine import CommonReason, Event, GameEngine, GameResult, IllegalAction, Message, Param, Seat
+from rules.engine import (
+    DEFAULT_BUDGET,
+    Budget,
+    CommonReason,
+    Event,
+    GameEngine,
+    GameResult,
+    Hint,
+    IllegalAction,
+    Level,
+    Message,
+    Param,
+    Seat,
+)
 from rules.rng import Rng
 from rules.ttr import bots
 from rules.ttr.actions import (
@@ -62,7 +75,6 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
     state_model: ClassVar[type[TtrState]] = TtrState
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
-    bot_kinds: ClassVar[tuple[str, ...]] = ("sensible", "random")
 
     def new_game(self, options: TtrOptions, n_players: int, seed: int) -> TtrState:
         """Shuffle, deal 4 cards each and 5 face up, and offer the opening tickets (R-USA-1/2, R-EU-1/2, R-S1)."""
@@ -184,9 +196,15 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
         """Read a move from its short text form."""
         return parse_action(text)
 
-    def bot_action(self, state: TtrState, seat: Seat, rng: random.Random, kind: str = "sensible") -> TtrAction:
-        """Choose a legal move for a bot (`random` or `sensible`) from what `seat` can see."""
-        return bots.choose(state, seat, rng, kind)
+    def bot_action(
+        self, state: TtrState, seat: Seat, rng: random.Random, kind: str = Level.NORMAL, budget: Budget = DEFAULT_BUDGET
+    ) -> TtrAction:
+        """Choose a legal move for a bot of `kind` from what `seat` can see (see `rules.ttr.bots`)."""
+        return bots.choose(state, seat, rng, kind, budget)
+
+    def hint(self, state: TtrState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[TtrAction]:
+        """What the hard player would do in `seat` now, and why."""
+        return bots.hint(state, seat, rng, budget)
 
     def describe_action(self, state: TtrState, action: TtrAction) -> Message:
         """Word a move with the map's names (a claim names its cities), for buttons and menus."""

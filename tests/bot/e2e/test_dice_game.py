@@ -35,7 +35,7 @@ async def test_a_whole_game_from_newgame_to_the_winner(stand_in: LocalDiscord, r
     async with running() as bot:
         players = table(stand_in, bot, "Ann", "Ben")
         record = await players.open("dice", bots=1)
-        assert [s.name for s in record.seats][:2] == ["Ann", "Ben"] and record.seats[2].bot_kind == "sensible"
+        assert [s.name for s in record.seats][:2] == ["Ann", "Ben"] and record.seats[2].bot_kind == "normal"
         finished = await players.play_to_the_end(record.id, seed=7)
 
     final = stand_in.channel_messages()[-1]
