@@ -559,9 +559,7 @@ class GameService:
             seat = min(seats)
             kind = next(s.bot_kind for s in table.record.seats if s.seat == seat)
             rng = random.Random(f"{table.record.seed}/bot/{table.record.version}")
-            action = await asyncio.to_thread(
-                table.engine.bot_action, table.state, seat, rng, kind or Level.NORMAL
-            )
+            action = await asyncio.to_thread(table.engine.bot_action, table.state, seat, rng, kind or Level.NORMAL)
             return await self._apply(table, seat, action, by_bot=True)
 
     async def close(self, timeout: float = 5.0) -> None:
