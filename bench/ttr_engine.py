@@ -1,4 +1,4 @@
-"""Ticket to Ride engine figures: random games per second, worst-case graph work, sensible-bot win rate.
+"""Ticket to Ride engine figures: random games per second, worst-case graph work, state copies, normal-bot wins.
 
 Run: `.venv/bin/python -m bench.ttr_engine` (add `--quick` for a short run). Times are CPU time of this one
 process (`time.process_time`), so other work on the machine disturbs them less; the speed runs start after a
@@ -8,11 +8,14 @@ short warm-up, as a long-running bot process would be.
 from __future__ import annotations
 
 import argparse
+import copy
+import pickle
 import random
 import statistics
 import time
 from collections.abc import Callable
 
+from bench.ttr_worst_cases import SLOW_NETWORKS
 from rules.ttr.board import Board, board_for
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.graph import Edge, longest_trail
@@ -96,6 +99,37 @@ def worst_longest_trail(samples: int) -> tuple[float, str]:
     return worst, label
 
 
+HARD_NETWORKS = (
+    "europe:0,1,2,3,15,17,21,26,27,29,48,49,54,56,57,59,77,79,84,96,97",
+    "usa:2,5,8,17,20,21,26,27,29,40,56,57,60,63,65,66,76,77,83,84,85",
+    "usa:2,10,18,20,21,26,29,32,40,50,56,57,60,65,76,77,80,83,85,90,99",
+    "europe:0,15,18,20,21,28,30,31,34,38,39,48,49,77,79,84,93,96,97,100",
+    "usa:0,2,6,22,24,25,28,30,32,38,56,58,60,63,64,65,66,76,83,93",
+    "europe:4,21,26,29,30,31,34,38,39,43,48,49,57,74,78,79,84,89,96,97,100",
+    "europe:0,3,13,15,21,22,23,26,27,29,48,49,50,54,55,58,69,79,84",
+    "europe:0,1,2,13,15,21,22,23,26,27,29,38,49,54,56,57,59,64,78,79",
+    *SLOW_NETWORKS[2:],
+)
+"""The slowest networks found by hill-climbing (`bench.ttr_worst_cases`, whose `SLOW_NETWORKS` start the same) and by
+`worst_longest_trail`, for three successive searches: timed here so a paired run compares them."""
+
+
+def hard_networks() -> tuple[float, str]:
+    """The slowest longest-trail search over `HARD_NETWORKS`."""
+    worst, label = 0.0, ""
+    for network in HARD_NETWORKS:
+        map_id, _, text = network.partition(":")
+        board = board_for(map_id)
+        owned = [int(i) for i in text.split(",")]
+        edges: list[Edge] = [
+            (board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in owned
+        ]
+        seconds = _timed(lambda edges=edges: longest_trail(edges))  # type: ignore[misc]
+        if seconds > worst:
+            worst, label = seconds, f"{map_id}, {len(owned)} tracks"
+    return worst, label
+
+
 def worst_stations() -> tuple[float, str]:
     """Best station use with 3 stations on the busiest Europe cities, every route there another player's."""
     board = board_for("europe")
@@ -112,8 +146,24 @@ def worst_stations() -> tuple[float, str]:
     return seconds, f"stations at {names}, {len(tickets)} tickets, ≤ {combos} combinations"
 
 
+def copy_costs(samples: int = 2000) -> tuple[float, float, float, int]:
+    """Microseconds per `model_copy`, per `copy.copy` and per pickle round trip of mid-game Europe states, and the
+    pickled size in bytes (a search copies states; a process pool pickles them)."""
+    state = ENGINE.new_game(TtrOptions.model_validate({"map": "europe"}), 4, 7)
+    rng = random.Random(7)
+    for _ in range(150):
+        seat = min(ENGINE.to_act(state))
+        state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng, "random"))
+    blob = pickle.dumps(state)
+    assert pickle.loads(blob) == state and copy.copy(state) == state
+    model = _timed(lambda: [state.model_copy() for _ in range(samples)]) / samples
+    shallow = _timed(lambda: [copy.copy(state) for _ in range(samples)]) / samples
+    round_trip = _timed(lambda: [pickle.loads(pickle.dumps(state)) for _ in range(samples)]) / samples
+    return model * 1e6, shallow * 1e6, round_trip * 1e6, len(blob)
+
+
 def win_rate(games: int) -> dict[str, tuple[int, int]]:
-    """Games won (shared wins count) by one sensible player against 3 random ones, per map; seats rotate."""
+    """Games won (shared wins count) by one normal player against 3 random ones, per map; seats rotate."""
     wins: dict[str, tuple[int, int]] = {}
     for map_id in ("usa", "europe"):
         won = 0
@@ -121,7 +171,7 @@ def win_rate(games: int) -> dict[str, tuple[int, int]]:
         for game in range(count):
             seat = game % 4
             kinds = ["random"] * 4
-            kinds[seat] = "sensible"
+            kinds[seat] = "normal"
             result = ENGINE.result(play(map_id, 4, 50_000 + game, kinds))
             assert result is not None
             won += seat in result.winners
@@ -134,7 +184,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="random games per speed round")
     parser.add_argument("--rounds", type=int, default=3, help="speed rounds (best and median reported)")
-    parser.add_argument("--winrate-games", type=int, default=1000, help="games for the sensible bot's win rate")
+    parser.add_argument("--winrate-games", type=int, default=1000, help="games for the normal bot's win rate (0: none)")
     parser.add_argument("--trail-samples", type=int, default=300, help="random networks per map for the trail")
     parser.add_argument("--quick", action="store_true", help="a short run: 40 games × 2 rounds, 100 win-rate games")
     args = parser.parse_args()
@@ -145,10 +195,19 @@ def main() -> None:
         print(f"{map_id}: random 4-player games per CPU second: best {best:.0f}, median {median:.0f} (goal ≥ 150)")
     seconds, label = worst_longest_trail(args.trail_samples)
     print(f"longest trail, worst case found: {seconds * 1000:.2f} ms ({label})")
+    seconds, label = hard_networks()
+    print(f"longest trail, worst of the hill-climbed networks: {seconds * 1000:.2f} ms ({label})")
     seconds, label = worst_stations()
     print(f"station use, worst case constructed: {seconds * 1000:.2f} ms ({label})")
+    model, shallow, round_trip, size = copy_costs()
+    print(
+        f"state copy: model_copy {model:.1f} µs, copy.copy {shallow:.1f} µs, "
+        f"pickle round trip {round_trip:.1f} µs ({size} bytes)"
+    )
+    if args.winrate_games <= 0:
+        return
     for map_id, (won, count) in win_rate(args.winrate_games).items():
-        print(f"{map_id}: sensible vs 3 random: won {won}/{count} = {100 * won / count:.1f}%")
+        print(f"{map_id}: normal vs 3 random: won {won}/{count} = {100 * won / count:.1f}%")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ only at the edges (actions, views, events).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from rules.engine import Message
 from rules.ttr.maps import CARD_COLORS, GRAY, LOCOMOTIVE, GameMap, Track, load_map
@@ -21,6 +21,7 @@ COLOR_MESSAGES: tuple[Message, ...] = tuple(Message(key=f"ttr.color.{name}") for
 """Card code → its translatable colour name."""
 
 
+@lru_cache(maxsize=1024)
 def cards_message(color: int, count: int, locomotives: int) -> Message:
     """Word a set of cards paid: `count` of `color` and some locomotives (`ttr.cards.*`)."""
     if color == LOCO or count == 0:
@@ -61,6 +62,14 @@ class Board:
     regular_ticket_ids: tuple[int, ...]
     payment_classes: tuple[tuple[int, int, int, tuple[int, ...]], ...]
     """(colour code or -1, length, ferry locomotives, track indices): tracks paid for alike, grouped."""
+    class_masks: tuple[int, ...]
+    """Per payment class, its tracks as a bitmask (bit i: track index i)."""
+    track_class: tuple[int, ...]
+    """Track index → its payment class."""
+    all_tracks: int
+    """Every track as a bitmask."""
+    max_length: int
+    """The longest track's length."""
 
     @property
     def n_tracks(self) -> int:
@@ -91,6 +100,11 @@ def build_board(game_map: GameMap) -> Board:
     for i, t in enumerate(tracks):
         city_tracks[city_index[t.a]].append(i)
         city_tracks[city_index[t.b]].append(i)
+    classes = _payment_classes(tracks)
+    track_class = [0] * len(tracks)
+    for k, (_, _, _, members) in enumerate(classes):
+        for i in members:
+            track_class[i] = k
     return Board(
         game_map=game_map,
         track_a=tuple(city_index[t.a] for t in tracks),
@@ -110,7 +124,11 @@ def build_board(game_map: GameMap) -> Board:
         tickets={t.id: (city_index[t.a], city_index[t.b], t.points) for t in game_map.tickets},
         long_ticket_ids=tuple(t.id for t in game_map.tickets if t.long),
         regular_ticket_ids=tuple(t.id for t in game_map.tickets if not t.long),
-        payment_classes=_payment_classes(tracks),
+        payment_classes=classes,
+        class_masks=tuple(sum(1 << i for i in members) for _, _, _, members in classes),
+        track_class=tuple(track_class),
+        all_tracks=(1 << len(tracks)) - 1,
+        max_length=max(t.length for t in tracks),
         ticket_messages={
             t.id: Message(
                 key="ttr.ticket",

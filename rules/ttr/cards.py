@@ -6,9 +6,12 @@ an all-locomotive payment is written with colour 8 (LOCO). Every distinct afford
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine import Event
+from rules.rng import Rng
 from rules.ttr.board import LOCO
-from rules.ttr.state import Draft
+from rules.ttr.state import TtrState
 
 DECK_COMPOSITION: tuple[int, ...] = (12,) * 8 + (14,)
 """R-C1: 12 cards of each of 8 colours and 14 locomotives."""
@@ -75,57 +78,85 @@ def spend(hand: tuple[int, ...], pay_color: int, pay_locos: int, length: int) ->
     return new, paid
 
 
-def draw_from_deck(dr: Draft, events: list[Event]) -> int:
+class Piles:
+    """The deck, discards, face-up row and generator while one move deals cards: the fields a deal changes together.
+
+    Built from a state (or a move's changes so far) and written back with `save`; nothing else of the state is copied.
+    """
+
+    __slots__ = ("deck", "discard", "market", "rng")
+
+    def __init__(self, state: TtrState, changes: dict[str, Any]) -> None:
+        get = changes.get
+        self.deck: tuple[int, ...] = get("deck", state.deck)
+        self.discard: tuple[int, ...] = get("discard", state.discard)
+        self.market: tuple[int, ...] = get("market", state.market)
+        self.rng: Rng = get("rng", state.rng)
+
+    def save(self, changes: dict[str, Any]) -> None:
+        """Record the piles in a move's changes."""
+        changes["deck"] = self.deck
+        changes["discard"] = self.discard
+        changes["market"] = self.market
+        changes["rng"] = self.rng
+
+
+def draw_from_deck(piles: Piles, events: list[Event]) -> int:
     """Take the top card, first shuffling the discards into a new deck when the deck is empty (R-T4); -1 if none."""
-    if not dr.deck:
-        if not dr.discard:
+    if not piles.deck:
+        if not piles.discard:
             return -1
-        pile = list(dr.discard)
-        rnd, dr.rng = dr.rng.next()
+        pile = list(piles.discard)
+        rnd, piles.rng = piles.rng.next()
         rnd.shuffle(pile)
-        dr.deck = tuple(pile)
-        dr.discard = ()
+        piles.deck = tuple(pile)
+        piles.discard = ()
         events.append(Event(key="ttr.event.reshuffled", params={"cards": len(pile)}))
-    card = dr.deck[-1]
-    dr.deck = dr.deck[:-1]
+    card = piles.deck[-1]
+    piles.deck = piles.deck[:-1]
     return card
 
 
-def refill_market(dr: Draft, events: list[Event]) -> None:
+def refill_market(piles: Piles, events: list[Event]) -> None:
     """Fill empty face-up places from the deck, then apply the three-locomotive reset (R-T3).
 
     The reset repeats while the new row again shows 3 locomotives; it is not tried at all when the cards outside the
     hands cannot make a row with fewer (`market_needs_reset`), so it never loops for ever.
     """
-    refill_market_once(dr, events)
-    while market_needs_reset(dr.deck, dr.discard, dr.market):
-        dr.discard = dr.discard + dr.market
-        dr.market = ()
+    refill_market_once(piles, events)
+    while market_needs_reset(piles.deck, piles.discard, piles.market):
+        piles.discard = piles.discard + piles.market
+        piles.market = ()
         events.append(Event(key="ttr.event.market_reset"))
-        refill_market_once(dr, events)
+        refill_market_once(piles, events)
 
 
-def settle_market(dr: Draft, events: list[Event]) -> None:
+def market_unsettled(deck: tuple[int, ...], discard: tuple[int, ...], market: tuple[int, ...]) -> bool:
+    """Whether the end of a turn must touch the row: it is short and cards are left (R-T4), or shows 3 locomotives
+    (R-T3; `refill_market` then resets it only if a better row can be made)."""
+    return (len(market) < MARKET_SIZE and bool(deck or discard)) or market.count(LOCO) >= MARKET_LOCO_LIMIT
+
+
+def settle_market(piles: Piles, events: list[Event]) -> None:
     """End of a turn: top up a short row (R-T4) and reset a row of 3 locomotives that can be fixed now (R-T3).
 
     A row left with 3 locomotives because no better row could be made (see `market_needs_reset`) stays until cards
     come back to the deck or discards (a claim or a station pays into the discards); the check runs at the end of
     every turn, so such a row never outlives the turn in which a reset became possible.
     """
-    market = dr.market
-    if (len(market) < MARKET_SIZE and (dr.deck or dr.discard)) or market.count(LOCO) >= MARKET_LOCO_LIMIT:
-        refill_market(dr, events)
+    if market_unsettled(piles.deck, piles.discard, piles.market):
+        refill_market(piles, events)
 
 
-def refill_market_once(dr: Draft, events: list[Event]) -> None:
+def refill_market_once(piles: Piles, events: list[Event]) -> None:
     """Turn up cards until 5 are face up or nothing is left, without the reset check."""
-    market = list(dr.market)
+    market = list(piles.market)
     while len(market) < MARKET_SIZE:
-        card = draw_from_deck(dr, events)
+        card = draw_from_deck(piles, events)
         if card < 0:
             break
         market.append(card)
-    dr.market = tuple(market)
+    piles.market = tuple(market)
 
 
 def market_needs_reset(deck: tuple[int, ...], discard: tuple[int, ...], market: tuple[int, ...]) -> bool:
@@ -146,14 +177,14 @@ def market_needs_reset(deck: tuple[int, ...], discard: tuple[int, ...], market: 
     return available - locos >= size - (MARKET_LOCO_LIMIT - 1)
 
 
-def take_face_up(dr: Draft, card: int, events: list[Event]) -> None:
+def take_face_up(piles: Piles, card: int, events: list[Event]) -> None:
     """Remove one face-up card of this code and turn up its replacement in the same place (R-T1)."""
-    market = list(dr.market)
+    market = list(piles.market)
     place = market.index(card)
-    replacement = draw_from_deck(dr, events)
+    replacement = draw_from_deck(piles, events)
     if replacement < 0:
         del market[place]
     else:
         market[place] = replacement
-    dr.market = tuple(market)
-    refill_market(dr, events)
+    piles.market = tuple(market)
+    refill_market(piles, events)

@@ -1,12 +1,21 @@
-"""The Ticket to Ride engine (USA and Europe) on the common engine contract; SPEC-ttr.md rule numbers inline."""
+"""The Ticket to Ride engine (USA and Europe) on the common engine contract; SPEC-ttr.md rule numbers inline.
+
+Each phase of the game is a `rules.engine.Phase` (`PHASES`): who acts, the legal moves, and one handler per kind of
+move. A handler reads the state it is given, writes only the fields it changes into a `changes` dict, and the new
+state shares every other field with the old one (`evolve`); card deals work on `Piles`, the four fields they touch.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from rules.engine import (
     DEFAULT_BUDGET,
+    NOBODY,
+    OVER,
     Budget,
     CommonReason,
     Event,
@@ -19,6 +28,7 @@ from rules.engine import (
     Param,
     Seat,
 )
+from rules.engine import Phase as RulesPhase
 from rules.rng import Rng
 from rules.ttr import bots
 from rules.ttr.actions import (
@@ -37,34 +47,48 @@ from rules.ttr.actions import (
 )
 from rules.ttr.board import CARD_CODES, CARD_NAMES, COLOR_MESSAGES, LOCO, Board, board_for, cards_message
 from rules.ttr.cards import (
+    Piles,
     draw_from_deck,
     extra_payments,
     is_affordable,
+    market_unsettled,
     new_deck,
     refill_market,
     settle_market,
     spend,
     take_face_up,
 )
-from rules.ttr.moves import can_draw, can_draw_second, doubles_closed, draw_sources, move_set, station_cost
+from rules.ttr.moves import (
+    can_draw,
+    can_draw_second,
+    doubles_closed,
+    draw_sources,
+    move_set,
+    station_cost,
+    with_owner,
+)
 from rules.ttr.options import FirstPlayer, ReturnedTickets, TtrOptions
 from rules.ttr.scoring import game_result
 from rules.ttr.state import (
-    Draft,
     LastMove,
     MoveKind,
     PendingTunnel,
     Phase,
     TtrState,
     build_unchecked,
+    evolve,
     last_move,
     replace_at,
+    replace_hand,
     replace_row,
 )
 from rules.ttr.view import PublicView, SeatView, describe_action, public_view, seat_view
 
 HAND_SIZE = 4
 TUNNEL_REVEAL = 3
+
+Outcome = tuple[TtrState, list[Event]]
+Changes = dict[str, Any]
 
 
 class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
@@ -75,6 +99,8 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
     state_model: ClassVar[type[TtrState]] = TtrState
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    bot_kinds: ClassVar[tuple[str, ...]] = (*Level, *bots.PERSONALITIES)
+    """The levels, then the four playstyle agents of the research literature as personalities (docs/)."""
 
     def new_game(self, options: TtrOptions, n_players: int, seed: int) -> TtrState:
         """Shuffle, deal 4 cards each and 5 face up, and offer the opening tickets (R-USA-1/2, R-EU-1/2, R-S1)."""
@@ -120,25 +146,20 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
             stations_left=(rules.stations_per_player,) * n_players,
             route_points=(0,) * n_players,
         )
-        dr = Draft(state)
-        refill_market(dr, [])
-        return dr.freeze()
+        changes: Changes = {}
+        piles = Piles(state, changes)
+        refill_market(piles, [])
+        piles.save(changes)
+        return evolve(state, changes)
 
-    def to_act(self, state: TtrState) -> frozenset[Seat]:
-        """Everyone still choosing during the opening (simultaneous), else the current seat; nobody once over."""
-        if state.phase is Phase.OPENING:
-            return frozenset(seat for seat, offer in enumerate(state.offers) if offer)
-        if state.phase is Phase.OVER:
-            return frozenset()
-        return frozenset((state.current,))
+    def phase(self, state: TtrState) -> RulesPhase[TtrState, TtrAction]:
+        """The rules of the phase `state` is in: a table lookup (`PHASES`)."""
+        return PHASES[state.phase]
 
-    def legal_actions(self, state: TtrState, seat: Seat) -> list[TtrAction]:
-        """Every move `seat` may make now: draws, tickets, each claim × distinct payment, stations, or pass."""
-        return move_set(state, seat).actions(board_for(state.map_id))
-
-    def apply(self, state: TtrState, seat: Seat, action: TtrAction) -> tuple[TtrState, list[Event]]:
-        """Validate and apply a move; `IllegalAction` leaves the state untouched."""
-        if state.phase is Phase.OVER:
+    def check_turn(self, state: TtrState, phase: RulesPhase[TtrState, TtrAction], seat: Seat) -> None:
+        """Refuse a move after the end, from no seat, from a seat that already chose its opening tickets, or out of
+        turn."""
+        if phase is OVER:
             raise IllegalAction(CommonReason.GAME_OVER)
         if not 0 <= seat < state.n_players:
             raise IllegalAction(CommonReason.NOT_A_SEAT)
@@ -147,36 +168,6 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
                 raise IllegalAction(TtrReason.ALREADY_CHOSEN)
         elif seat != state.current:
             raise IllegalAction(CommonReason.NOT_YOUR_TURN)
-        board = board_for(state.map_id)
-        dr = Draft(state)
-        events: list[Event] = []
-        phase = state.phase
-        if phase is Phase.OPENING and isinstance(action, KeepTickets):
-            _keep_opening(dr, board, seat, action, events)
-        elif phase is Phase.TURN and isinstance(action, DrawCard):
-            _pick_card(dr, seat, action, events, first=True)
-        elif phase is Phase.SECOND_PICK and isinstance(action, DrawCard):
-            _pick_card(dr, seat, action, events, first=False)
-        elif phase is Phase.TURN and isinstance(action, Claim):
-            _claim(dr, board, seat, action, events)
-        elif phase is Phase.TURN and isinstance(action, DrawTickets):
-            _draw_tickets(dr, board, seat, events)
-        elif phase is Phase.TURN and isinstance(action, BuildStation):
-            _build_station(dr, board, seat, action, events)
-        elif phase is Phase.TURN and isinstance(action, Pass):
-            if not move_set(state, seat).pass_only:
-                raise IllegalAction(TtrReason.MUST_ACT)
-            events.append(_event("ttr.event.passed", params={"seat": seat}))
-            _end_turn(dr, events, last_move(seat, MoveKind.PASS))
-        elif phase is Phase.TUNNEL and isinstance(action, PayTunnel):
-            _pay_tunnel(dr, board, seat, action, events)
-        elif phase is Phase.TUNNEL and isinstance(action, Withdraw):
-            _withdraw_tunnel(dr, board, seat, events)
-        elif phase is Phase.TICKETS and isinstance(action, KeepTickets):
-            _keep_drawn(dr, board, seat, action, events)
-        else:
-            raise IllegalAction(CommonReason.NOT_LEGAL_NOW, action=action.encode())
-        return dr.freeze(), events
 
     def view(self, state: TtrState, seat: Seat | None) -> PublicView | SeatView:
         """The public view (`None`), or what `seat` may see: the public view plus its own hand and tickets."""
@@ -216,21 +207,51 @@ def _event(key: str, params: dict[str, Param] | None = None, to: int | None = No
     return build_unchecked(Event, {"key": key, "params": params or {}, "to": to})
 
 
-def _keep_opening(dr: Draft, board: Board, seat: int, action: KeepTickets, events: list[Event]) -> None:
+# The events and records of card draws, most of all moves, recur with the same few values: each is built once and
+# shared (they are immutable), which halves the cost of a draw.
+
+
+@lru_cache(maxsize=256)
+def _seat_event(key: str, seat: int) -> Event:
+    """An event whose only parameter is the seat."""
+    return _event(key, {"seat": seat})
+
+
+@lru_cache(maxsize=256)
+def _card_event(key: str, seat: int, card: int, private: bool) -> Event:
+    """An event naming one card: public with the seat (`took_face_up`), or private to it (`you_drew`)."""
+    if private:
+        return _event(key, {"color": COLOR_MESSAGES[card]}, to=seat)
+    return _event(key, {"seat": seat, "color": COLOR_MESSAGES[card]})
+
+
+@lru_cache(maxsize=1024)
+def _drew_events(seat: int, picks: tuple[tuple[int, bool], ...]) -> tuple[Event, Event, LastMove]:
+    """The public summary and private list of a finished card draw, and its record."""
+    cards: list[str | int | Message] = [COLOR_MESSAGES[c] for c, _ in picks]
+    face_up_taken = tuple(c for c, up in picks if up)
+    move = last_move(seat, MoveKind.CARDS, face_up=face_up_taken, blind=len(picks) - len(face_up_taken))
+    return _drew_summary(seat, picks), _event("ttr.event.you_drew_cards", params={"cards": cards}, to=seat), move
+
+
+def _keep_opening(state: TtrState, seat: int, action: KeepTickets) -> Outcome:
     """Keep at least 2 opening tickets (R-USA-2, R-EU-2); play starts once every seat has chosen."""
+    board = board_for(state.map_id)
     rules = board.game_map.rules
-    offer = dr.offers[seat]
+    offer = state.offers[seat]
     _check_keep(offer, action.tickets, rules.opening_keep)
-    returned = tuple(t for t in offer if t not in action.tickets)
-    dr.tickets = replace_row(dr.tickets, seat, action.tickets)
-    dr.offers = replace_row(dr.offers, seat, ())
+    offers = replace_row(state.offers, seat, ())
+    changes: Changes = {"tickets": replace_row(state.tickets, seat, action.tickets), "offers": offers}
     if rules.opening_returns == "bottom":
-        dr.ticket_deck = dr.ticket_deck + returned
-    events.append(_event("ttr.event.opening_chosen", params={"seat": seat, "kept": len(action.tickets)}))
-    events.append(_you_kept(board, seat, action.tickets))
-    if not any(dr.offers):
-        dr.phase = Phase.TURN
-        events.append(_event("ttr.event.play_begins", params={"seat": dr.current}))
+        changes["ticket_deck"] = state.ticket_deck + tuple(t for t in offer if t not in action.tickets)
+    events = [
+        _event("ttr.event.opening_chosen", params={"seat": seat, "kept": len(action.tickets)}),
+        _you_kept(board, seat, action.tickets),
+    ]
+    if not any(offers):
+        changes["phase"] = Phase.TURN
+        events.append(_event("ttr.event.play_begins", params={"seat": state.current}))
+    return evolve(state, changes), events
 
 
 def _check_keep(offer: tuple[int, ...], kept: tuple[int, ...], minimum: int) -> None:
@@ -246,40 +267,55 @@ def _you_kept(board: Board, seat: int, kept: tuple[int, ...]) -> Event:
     return _event("ttr.event.you_kept", params={"tickets": [board.ticket_message(t) for t in kept]}, to=seat)
 
 
-def _pick_card(dr: Draft, seat: int, action: DrawCard, events: list[Event], first: bool) -> None:
+def _first_card(state: TtrState, seat: int, action: DrawCard) -> Outcome:
+    """Take a turn's first train card (R-T1)."""
+    return _pick_card(state, seat, action, first=True)
+
+
+def _second_card(state: TtrState, seat: int, action: DrawCard) -> Outcome:
+    """Take the second train card of a turn (R-T1, R-T2)."""
+    return _pick_card(state, seat, action, first=False)
+
+
+def _pick_card(state: TtrState, seat: int, action: DrawCard, first: bool) -> Outcome:
     """Take one train card (R-T1); a face-up locomotive ends the turn and is first-pick only (R-T2)."""
-    has_pile = bool(dr.deck or dr.discard)
-    if not can_draw(has_pile, dr.market, action.source, first):
-        if not first and action.source == CARD_NAMES[LOCO] and LOCO in dr.market:
+    source = action.source
+    has_pile = bool(state.deck or state.discard)
+    if not can_draw(has_pile, state.market, source, first):
+        if not first and source == CARD_NAMES[LOCO] and LOCO in state.market:
             raise IllegalAction(TtrReason.LOCOMOTIVE_SECOND)
-        if action.source == DECK or not draw_sources(has_pile, dr.market, first):
+        if source == DECK or not draw_sources(has_pile, state.market, first):
             raise IllegalAction(TtrReason.NOTHING_TO_DRAW)
         raise IllegalAction(TtrReason.NO_SUCH_FACE_UP)
-    hand = list(dr.hands[seat])
-    if action.source == DECK:
-        card = draw_from_deck(dr, events)
+    changes: Changes = {}
+    events: list[Event] = []
+    piles = Piles(state, changes)
+    if source == DECK:
+        card = draw_from_deck(piles, events)
         face_up = False
-        events.append(_event("ttr.event.drew_blind", params={"seat": seat}))
-        events.append(_event("ttr.event.you_drew", params={"color": COLOR_MESSAGES[card]}, to=seat))
+        events.append(_seat_event("ttr.event.drew_blind", seat))
+        events.append(_card_event("ttr.event.you_drew", seat, card, True))
     else:
-        card = CARD_CODES[action.source]
+        card = CARD_CODES[source]
         face_up = True
-        take_face_up(dr, card, events)
-        events.append(_event("ttr.event.took_face_up", params={"seat": seat, "color": COLOR_MESSAGES[card]}))
+        take_face_up(piles, card, events)
+        events.append(_card_event("ttr.event.took_face_up", seat, card, False))
+    hand = list(state.hands[seat])
     hand[card] += 1
-    dr.set_hand(seat, hand)
-    if first and not (face_up and card == LOCO) and can_draw_second(bool(dr.deck or dr.discard), dr.market):
-        dr.phase = Phase.SECOND_PICK
-        dr.first_pick, dr.first_pick_face_up = card, face_up
-        return
-    picks = [(card, face_up)] if first else [(dr.first_pick, dr.first_pick_face_up), (card, face_up)]
-    events.append(_drew_summary(seat, picks))
-    events.append(_event("ttr.event.you_drew_cards", params={"cards": [COLOR_MESSAGES[c] for c, _ in picks]}, to=seat))
-    face_up_taken = tuple(c for c, up in picks if up)
-    _end_turn(dr, events, last_move(seat, MoveKind.CARDS, face_up=face_up_taken, blind=len(picks) - len(face_up_taken)))
+    changes["hands"] = replace_hand(state.hands, seat, hand)
+    if first and not (face_up and card == LOCO) and can_draw_second(bool(piles.deck or piles.discard), piles.market):
+        piles.save(changes)
+        changes["phase"] = Phase.SECOND_PICK
+        changes["first_pick"], changes["first_pick_face_up"] = card, face_up
+        return evolve(state, changes), events
+    picks = ((card, face_up),) if first else ((state.first_pick, state.first_pick_face_up), (card, face_up))
+    summary, listed, move = _drew_events(seat, picks)
+    events.append(summary)
+    events.append(listed)
+    return _end_turn(state, changes, events, move, piles)
 
 
-def _drew_summary(seat: int, picks: list[tuple[int, bool]]) -> Event:
+def _drew_summary(seat: int, picks: tuple[tuple[int, bool], ...]) -> Event:
     """The public summary of a finished card draw: face-up colours by name, blind cards only counted (R-V1)."""
     colors: list[str | int | Message] = [COLOR_MESSAGES[c] for c, up in picks if up]
     blind = sum(not up for _, up in picks)
@@ -289,28 +325,31 @@ def _drew_summary(seat: int, picks: list[tuple[int, bool]]) -> Event:
     return _event(key, {"seat": seat, "colors": colors})
 
 
-def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event]) -> None:
+def _claim(state: TtrState, seat: int, action: Claim) -> Outcome:
     """Claim a track with exact cards (R-T5, R-T6, R-EU-5); a tunnel first reveals 3 cards (R-EU-6)."""
+    board = board_for(state.map_id)
     track = board.track_index.get(action.track)
     if track is None:
         raise IllegalAction(TtrReason.UNKNOWN_TRACK, track=action.track)
-    _check_claim(dr, board, seat, track, action)
+    _check_claim(state, board, seat, track, action)
     pay_color = CARD_CODES[action.color]
+    changes: Changes = {}
+    events: list[Event] = []
     if not board.track_tunnel[track]:
-        _complete_claim(dr, board, seat, track, pay_color, action.locomotives, events)
-        _end_turn(dr, events, _claimed(board, seat, track))
-        return
+        _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
+        return _end_turn(state, changes, events, _claimed(board, seat, track))
+    piles = Piles(state, changes)
     revealed = []
     for _ in range(TUNNEL_REVEAL):
-        card = draw_from_deck(dr, events)
+        card = draw_from_deck(piles, events)
         if card < 0:
             break
         revealed.append(card)
+    piles.save(changes)
     if not revealed:
         events.append(_event("ttr.event.tunnel_free", params={"seat": seat, "track": board.track_message(track)}))
-        _complete_claim(dr, board, seat, track, pay_color, action.locomotives, events)
-        _end_turn(dr, events, _claimed(board, seat, track))
-        return
+        _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
+        return _end_turn(state, changes, events, _claimed(board, seat, track))
     extra = sum(1 for c in revealed if c in (LOCO, pay_color))
     events.append(
         _event(
@@ -325,47 +364,49 @@ def _claim(dr: Draft, board: Board, seat: int, action: Claim, events: list[Event
     )
     length = board.track_len[track]
     if extra == 0:
-        dr.discard = dr.discard + tuple(revealed)
-        _complete_claim(dr, board, seat, track, pay_color, action.locomotives, events)
-        _end_turn(dr, events, _claimed(board, seat, track))
-    elif not extra_payments(dr.hands[seat], pay_color, action.locomotives, length, extra):
-        dr.discard = dr.discard + tuple(revealed)
+        changes["discard"] += tuple(revealed)
+        _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
+        return _end_turn(state, changes, events, _claimed(board, seat, track))
+    if not extra_payments(state.hands[seat], pay_color, action.locomotives, length, extra):
+        changes["discard"] += tuple(revealed)
         events.append(
             _event(
                 "ttr.event.tunnel_failed",
                 params={"seat": seat, "track": board.track_message(track), "extra": extra},
             )
         )
-        _end_turn(dr, events, last_move(seat, MoveKind.TUNNEL_FAILED, track=track))
-    else:
-        dr.phase = Phase.TUNNEL
-        dr.tunnel = PendingTunnel(
-            track=track, color=pay_color, locomotives=action.locomotives, revealed=tuple(revealed), extra=extra
-        )
+        return _end_turn(state, changes, events, last_move(seat, MoveKind.TUNNEL_FAILED, track=track))
+    changes["phase"] = Phase.TUNNEL
+    changes["tunnel"] = PendingTunnel(
+        track=track, color=pay_color, locomotives=action.locomotives, revealed=tuple(revealed), extra=extra
+    )
+    return evolve(state, changes), events
 
 
-def _check_claim(dr: Draft, board: Board, seat: int, track: int, action: Claim) -> None:
+def _check_claim(state: TtrState, board: Board, seat: int, track: int, action: Claim) -> None:
     """Refuse a claim the rules forbid: taken, double rules, cars, cards."""
-    if dr.owners[track] >= 0:
+    owners = state.owners
+    if owners[track] >= 0:
         raise IllegalAction(TtrReason.TRACK_TAKEN)
     partner = board.track_partner[track]
-    if partner >= 0 and dr.owners[partner] >= 0:
-        if dr.owners[partner] == seat:
+    if partner >= 0 and owners[partner] >= 0:
+        if owners[partner] == seat:
             raise IllegalAction(TtrReason.DOUBLE_OWN)
-        if doubles_closed(dr.n_players, dr.options, board):
+        if doubles_closed(state.n_players, state.options, board):
             raise IllegalAction(TtrReason.DOUBLE_CLOSED)
     length = board.track_len[track]
-    if dr.cars[seat] < length:
+    if state.cars[seat] < length:
         raise IllegalAction(TtrReason.NOT_ENOUGH_CARS)
     pay_color = CARD_CODES[action.color]
     if not is_affordable(
-        board.track_color[track], length, board.track_ferry[track], dr.hands[seat], pay_color, action.locomotives
+        board.track_color[track], length, board.track_ferry[track], state.hands[seat], pay_color, action.locomotives
     ):
         raise IllegalAction(TtrReason.CANNOT_PAY)
 
 
 def _complete_claim(
-    dr: Draft,
+    state: TtrState,
+    changes: Changes,
     board: Board,
     seat: int,
     track: int,
@@ -377,16 +418,16 @@ def _complete_claim(
 ) -> None:
     """Pay the cards (and a tunnel's extra), place the cars and score the route at once (R-T5, R-P1)."""
     length = board.track_len[track]
-    hand, paid = spend(dr.hands[seat], pay_color, locomotives, length)
+    hand, paid = spend(state.hands[seat], pay_color, locomotives, length)
     if extra:
         hand, paid_extra = spend(tuple(hand), pay_color, extra_locomotives, extra)
         paid += paid_extra
-    dr.set_hand(seat, hand)
-    dr.discard = dr.discard + tuple(paid)
-    dr.owners = replace_at(dr.owners, track, seat)
-    dr.cars = replace_at(dr.cars, seat, dr.cars[seat] - length)
+    changes["hands"] = replace_hand(state.hands, seat, hand)
+    changes["discard"] = changes.get("discard", state.discard) + tuple(paid)
+    changes["owners"] = with_owner(state.owners, track, seat, board)
+    changes["cars"] = replace_at(state.cars, seat, state.cars[seat] - length)
     points = board.track_points[track]
-    dr.route_points = replace_at(dr.route_points, seat, dr.route_points[seat] + points)
+    changes["route_points"] = replace_at(state.route_points, seat, state.route_points[seat] + points)
     events.append(
         _event(
             "ttr.event.claimed",
@@ -406,126 +447,212 @@ def _paid_message(pay_color: int, paid: list[int]) -> Message:
     return cards_message(pay_color, len(paid) - locomotives, locomotives)
 
 
-def _pay_tunnel(dr: Draft, board: Board, seat: int, action: PayTunnel, events: list[Event]) -> None:
+def _pay_tunnel(state: TtrState, seat: int, action: PayTunnel) -> Outcome:
     """Pay the tunnel's extra cards and claim it (R-EU-6)."""
-    tunnel = dr.tunnel
+    board = board_for(state.map_id)
+    tunnel = state.tunnel
     assert tunnel is not None
     length = board.track_len[tunnel.track]
-    if action.locomotives not in extra_payments(dr.hands[seat], tunnel.color, tunnel.locomotives, length, tunnel.extra):
+    if action.locomotives not in extra_payments(
+        state.hands[seat], tunnel.color, tunnel.locomotives, length, tunnel.extra
+    ):
         raise IllegalAction(TtrReason.CANNOT_PAY)
-    dr.discard = dr.discard + tunnel.revealed
+    changes: Changes = {"discard": state.discard + tunnel.revealed}
+    events: list[Event] = []
     _complete_claim(
-        dr, board, seat, tunnel.track, tunnel.color, tunnel.locomotives, events, tunnel.extra, action.locomotives
+        state,
+        changes,
+        board,
+        seat,
+        tunnel.track,
+        tunnel.color,
+        tunnel.locomotives,
+        events,
+        tunnel.extra,
+        action.locomotives,
     )
-    _end_turn(dr, events, _claimed(board, seat, tunnel.track))
+    return _end_turn(state, changes, events, _claimed(board, seat, tunnel.track))
 
 
-def _withdraw_tunnel(dr: Draft, board: Board, seat: int, events: list[Event]) -> None:
+def _withdraw_tunnel(state: TtrState, seat: int, action: Withdraw) -> Outcome:
     """Decline the tunnel: laid cards stay in hand, revealed cards are discarded, the turn ends (R-EU-6)."""
-    tunnel = dr.tunnel
+    board = board_for(state.map_id)
+    tunnel = state.tunnel
     assert tunnel is not None
-    dr.discard = dr.discard + tunnel.revealed
-    events.append(
-        _event("ttr.event.tunnel_withdrawn", params={"seat": seat, "track": board.track_message(tunnel.track)})
-    )
-    _end_turn(dr, events, last_move(seat, MoveKind.TUNNEL_WITHDRAWN, track=tunnel.track))
+    events = [_event("ttr.event.tunnel_withdrawn", params={"seat": seat, "track": board.track_message(tunnel.track)})]
+    changes: Changes = {"discard": state.discard + tunnel.revealed}
+    return _end_turn(state, changes, events, last_move(seat, MoveKind.TUNNEL_WITHDRAWN, track=tunnel.track))
 
 
-def _draw_tickets(dr: Draft, board: Board, seat: int, events: list[Event]) -> None:
+def _draw_tickets(state: TtrState, seat: int, action: DrawTickets) -> Outcome:
     """Draw 3 tickets, or all that remain (R-T7); refused when the ticket deck is empty."""
-    if not dr.ticket_deck:
+    if not state.ticket_deck:
         raise IllegalAction(TtrReason.NO_TICKETS_LEFT)
+    board = board_for(state.map_id)
     n = board.game_map.rules.ticket_draw
-    drawn = dr.ticket_deck[:n]
-    dr.ticket_deck = dr.ticket_deck[n:]
-    dr.offers = replace_row(dr.offers, seat, drawn)
-    dr.phase = Phase.TICKETS
-    events.append(_event("ttr.event.drew_tickets", params={"seat": seat, "count": len(drawn)}))
-    events.append(
-        _event("ttr.event.tickets_offered", params={"tickets": [board.ticket_message(t) for t in drawn]}, to=seat)
-    )
+    drawn = state.ticket_deck[:n]
+    changes: Changes = {
+        "ticket_deck": state.ticket_deck[n:],
+        "offers": replace_row(state.offers, seat, drawn),
+        "phase": Phase.TICKETS,
+    }
+    events = [
+        _event("ttr.event.drew_tickets", params={"seat": seat, "count": len(drawn)}),
+        _event("ttr.event.tickets_offered", params={"tickets": [board.ticket_message(t) for t in drawn]}, to=seat),
+    ]
+    return evolve(state, changes), events
 
 
-def _keep_drawn(dr: Draft, board: Board, seat: int, action: KeepTickets, events: list[Event]) -> None:
+def _keep_drawn(state: TtrState, seat: int, action: KeepTickets) -> Outcome:
     """Keep at least one drawn ticket; the others go under the deck or out of the game (R-T7, R-EU-3)."""
-    offer = dr.offers[seat]
+    board = board_for(state.map_id)
+    offer = state.offers[seat]
     _check_keep(offer, action.tickets, board.game_map.rules.ticket_keep)
     returned = tuple(t for t in offer if t not in action.tickets)
-    dr.tickets = replace_row(dr.tickets, seat, dr.tickets[seat] + action.tickets)
-    dr.offers = replace_row(dr.offers, seat, ())
-    if dr.options.returned_tickets is ReturnedTickets.BOTTOM:
-        dr.ticket_deck = dr.ticket_deck + returned
-    events.append(
+    changes: Changes = {
+        "tickets": replace_row(state.tickets, seat, state.tickets[seat] + action.tickets),
+        "offers": replace_row(state.offers, seat, ()),
+    }
+    if state.options.returned_tickets is ReturnedTickets.BOTTOM:
+        changes["ticket_deck"] = state.ticket_deck + returned
+    events = [
         _event(
             "ttr.event.kept_tickets",
             params={"seat": seat, "kept": len(action.tickets), "returned": len(returned)},
-        )
-    )
-    events.append(_you_kept(board, seat, action.tickets))
-    _end_turn(dr, events, last_move(seat, MoveKind.TICKETS, tickets_drawn=len(offer), tickets_kept=len(action.tickets)))
+        ),
+        _you_kept(board, seat, action.tickets),
+    ]
+    move = last_move(seat, MoveKind.TICKETS, tickets_drawn=len(offer), tickets_kept=len(action.tickets))
+    return _end_turn(state, changes, events, move)
 
 
-def _build_station(dr: Draft, board: Board, seat: int, action: BuildStation, events: list[Event]) -> None:
+def _build_station(state: TtrState, seat: int, action: BuildStation) -> Outcome:
     """Build a station on a free city for 1, 2, then 3 cards of one colour (R-EU-4)."""
+    board = board_for(state.map_id)
     city = board.city_index.get(action.city)
     if city is None:
         raise IllegalAction(TtrReason.UNKNOWN_CITY, city=action.city)
-    if dr.stations_left[seat] <= 0:
+    left = state.stations_left[seat]
+    if left <= 0:
         raise IllegalAction(TtrReason.NO_STATIONS_LEFT)
-    if dr.stations[city] >= 0:
+    if state.stations[city] >= 0:
         raise IllegalAction(TtrReason.CITY_TAKEN)
-    cost = station_cost(dr.stations_left[seat], board)
+    cost = station_cost(left, board)
     pay_color = CARD_CODES[action.color]
-    if not is_affordable(-1, cost, 0, dr.hands[seat], pay_color, action.locomotives):
+    if not is_affordable(-1, cost, 0, state.hands[seat], pay_color, action.locomotives):
         raise IllegalAction(TtrReason.CANNOT_PAY, cost=cost)
-    hand, paid = spend(dr.hands[seat], pay_color, action.locomotives, cost)
-    dr.set_hand(seat, hand)
-    dr.discard = dr.discard + tuple(paid)
-    dr.stations = replace_at(dr.stations, city, seat)
-    dr.stations_left = replace_at(dr.stations_left, seat, dr.stations_left[seat] - 1)
-    events.append(
+    hand, paid = spend(state.hands[seat], pay_color, action.locomotives, cost)
+    changes: Changes = {
+        "hands": replace_hand(state.hands, seat, hand),
+        "discard": state.discard + tuple(paid),
+        "stations": replace_at(state.stations, city, seat),
+        "stations_left": replace_at(state.stations_left, seat, left - 1),
+    }
+    events = [
         _event(
             "ttr.event.built_station",
-            params={
-                "seat": seat,
-                "city": board.city_messages[city],
-                "cards": _paid_message(pay_color, paid),
-            },
+            params={"seat": seat, "city": board.city_messages[city], "cards": _paid_message(pay_color, paid)},
         )
-    )
-    _end_turn(dr, events, last_move(seat, MoveKind.STATION, city=city))
+    ]
+    return _end_turn(state, changes, events, last_move(seat, MoveKind.STATION, city=city))
+
+
+def _pass(state: TtrState, seat: int, action: Pass) -> Outcome:
+    """Pass, only when nothing else is legal (R-E2)."""
+    if not move_set(state, seat).pass_only:
+        raise IllegalAction(TtrReason.MUST_ACT)
+    events = [_event("ttr.event.passed", params={"seat": seat})]
+    return _end_turn(state, {}, events, last_move(seat, MoveKind.PASS))
 
 
 def _claimed(board: Board, seat: int, track: int) -> LastMove:
     """The record of a finished claim: the track and the points it scored (R-C3)."""
-    return last_move(seat, MoveKind.CLAIM, track=track, points=board.track_points[track])
+    return _claim_record(seat, track, board.track_points[track])
 
 
-def _end_turn(dr: Draft, events: list[Event], move: LastMove) -> None:
+@lru_cache(maxsize=1024)
+def _claim_record(seat: int, track: int, points: int) -> LastMove:
+    """`_claimed`, built once per seat and track (records are immutable)."""
+    return last_move(seat, MoveKind.CLAIM, track=track, points=points)
+
+
+def _end_turn(
+    state: TtrState, changes: Changes, events: list[Event], move: LastMove, piles: Piles | None = None
+) -> Outcome:
     """Finish the current seat's turn, remembering `move` for everyone to see: the row's top-up and reset (R-T4,
     R-T3), last round (R-E1), a round of passes (R-E2 ruling), next seat."""
-    seat = dr.current
-    passed = move.kind is MoveKind.PASS
-    dr.last_claim = move.track if move.kind is MoveKind.CLAIM else -1
-    dr.last_move = move
-    dr.first_pick, dr.first_pick_face_up = -1, False
-    dr.tunnel = None
-    dr.turn += 1
-    dr.passes = dr.passes + 1 if passed else 0
-    settle_market(dr, events)
+    seat = state.current
+    kind = move.kind
+    changes["last_claim"] = move.track if kind is MoveKind.CLAIM else -1
+    changes["last_move"] = move
+    changes["first_pick"], changes["first_pick_face_up"] = -1, False
+    changes["tunnel"] = None
+    changes["turn"] = state.turn + 1
+    passes = changes["passes"] = state.passes + 1 if kind is MoveKind.PASS else 0
+    if piles is None:
+        get = changes.get
+        if market_unsettled(get("deck", state.deck), get("discard", state.discard), get("market", state.market)):
+            piles = Piles(state, changes)
+    if piles is not None:
+        settle_market(piles, events)
+        piles.save(changes)
     over = False
-    if dr.final_turns >= 0:
-        dr.final_turns -= 1
-        over = dr.final_turns == 0
-    elif dr.cars[seat] <= 2:
-        dr.final_turns = dr.n_players
-        events.append(_event("ttr.event.last_round", params={"seat": seat, "cars": dr.cars[seat]}))
-    if not over and dr.passes >= dr.n_players:
+    final_turns = state.final_turns
+    if final_turns >= 0:
+        changes["final_turns"] = final_turns - 1
+        over = final_turns == 1
+    else:
+        cars = changes.get("cars", state.cars)[seat]
+        if cars <= 2:
+            changes["final_turns"] = state.n_players
+            events.append(_event("ttr.event.last_round", params={"seat": seat, "cars": cars}))
+    if not over and passes >= state.n_players:
         over = True
         events.append(_event("ttr.event.stalemate"))
     if over:
-        dr.phase = Phase.OVER
+        changes["phase"] = Phase.OVER
         events.append(_event("ttr.event.game_over"))
     else:
-        dr.current = (seat + 1) % dr.n_players
-        dr.phase = Phase.TURN
+        changes["current"] = (seat + 1) % state.n_players
+        changes["phase"] = Phase.TURN
+    return evolve(state, changes), events
+
+
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(TicketToRideEngine.max_players))
+
+
+def _current(state: TtrState) -> frozenset[Seat]:
+    """The seat whose turn it is."""
+    return _ONE_SEAT[state.current]
+
+
+def _choosing(state: TtrState) -> frozenset[Seat]:
+    """Every seat still choosing its opening tickets (at once)."""
+    return frozenset(seat for seat, offer in enumerate(state.offers) if offer) or NOBODY
+
+
+def _moves(state: TtrState, seat: Seat) -> list[TtrAction]:
+    """The phase's legal moves of `seat` (`move_set` looks its phase up too)."""
+    return move_set(state, seat).actions(board_for(state.map_id))
+
+
+def _phase(
+    to_act: Callable[[TtrState], frozenset[Seat]],
+    handlers: dict[type[TtrAction], Callable[[TtrState, int, Any], Outcome]],
+) -> RulesPhase[TtrState, TtrAction]:
+    """A phase in which `to_act` may move, with `handlers` per kind of move (its moves are `move_set`'s)."""
+    return RulesPhase(to_act=to_act, moves=_moves, handlers=handlers)  # type: ignore[arg-type]
+
+
+PHASES: dict[Phase, RulesPhase[TtrState, TtrAction]] = {
+    Phase.OPENING: _phase(_choosing, {KeepTickets: _keep_opening}),
+    Phase.TURN: _phase(
+        _current,
+        {DrawCard: _first_card, Claim: _claim, DrawTickets: _draw_tickets, BuildStation: _build_station, Pass: _pass},
+    ),
+    Phase.SECOND_PICK: _phase(_current, {DrawCard: _second_card}),
+    Phase.TUNNEL: _phase(_current, {PayTunnel: _pay_tunnel, Withdraw: _withdraw_tunnel}),
+    Phase.TICKETS: _phase(_current, {KeepTickets: _keep_drawn}),
+    Phase.OVER: OVER,
+}
+"""Each phase's rules: who acts, their moves, and the handler of each kind of move."""

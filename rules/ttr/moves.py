@@ -1,13 +1,15 @@
 """What a seat may do now, as a compact move set that can be counted, indexed and listed without waste.
 
-Claims are grouped per track with the list of distinct affordable payments (shared by tracks of the same colour,
-length and ferry count), stations as cities × payments, so a random player can pick uniformly among thousands
-of moves without building them all, and `legal_actions` can still list them in a stable order.
+Claims are a bitmask of claimable tracks with, per hand, masks of the tracks by how many distinct payments they have
+(tracks of the same colour, length and ferry count pay alike), stations as cities × payments, so a random player
+counts thousands of moves with a few popcounts and picks one uniformly without building them all, and
+`legal_actions` can still list them in a stable order. Each phase has its own move function (`_MOVE_SETS`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from rules.caches import BoundedCache
@@ -24,7 +26,7 @@ from rules.ttr.actions import (
     Withdraw,
 )
 from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO, Board, board_for
-from rules.ttr.cards import DECK_COMPOSITION, Payment, extra_payments, payments
+from rules.ttr.cards import Payment, extra_payments, payments
 from rules.ttr.options import TtrOptions
 from rules.ttr.state import Phase, TtrState, build_unchecked
 
@@ -34,21 +36,78 @@ _WITHDRAW = Withdraw()
 _TICKETS = DrawTickets()
 
 
-@dataclass
 class MoveSet:
-    """Every legal move of one seat, grouped by kind, in the order `legal_actions` lists them."""
+    """Every legal move of one seat, grouped by kind, in the order `legal_actions` lists them.
 
-    draws: tuple[str, ...] = ()
-    tickets: bool = False
-    claims: list[tuple[int, tuple[Payment, ...]]] = field(default_factory=list)
-    claim_count: int = 0
-    """How many (track, payment) claims `claims` holds."""
-    station_cities: list[int] = field(default_factory=list)
-    station_payments: tuple[Payment, ...] = ()
-    keeps: list[tuple[int, ...]] = field(default_factory=list)
-    pays: list[int] = field(default_factory=list)
-    withdraw: bool = False
-    pass_only: bool = False
+    Claims are held as a bitmask of claimable tracks and the payments of each track's class: counting them is a few
+    popcounts, and the sorted (track, payments) list is only built when something reads `claims` or picks a claim.
+    """
+
+    __slots__ = (
+        "_board",
+        "_claims",
+        "_groups",
+        "_hand",
+        "claim_count",
+        "claim_mask",
+        "draws",
+        "keeps",
+        "pass_only",
+        "pays",
+        "station_cities",
+        "station_payments",
+        "tickets",
+        "withdraw",
+    )
+
+    def __init__(
+        self,
+        draws: tuple[str, ...] = (),
+        tickets: bool = False,
+        station_cities: Sequence[int] = (),
+        station_payments: tuple[Payment, ...] = (),
+        keeps: Sequence[tuple[int, ...]] = (),
+        pays: Sequence[int] = (),
+        withdraw: bool = False,
+        pass_only: bool = False,
+    ) -> None:
+        self.draws = draws
+        self.tickets = tickets
+        self.claim_count = 0
+        """How many (track, payment) claims there are."""
+        self.claim_mask = 0
+        """Bit i set: track i may be claimed now."""
+        self._hand: tuple[int, ...] = ()
+        self._board: Board | None = None
+        self._groups: PaymentClass = ()
+        self._claims: list[tuple[int, tuple[Payment, ...]]] | None = None
+        self.station_cities = station_cities
+        self.station_payments = station_payments
+        self.keeps = keeps
+        self.pays = pays
+        self.withdraw = withdraw
+        self.pass_only = pass_only
+
+    @property
+    def claims(self) -> list[tuple[int, tuple[Payment, ...]]]:
+        """Every claimable track (ascending) with its distinct payments."""
+        if self._claims is None:
+            self._claims = list(self._walk_claims())
+        return self._claims
+
+    def _walk_claims(self) -> Iterator[tuple[int, tuple[Payment, ...]]]:
+        """The claimable tracks in order with their payments (worked out once per payment class)."""
+        board, hand = self._board, self._hand
+        if board is None:
+            return
+        found: dict[int, tuple[Payment, ...]] = {}
+        track_class = board.track_class
+        for track in _bits(self.claim_mask):
+            k = track_class[track]
+            pays = found.get(k)
+            if pays is None:
+                pays = found[k] = class_payments(board, k, hand)
+            yield track, pays
 
     def count(self) -> int:
         """How many legal moves there are."""
@@ -72,12 +131,9 @@ class MoveSet:
             if index == 0:
                 return _TICKETS
             index -= 1
-        for track, pays in self.claims:
-            if index < len(pays):
-                color, locos = pays[index]
-                values = {"track": board.track_ids[track], "color": CARD_NAMES[color], "locomotives": locos}
-                return build_unchecked(Claim, values)
-            index -= len(pays)
+        if index < self.claim_count:
+            return self._pick_claim(index, board)
+        index -= self.claim_count
         n_station = len(self.station_cities) * len(self.station_payments)
         if index < n_station:
             city, pay = divmod(index, len(self.station_payments))
@@ -98,9 +154,29 @@ class MoveSet:
             return _PASS
         raise IndexError(index)
 
+    def _pick_claim(self, index: int, board: Board) -> Claim:
+        """The claim at `index` of the claims, walking the tracks in order by their payment counts alone."""
+        groups = self._groups
+        for track in _bits(self.claim_mask):
+            n_pays = next(n for n, mask in groups if mask >> track & 1)
+            if index < n_pays:
+                color, locos = class_payments(board, board.track_class[track], self._hand)[index]
+                values = {"track": board.track_ids[track], "color": CARD_NAMES[color], "locomotives": locos}
+                return build_unchecked(Claim, values)
+            index -= n_pays
+        raise IndexError(index)
+
     def actions(self, board: Board) -> list[TtrAction]:
         """List every legal move."""
         return [self.pick(i, board) for i in range(self.count())]
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of the set bits of `mask`, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def can_draw(has_pile: bool, market: tuple[int, ...], source: str, first: bool) -> bool:
@@ -119,35 +195,38 @@ def can_draw_second(has_pile: bool, market: tuple[int, ...]) -> bool:
 
 def draw_sources(has_pile: bool, market: tuple[int, ...], first: bool) -> tuple[str, ...]:
     """Where a card may be taken from: the deck if it or the discards hold a card, and each face-up colour."""
+    return _draw_sources(has_pile, market, first)
+
+
+@lru_cache(maxsize=8192)
+def _draw_sources(has_pile: bool, market: tuple[int, ...], first: bool) -> tuple[str, ...]:
+    """`draw_sources`, memoised: a row of 5 of 9 card codes recurs constantly."""
     face_up = tuple(CARD_NAMES[code] for code in sorted(set(market)) if first or code != LOCO)
     return (DECK, *face_up) if has_pile else face_up
 
 
-PaymentClass = tuple[int, tuple[int, ...], tuple[Payment, ...]]
-"""(length, track indices, payments) of a class of tracks a hand can pay for."""
+PaymentClass = tuple[tuple[int, int], ...]
+"""What a hand can pay for on a map: (distinct payments per track, mask of the tracks with that many), by count."""
 
-AFFORDABLE_BUDGET = 32 << 20
-"""Estimated bytes the memo of affordable payment classes may hold (about 50 000 hands). Over 3 000 random 4-player
-games its hit rate is 68 % (59 % at half the budget, 73 % at one and a half); the table it replaced, emptied at 65 536
-hands, reached 71 % holding up to three times the memory."""
+AFFORDABLE_BUDGET = 16 << 20
+"""Estimated bytes the memo of affordable tracks per hand may hold (about 50 000 hands; a hand recurs about every
+other time in random games, and a miss is cheap: it merges the per-colour tables below)."""
 
-_affordable: BoundedCache[tuple[str, tuple[int, ...]], tuple[PaymentClass, ...]] = BoundedCache(
+_affordable: BoundedCache[tuple[str, tuple[int, ...]], PaymentClass] = BoundedCache(
     "rules.ttr.moves.affordable_classes", AFFORDABLE_BUDGET, unit="bytes"
 )
 _colored: BoundedCache[tuple[str, int, int, int], PaymentClass] = BoundedCache(
     "rules.ttr.moves.colored_classes", 1 << 16
 )
-"""The payment class of a coloured route by (map, class, cards, locomotives), shared by every hand with those counts:
-a table the maps and the deck bound (68 coloured classes in both maps × 13 cards × 15 locomotives = 13 260 at most),
-which one generation holds whole, so it is never turned over."""
-_PAYMENTS = {(color, locos): (color, locos) for color in range(LOCO + 1) for locos in range(max(DECK_COMPOSITION) + 1)}
-"""Every payment once, so the memo's payments of gray routes share them rather than each holding its own."""
+"""The coloured tracks of one colour a hand can pay for, by (map, colour, cards of it, locomotives): a table the maps
+and the deck bound (2 maps × 8 colours × 13 cards × 15 locomotives = 3 120 at most), which one generation holds
+whole, so it is never turned over."""
 _ENTRY_BYTES = 56 + 112 + 40 + 40
-"""What a memo entry holds whatever the hand: its key (a pair and the hand), a dict slot, its tuple of classes."""
+"""What a memo entry holds whatever the hand: its key (a pair and the hand), a dict slot, its tuple."""
 
 
-def _affordable_classes(map_id: str, hand: tuple[int, ...]) -> tuple[PaymentClass, ...]:
-    """(length, track indices, payments) of every payment class this hand can pay for (hands recur a lot)."""
+def _affordable_classes(map_id: str, hand: tuple[int, ...]) -> PaymentClass:
+    """(payment count, track mask) of every track this hand can pay for, whatever it costs in cars (memoised)."""
     key = (map_id, hand)
     found = _affordable.get(key)
     if found is None:
@@ -156,30 +235,60 @@ def _affordable_classes(map_id: str, hand: tuple[int, ...]) -> tuple[PaymentClas
     return found
 
 
-def _payment_classes_for(map_id: str, hand: tuple[int, ...]) -> tuple[tuple[PaymentClass, ...], int]:
-    """The payment classes this hand can pay for, and about how many bytes a memo entry holds for them: a slot per
-    class, and the gray routes' classes with their payments (a coloured route's class is shared, in `_colored`)."""
+def _payment_classes_for(map_id: str, hand: tuple[int, ...]) -> tuple[PaymentClass, int]:
+    """`_affordable_classes` worked out from the per-colour and gray tables, and about how many bytes it holds."""
     locos = hand[LOCO]
-    out = []
-    weight = _ENTRY_BYTES
-    for index, (color, length, ferry, tracks) in enumerate(board_for(map_id).payment_classes):
-        if color >= 0:
-            # A coloured route's payments depend on two counts only (ferries are gray): memoised, a small table.
-            have = hand[color]
-            if have + locos < length:
-                continue
-            key = (map_id, index, have, locos)
-            found = _colored.get(key)
-            if found is None:
-                found = _colored.put(key, (length, tracks, payments(color, length, 0, hand)))
-            if found[2]:
-                out.append(found)
-        elif locos >= ferry:
-            pays = tuple(map(_PAYMENTS.__getitem__, payments(color, length, ferry, hand)))
-            if pays:
-                out.append((length, tracks, pays))
-                weight += 64 + 40 + 8 * len(pays)
-    return tuple(out), weight + 8 * len(out)
+    merged: dict[int, int] = {}
+    for color in range(LOCO):
+        key = (map_id, color, hand[color], locos)
+        groups = _colored.get(key)
+        if groups is None:
+            groups = _colored.put(key, _colored_groups(board_for(map_id), color, hand[color], locos))
+        for n_pays, mask in groups:
+            merged[n_pays] = merged.get(n_pays, 0) | mask
+    for n_pays, mask in _gray_groups(map_id, tuple(sorted(hand[:LOCO])), locos):
+        merged[n_pays] = merged.get(n_pays, 0) | mask
+    return tuple(sorted(merged.items())), _ENTRY_BYTES + 64 * len(merged)
+
+
+def _group(board: Board, hand: tuple[int, ...], classes: Iterable[int]) -> PaymentClass:
+    """(payment count, track mask) of these payment classes for this hand, by count."""
+    groups: dict[int, int] = {}
+    for k in classes:
+        color, length, ferry, _ = board.payment_classes[k]
+        n_pays = len(payments(color, length, ferry, hand))
+        if n_pays:
+            groups[n_pays] = groups.get(n_pays, 0) | board.class_masks[k]
+    return tuple(sorted(groups.items()))
+
+
+def _colored_groups(board: Board, color: int, have: int, locos: int) -> PaymentClass:
+    """The coloured tracks of `color` payable with `have` such cards and `locos` locomotives (ferries are gray)."""
+    hand = tuple(have if c == color else locos if c == LOCO else 0 for c in range(LOCO + 1))
+    return _group(board, hand, (k for k, cls in enumerate(board.payment_classes) if cls[0] == color))
+
+
+@lru_cache(maxsize=4096)
+def _gray_groups(map_id: str, colors: tuple[int, ...], locos: int) -> PaymentClass:
+    """The gray tracks payable with these colour counts (sorted: how many payments a gray track has does not depend
+    on which colour has which count) and `locos` locomotives."""
+    board = board_for(map_id)
+    return _group(board, (*colors, locos), (k for k, cls in enumerate(board.payment_classes) if cls[0] < 0))
+
+
+def class_payments(board: Board, k: int, hand: tuple[int, ...]) -> tuple[Payment, ...]:
+    """The distinct payments of payment class `k` from this hand."""
+    color, length, ferry, _ = board.payment_classes[k]
+    if color >= 0:
+        return _colored_payments(color, length, hand[color], hand[LOCO])
+    return payments(color, length, ferry, hand)
+
+
+@lru_cache(maxsize=4096)
+def _colored_payments(color: int, length: int, have: int, locos: int) -> tuple[Payment, ...]:
+    """The payments of a coloured track (two counts of the hand matter: at most 8 × 8 × 13 × 15 keys)."""
+    hand = tuple(have if c == color else locos if c == LOCO else 0 for c in range(LOCO + 1))
+    return payments(color, length, 0, hand)
 
 
 def doubles_closed(n_players: int, options: TtrOptions, board: Board) -> bool:
@@ -195,31 +304,89 @@ def closed_tracks(state: TtrState, board: Board) -> list[int]:
     return [i for i, partner in enumerate(partners) if partner >= 0 and owners[i] < 0 and owners[partner] >= 0]
 
 
-def claimable(state: TtrState, seat: int, board: Board) -> tuple[list[tuple[int, tuple[Payment, ...]]], int]:
-    """Every track the seat may claim now (R-T5, R-T6, R-EU-5) with its distinct payments, and their count."""
-    hand = state.hands[seat]
-    cars = state.cars[seat]
-    owners = state.owners
-    closed = doubles_closed(state.n_players, state.options, board)
+OwnerMasks = tuple[int, int, tuple[int, ...]]
+"""(claimed tracks, twins of claimed tracks, per seat the twins of its own tracks), as bitmasks."""
+_OWNER_MASKS: dict[int, tuple[tuple[int, ...], OwnerMasks]] = {}
+"""`owner_masks` by the identity of the owners tuple (a move that claims nothing passes the same tuple on, so the
+masks are worked out once per claim); the entry holds the tuple, so its id is not reused while it is kept."""
+OWNER_MASKS_SIZE = 4096
+
+
+def owner_masks(owners: tuple[int, ...], board: Board) -> OwnerMasks:
+    """The claimed tracks and the twins they close, as bitmasks (memoised by the owners tuple's identity)."""
+    entry = _OWNER_MASKS.get(id(owners))
+    if entry is not None and entry[0] is owners:
+        return entry[1]
+    taken = twins = 0
+    own_twins = [0] * len(owners)
     partners = board.track_partner
-    out = []
-    total = 0
-    for length, tracks, pays in _affordable_classes(state.map_id, hand):
-        if length > cars:
-            continue
-        n_pays = len(pays)
-        for i in tracks:
-            if owners[i] >= 0:
-                continue
+    for i, owner in enumerate(owners):
+        if owner >= 0:
+            taken |= 1 << i
             partner = partners[i]
             if partner >= 0:
-                other = owners[partner]
-                if other == seat or (other >= 0 and closed):
-                    continue
-            out.append((i, pays))
-            total += n_pays
-    out.sort()
-    return out, total
+                twins |= 1 << partner
+                own_twins[owner] |= 1 << partner
+    masks = (taken, twins, tuple(own_twins[: max(owners) + 1]))
+    if len(_OWNER_MASKS) >= OWNER_MASKS_SIZE:
+        _OWNER_MASKS.clear()
+    _OWNER_MASKS[id(owners)] = (owners, masks)
+    return masks
+
+
+def with_owner(owners: tuple[int, ...], track: int, seat: int, board: Board) -> tuple[int, ...]:
+    """Return `owners` with `track` claimed by `seat`, its masks derived from the old ones when those are known."""
+    new = (*owners[:track], seat, *owners[track + 1 :])
+    entry = _OWNER_MASKS.get(id(owners))
+    if entry is not None and entry[0] is owners:
+        taken, twins, own_twins = entry[1]
+        seats = list(own_twins) + [0] * (seat + 1 - len(own_twins))
+        partner = board.track_partner[track]
+        if partner >= 0:
+            twins |= 1 << partner
+            seats[seat] |= 1 << partner
+        if len(_OWNER_MASKS) >= OWNER_MASKS_SIZE:
+            _OWNER_MASKS.clear()
+        _OWNER_MASKS[id(new)] = (new, (taken | 1 << track, twins, tuple(seats)))
+    return new
+
+
+def _fill_claims(moves: MoveSet, state: TtrState, seat: int, board: Board) -> None:
+    """Put the seat's claimable tracks (R-T5, R-T6, R-EU-5) and their payment count into `moves`."""
+    hand = state.hands[seat]
+    cars = state.cars[seat]
+    groups = (
+        _affordable_classes(state.map_id, hand)
+        if cars >= board.max_length
+        else _group(board, hand, (k for k, cls in enumerate(board.payment_classes) if cls[1] <= cars))
+    )
+    if not groups:
+        return
+    taken, twins, own_twins = owner_masks(state.owners, board)
+    blocked = taken
+    if seat < len(own_twins):
+        blocked |= own_twins[seat]
+    if twins and doubles_closed(state.n_players, state.options, board):
+        blocked |= twins
+    free = board.all_tracks & ~blocked
+    count = avail = 0
+    for n_pays, mask in groups:
+        mask &= free
+        if mask:
+            count += mask.bit_count() * n_pays
+            avail |= mask
+    moves.claim_count = count
+    moves.claim_mask = avail
+    moves._hand = hand
+    moves._board = board
+    moves._groups = groups
+
+
+def claimable(state: TtrState, seat: int, board: Board) -> tuple[list[tuple[int, tuple[Payment, ...]]], int]:
+    """Every track the seat may claim now (R-T5, R-T6, R-EU-5) with its distinct payments, and their count."""
+    moves = MoveSet()
+    _fill_claims(moves, state, seat, board)
+    return moves.claims, moves.claim_count
 
 
 def station_cost(stations_left: int, board: Board) -> int:
@@ -227,14 +394,37 @@ def station_cost(stations_left: int, board: Board) -> int:
     return board.game_map.rules.stations_per_player - stations_left + 1
 
 
+_FREE_CITIES: dict[int, tuple[tuple[int, ...], list[int]]] = {}
+"""Free cities by the identity of the stations tuple (see `_OWNER_MASKS`)."""
+
+
+def free_cities(stations: tuple[int, ...]) -> list[int]:
+    """The cities without a station (memoised by the tuple's identity: it changes only when a station is built)."""
+    entry = _FREE_CITIES.get(id(stations))
+    if entry is not None and entry[0] is stations:
+        return entry[1]
+    free = [c for c, owner in enumerate(stations) if owner < 0]
+    if len(_FREE_CITIES) >= OWNER_MASKS_SIZE:
+        _FREE_CITIES.clear()
+    _FREE_CITIES[id(stations)] = (stations, free)
+    return free
+
+
 def station_options(state: TtrState, seat: int, board: Board) -> tuple[list[int], tuple[Payment, ...]]:
     """Free cities and the distinct payments for the seat's next station, or nothing (R-EU-4)."""
-    if state.stations_left[seat] <= 0:
+    left = state.stations_left[seat]
+    if left <= 0:
         return [], ()
-    pays = payments(-1, station_cost(state.stations_left[seat], board), 0, state.hands[seat])
+    pays = _station_payments(station_cost(left, board), state.hands[seat])
     if not pays:
         return [], ()
-    return [c for c, owner in enumerate(state.stations) if owner < 0], pays
+    return free_cities(state.stations), pays
+
+
+@lru_cache(maxsize=8192)
+def _station_payments(cost: int, hand: tuple[int, ...]) -> tuple[Payment, ...]:
+    """The distinct payments of a station of this cost from this hand (memoised: hands recur)."""
+    return payments(-1, cost, 0, hand)
 
 
 def tunnel_payments(state: TtrState, board: Board) -> list[int]:
@@ -252,28 +442,53 @@ def keep_choices(offer: tuple[int, ...], minimum: int) -> list[tuple[int, ...]]:
     return [combo for size in range(least, len(ids) + 1) for combo in combinations(ids, size)]
 
 
+def _opening_moves(state: TtrState, seat: int, board: Board) -> MoveSet:
+    """Keep some opening tickets (R-USA-2, R-EU-2), for a seat still choosing."""
+    offer = state.offers[seat]
+    return MoveSet(keeps=keep_choices(offer, board.game_map.rules.opening_keep) if offer else ())
+
+
+def _turn_moves(state: TtrState, seat: int, board: Board) -> MoveSet:
+    """A turn's first choice: a card, tickets, a claim, a station, or a pass when nothing else is legal."""
+    moves = MoveSet(_draw_sources(bool(state.deck or state.discard), state.market, True), bool(state.ticket_deck))
+    _fill_claims(moves, state, seat, board)
+    if state.stations_left[seat] > 0:
+        moves.station_cities, moves.station_payments = station_options(state, seat, board)
+    moves.pass_only = not (
+        moves.draws or moves.tickets or moves.claim_count or (moves.station_cities and moves.station_payments)
+    )
+    return moves
+
+
+def _second_pick_moves(state: TtrState, seat: int, board: Board) -> MoveSet:
+    """The second card of a draw (R-T1, R-T2)."""
+    return MoveSet(_draw_sources(bool(state.deck or state.discard), state.market, False))
+
+
+def _tunnel_moves(state: TtrState, seat: int, board: Board) -> MoveSet:
+    """Pay a tunnel's extra cards some way, or withdraw (R-EU-6)."""
+    return MoveSet(pays=tunnel_payments(state, board), withdraw=True)
+
+
+def _ticket_moves(state: TtrState, seat: int, board: Board) -> MoveSet:
+    """Keep some of the tickets just drawn (R-T7)."""
+    return MoveSet(keeps=keep_choices(state.offers[seat], board.game_map.rules.ticket_keep))
+
+
+_MOVE_SETS: dict[Phase, Callable[[TtrState, int, Board], MoveSet]] = {
+    Phase.OPENING: _opening_moves,
+    Phase.TURN: _turn_moves,
+    Phase.SECOND_PICK: _second_pick_moves,
+    Phase.TUNNEL: _tunnel_moves,
+    Phase.TICKETS: _ticket_moves,
+}
+"""The moves of each phase in which someone acts."""
+
+
 def move_set(state: TtrState, seat: int) -> MoveSet:
     """Return every legal move of `seat` now (empty if it is not this seat's move)."""
-    board = board_for(state.map_id)
-    moves = MoveSet()
     phase = state.phase
-    if phase is Phase.OPENING:
-        if state.offers[seat]:
-            moves.keeps = keep_choices(state.offers[seat], board.game_map.rules.opening_keep)
-        return moves
-    if phase is Phase.OVER or seat != state.current:
-        return moves
-    if phase is Phase.TURN:
-        moves.draws = draw_sources(bool(state.deck or state.discard), state.market, first=True)
-        moves.tickets = bool(state.ticket_deck)
-        moves.claims, moves.claim_count = claimable(state, seat, board)
-        moves.station_cities, moves.station_payments = station_options(state, seat, board)
-        moves.pass_only = moves.count() == 0
-    elif phase is Phase.SECOND_PICK:
-        moves.draws = draw_sources(bool(state.deck or state.discard), state.market, first=False)
-    elif phase is Phase.TUNNEL:
-        moves.pays = tunnel_payments(state, board)
-        moves.withdraw = True
-    elif phase is Phase.TICKETS:
-        moves.keeps = keep_choices(state.offers[seat], board.game_map.rules.ticket_keep)
-    return moves
+    moves = _MOVE_SETS.get(phase)
+    if moves is None or (seat != state.current and phase is not Phase.OPENING):
+        return MoveSet()
+    return moves(state, seat, board_for(state.map_id))

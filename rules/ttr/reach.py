@@ -7,7 +7,7 @@ route; the view's `closed` tracks, the twins shut with 2–3 players, are out).
 
 from __future__ import annotations
 
-from rules.ttr.actions import Claim, parse_action
+from rules.ttr.actions import Claim
 from rules.ttr.board import CARD_NAMES, board_for
 from rules.ttr.cards import payments
 from rules.ttr.view import SeatView
@@ -18,8 +18,7 @@ def claimable_tracks(view: SeatView) -> frozenset[int]:
     if view.result is not None:
         return frozenset()
     if view.phase == "turn" and view.current == view.seat:
-        moves = (parse_action(choice.action) for choice in view.legal if choice.action.startswith("claim:"))
-        return frozenset(move.track for move in moves if isinstance(move, Claim))
+        return frozenset(choice.action.track for choice in view.legal if isinstance(choice.action, Claim))
     board = board_for(view.map)
     hand = tuple(view.hand.get(name, 0) for name in CARD_NAMES)
     cars = view.players[view.seat].cars

@@ -24,16 +24,24 @@ def _fields_set(cls: type[BaseModel]) -> set[str]:
     return set(cls.model_fields)
 
 
+_new = object.__new__
+_set_dict = object.__setattr__
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+"""pydantic's slots, set straight through their descriptors: half the cost of `object.__setattr__` by name."""
+
+
 def build_unchecked(cls: type[ModelT], values: dict[str, Any]) -> ModelT:
     """Make a model from values known to be valid and complete, skipping validation (the hot path of a move).
 
     This is what pydantic's `model_construct` does, minus its per-field default and alias bookkeeping.
     """
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", values)
-    object.__setattr__(model, "__pydantic_fields_set__", _fields_set(cls))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
+    model = _new(cls)
+    _set_dict(model, "__dict__", values)
+    _set_fields(model, _fields_set(cls))
+    _set_extra(model, None)
+    _set_private(model, None)
     return model
 
 
@@ -163,49 +171,19 @@ class TtrState(BaseModel):
     """Finished turns."""
 
 
-class Draft:
-    """A mutable working copy of a state's fields while one move is applied (the input is never touched)."""
+def evolve(state: TtrState, changes: dict[str, Any]) -> TtrState:
+    """Return `state` with these fields replaced (no second validation: the engine builds every value valid).
 
-    map_id: str
-    options: TtrOptions
-    n_players: int
-    rng: Rng
-    phase: Phase
-    current: int
-    deck: tuple[int, ...]
-    discard: tuple[int, ...]
-    market: tuple[int, ...]
-    ticket_deck: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    tickets: tuple[tuple[int, ...], ...]
-    offers: tuple[tuple[int, ...], ...]
-    owners: tuple[int, ...]
-    stations: tuple[int, ...]
-    cars: tuple[int, ...]
-    stations_left: tuple[int, ...]
-    route_points: tuple[int, ...]
-    tunnel: PendingTunnel | None
-    first_pick: int
-    first_pick_face_up: bool
-    last_claim: int
-    last_move: LastMove | None
-    final_turns: int
-    passes: int
-    turn: int
+    A move copies only the fields it changes into `changes`; the rest are shared with `state`.
+    """
+    values = state.__dict__.copy()
+    values.update(changes)
+    return build_unchecked(TtrState, values)
 
-    def __init__(self, state: TtrState) -> None:
-        self.__dict__ = dict(state.__dict__)
 
-    def freeze(self) -> TtrState:
-        """Return the new immutable state (no second validation: every field was built valid); the draft is spent."""
-        values = self.__dict__
-        self.__dict__ = {}
-        return build_unchecked(TtrState, values)
-
-    def set_hand(self, seat: int, hand: list[int]) -> None:
-        """Replace one seat's card counts."""
-        hands = self.hands
-        self.hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+def replace_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: list[int]) -> tuple[tuple[int, ...], ...]:
+    """Return `hands` with one seat's card counts replaced."""
+    return (*hands[:seat], tuple(hand), *hands[seat + 1 :])
 
 
 def replace_at(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
