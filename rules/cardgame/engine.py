@@ -1,10 +1,11 @@
-"""Ticket to Ride: The Card Game on the engine contract: setup, validation, and the phase handlers."""
+"""Ticket to Ride: The Card Game on the engine contract: setup, and one handler per move kind in each phase."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules.cardgame import bot
 from rules.cardgame.actions import (
@@ -25,13 +26,13 @@ from rules.cardgame.plays import group_error, legal_plays, three_error
 from rules.cardgame.reasons import CardGameReason
 from rules.cardgame.scoring import game_result
 from rules.cardgame.state import CardGameState, Phase, PlayerState
-from rules.cardgame.table import FACE_UP, Table
+from rules.cardgame.table import FACE_UP, keep_drawn, keep_opening, offer_tickets, pick, play, reset_row
 from rules.cardgame.tickets import load_data
 from rules.cardgame.view import CardGameView, build_view
 from rules.engine import (
     DEFAULT_BUDGET,
+    OVER,
     Budget,
-    CommonReason,
     Event,
     GameEngine,
     GameResult,
@@ -41,10 +42,13 @@ from rules.engine import (
     Param,
     Seat,
 )
+from rules.engine import Phase as Rules
 from rules.rng import Rng
 
 HAND_SIZE = 7
 OPENING_TICKETS = 6
+
+Outcome = tuple[CardGameState, list[Event]]
 
 
 class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions]):
@@ -72,6 +76,8 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
                 hand[deck.pop()] += 1
             hands.append(tuple(hand))
         face_up = [deck.pop() for _ in range(FACE_UP)]
+        discard = [0] * N_KINDS
+        face_up = reset_row(options, face_up, deck, discard, [])
         tickets = [ticket.id for ticket in load_data().tickets]
         generator.shuffle(tickets)
         players = tuple(
@@ -79,82 +85,22 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
             for s, hand in enumerate(hands)
         )
         first = generator.randrange(n_players)
-        state = CardGameState(
+        return CardGameState(
             options=options,
             n_players=n_players,
             rng=rng,
             deck=tuple(deck),
             face_up=tuple(face_up),
+            discard=tuple(discard),
             ticket_deck=tuple(tickets[n_players * OPENING_TICKETS :]),
             players=players,
             current=first,
             first_player=first,
         )
-        table = Table(state)
-        table.check_locomotive_reset()
-        return table.freeze()
 
-    def to_act(self, state: CardGameState) -> frozenset[Seat]:
-        """Every seat still choosing opening tickets; otherwise the current player; nobody once over."""
-        if state.phase is Phase.OPENING:
-            return frozenset(s for s, p in enumerate(state.players) if not p.chose_opening)
-        if state.phase is Phase.OVER:
-            return frozenset()
-        return frozenset((state.current,))
-
-    def legal_actions(self, state: CardGameState, seat: Seat) -> list[CardGameAction]:
-        """Every move `seat` may make now: draws, plays (robberies included), ticket draws or ticket choices."""
-        if seat not in self.to_act(state):
-            return []
-        player = state.players[seat]
-        if state.phase in (Phase.OPENING, Phase.TICKETS):
-            smallest = 1 if state.phase is Phase.OPENING else 0
-            return [
-                keep_action(tuple(sorted(kept)))
-                for size in range(len(player.offered), smallest - 1, -1)
-                for kept in combinations(player.offered, size)
-            ]
-        actions: list[CardGameAction] = []
-        if state.deck:
-            actions.append(draw_action(None))
-            second = state.phase is Phase.SECOND_PICK
-            for kind in sorted(set(state.face_up)):
-                if not (second and kind == LOCOMOTIVE):
-                    actions.append(draw_action(kind))
-        if state.phase is Phase.SECOND_PICK:
-            return actions
-        actions.extend(legal_plays(player.hand, [p.yard for p in state.players], seat))
-        if state.ticket_deck:
-            actions.append(DRAW_TICKETS)
-        return actions
-
-    def apply(self, state: CardGameState, seat: Seat, action: CardGameAction) -> tuple[CardGameState, list[Event]]:
-        """Validate and apply one move; raise `IllegalAction` (state untouched) if the rules forbid it."""
-        self._check_seat(state, seat)
-        table = Table(state)
-        if state.phase is Phase.OPENING:
-            table.keep_opening(seat, self._checked_keep(state, seat, action, at_least=1))
-        elif state.phase is Phase.TICKETS:
-            table.keep_drawn(seat, self._checked_keep(state, seat, action, at_least=0))
-        elif isinstance(action, DrawCard):
-            self._draw(state, table, seat, action)
-        elif state.phase is Phase.SECOND_PICK:
-            raise IllegalAction(CommonReason.NOT_LEGAL_NOW)
-        elif isinstance(action, PlayGroup):
-            self._raise_if(group_error(state.players[seat].hand, [p.yard for p in state.players], seat, action))
-            table.play(seat, (action.color,), action.cards, action.locomotives)
-            table.end_turn()
-        elif isinstance(action, PlayThree):
-            self._raise_if(three_error(state.players[seat].hand, [p.yard for p in state.players], seat, action))
-            table.play(seat, action.colors, 3, 0)
-            table.end_turn()
-        elif isinstance(action, DrawTickets):
-            if not state.ticket_deck:
-                raise IllegalAction(CardGameReason.TICKET_DECK_EMPTY)
-            table.offer_tickets(seat)
-        else:
-            raise IllegalAction(CommonReason.NOT_LEGAL_NOW)
-        return table.freeze(), table.events
+    def phase(self, state: CardGameState) -> Rules[CardGameState, CardGameAction]:
+        """Return the rules of the phase `state` is in."""
+        return PHASES[state.phase]
 
     def view(self, state: CardGameState, seat: Seat | None) -> CardGameView:
         """Return what `seat` may see (`None`: the public view, nothing hidden in it)."""
@@ -169,7 +115,7 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
 
     def is_over(self, state: CardGameState) -> bool:
         """Whether the game has ended (without computing the result)."""
-        return state.phase is Phase.OVER
+        return PHASES[state.phase] is OVER
 
     def parse_action(self, text: str) -> CardGameAction:
         """Read an action from its `encode()` text, or raise `IllegalAction(MALFORMED_ACTION)`."""
@@ -192,49 +138,140 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
         """What the hard player would do in `seat` now, and why."""
         return bot.hint(state, seat, rng, budget)
 
-    def _check_seat(self, state: CardGameState, seat: Seat) -> None:
-        """Refuse moves after the end, from unknown seats, and out of turn."""
-        if state.phase is Phase.OVER:
-            raise IllegalAction(CommonReason.GAME_OVER)
-        if not 0 <= seat < state.n_players:
-            raise IllegalAction(CommonReason.NOT_A_SEAT)
-        if seat not in self.to_act(state):
-            raise IllegalAction(CommonReason.NOT_YOUR_TURN)
 
-    @staticmethod
-    def _raise_if(error: tuple[CardGameReason, dict[str, Param]] | None) -> None:
-        """Raise the play error found, if any."""
-        if error is not None:
-            reason, params = error
-            raise IllegalAction(reason, **params)
+# Who acts ----------------------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _checked_keep(state: CardGameState, seat: Seat, action: CardGameAction, at_least: int) -> tuple[int, ...]:
-        """Validate a ticket choice against the offer; return the ids kept."""
-        if not isinstance(action, KeepTickets):
-            raise IllegalAction(CommonReason.NOT_LEGAL_NOW)
-        offered = state.players[seat].offered
-        if any(t not in offered for t in action.tickets) or len(set(action.tickets)) != len(action.tickets):
-            raise IllegalAction(CardGameReason.TICKET_NOT_OFFERED)
-        if len(action.tickets) < at_least:
-            raise IllegalAction(CardGameReason.MUST_KEEP_ONE)
-        return action.tickets
 
-    @staticmethod
-    def _draw(state: CardGameState, table: Table, seat: Seat, action: DrawCard) -> None:
-        """One pick of R-CG-7: a face-up locomotive ends the turn as two cards; an empty deck ends it early."""
-        if not state.deck:
-            raise IllegalAction(CardGameReason.DECK_EMPTY)
-        second = state.phase is Phase.SECOND_PICK
-        if action.kind is None:
-            table.draw_from_deck(seat)
-        else:
-            if action.kind not in state.face_up:
-                raise IllegalAction(CardGameReason.NOT_FACE_UP)
-            if second and action.kind == LOCOMOTIVE:
-                raise IllegalAction(CardGameReason.FACE_UP_LOCOMOTIVE_SECOND_PICK)
-            table.draw_face_up(seat, action.kind)
-        if second or action.kind == LOCOMOTIVE or not table.deck:
-            table.end_turn()
-        else:
-            table.phase = Phase.SECOND_PICK
+def _choosing_opening(state: CardGameState) -> frozenset[Seat]:
+    """Every seat still choosing its opening tickets (R-CG-3: they choose at the same time)."""
+    return frozenset(s for s, p in enumerate(state.players) if not p.chose_opening)
+
+
+def _current(state: CardGameState) -> frozenset[Seat]:
+    """The player whose turn it is."""
+    return frozenset((state.current,))
+
+
+# Legal moves, in a stable order ------------------------------------------------------------------------------
+
+
+def _keeps(offered: Sequence[int], smallest: int) -> list[CardGameAction]:
+    """Every choice of the offered tickets keeping at least `smallest`, larger choices first."""
+    return [
+        keep_action(tuple(sorted(kept)))
+        for size in range(len(offered), smallest - 1, -1)
+        for kept in combinations(offered, size)
+    ]
+
+
+def _opening_moves(state: CardGameState, seat: Seat) -> list[CardGameAction]:
+    """Keep at least 1 of the 6 tickets dealt (R-CG-3)."""
+    return _keeps(state.players[seat].offered, 1)
+
+
+def _draws(state: CardGameState, second: bool) -> list[CardGameAction]:
+    """The deck's top card, then each face-up kind (no face-up locomotive as a second pick); none off an empty deck."""
+    if not state.deck:
+        return []
+    face_up = sorted(set(state.face_up))
+    return [draw_action(None), *(draw_action(k) for k in face_up if not (second and k == LOCOMOTIVE))]
+
+
+def _turn_moves(state: CardGameState, seat: Seat) -> list[CardGameAction]:
+    """Step 2 (R-CG-6): draws, then plays (robberies included), then a ticket draw."""
+    actions = _draws(state, second=False)
+    actions.extend(legal_plays(state.players[seat].hand, [p.yard for p in state.players], seat))
+    if state.ticket_deck:
+        actions.append(DRAW_TICKETS)
+    return actions
+
+
+def _second_pick_moves(state: CardGameState, seat: Seat) -> list[CardGameAction]:
+    """The second card of a draw (R-CG-7)."""
+    return _draws(state, second=True)
+
+
+def _ticket_moves(state: CardGameState, seat: Seat) -> list[CardGameAction]:
+    """Keep any of the drawn tickets, none included (R-CG-10)."""
+    return _keeps(state.players[seat].offered, 0)
+
+
+# Handlers: each gets a move of its kind from a seat allowed to act ---------------------------------------------
+
+
+def _keep_opening(state: CardGameState, seat: Seat, action: KeepTickets) -> Outcome:
+    """Opening choice (R-CG-3): keep at least one, shuffle the rest back; play starts once all have chosen."""
+    events: list[Event] = []
+    return keep_opening(state, seat, _checked_keep(state, seat, action, at_least=1), events), events
+
+
+def _keep_drawn(state: CardGameState, seat: Seat, action: KeepTickets) -> Outcome:
+    """Turn choice (R-CG-10): keep any, put the rest under the ticket deck, end the turn."""
+    events: list[Event] = []
+    return keep_drawn(state, seat, _checked_keep(state, seat, action, at_least=0), events), events
+
+
+def _draw(state: CardGameState, seat: Seat, action: DrawCard) -> Outcome:
+    """One pick of R-CG-7: a face-up locomotive ends the turn as two cards; an empty deck ends it early."""
+    if not state.deck:
+        raise IllegalAction(CardGameReason.DECK_EMPTY)
+    if action.kind is not None:
+        if action.kind not in state.face_up:
+            raise IllegalAction(CardGameReason.NOT_FACE_UP)
+        if state.phase is Phase.SECOND_PICK and action.kind == LOCOMOTIVE:
+            raise IllegalAction(CardGameReason.FACE_UP_LOCOMOTIVE_SECOND_PICK)
+    events: list[Event] = []
+    return pick(state, seat, action.kind, events), events
+
+
+def _play_group(state: CardGameState, seat: Seat, action: PlayGroup) -> Outcome:
+    """A one-colour group to the yard (R-CG-8), robbing a smaller group of that colour (R-CG-9)."""
+    _raise_if(group_error(state.players[seat].hand, [p.yard for p in state.players], seat, action))
+    events: list[Event] = []
+    return play(state, seat, (action.color,), action.cards, action.locomotives, events), events
+
+
+def _play_three(state: CardGameState, seat: Seat, action: PlayThree) -> Outcome:
+    """Three cards of three colours no yard holds (R-CG-8)."""
+    _raise_if(three_error(state.players[seat].hand, [p.yard for p in state.players], seat, action))
+    events: list[Event] = []
+    return play(state, seat, action.colors, 3, 0, events), events
+
+
+def _draw_tickets(state: CardGameState, seat: Seat, action: DrawTickets) -> Outcome:
+    """Draw the top 4 tickets to choose from (R-CG-10)."""
+    if not state.ticket_deck:
+        raise IllegalAction(CardGameReason.TICKET_DECK_EMPTY)
+    events: list[Event] = []
+    return offer_tickets(state, seat, events), events
+
+
+def _raise_if(error: tuple[CardGameReason, dict[str, Param]] | None) -> None:
+    """Raise the play error found, if any."""
+    if error is not None:
+        reason, params = error
+        raise IllegalAction(reason, **params)
+
+
+def _checked_keep(state: CardGameState, seat: Seat, action: KeepTickets, at_least: int) -> tuple[int, ...]:
+    """Validate a ticket choice against the offer; return the ids kept."""
+    offered = state.players[seat].offered
+    if any(t not in offered for t in action.tickets) or len(set(action.tickets)) != len(action.tickets):
+        raise IllegalAction(CardGameReason.TICKET_NOT_OFFERED)
+    if len(action.tickets) < at_least:
+        raise IllegalAction(CardGameReason.MUST_KEEP_ONE)
+    return action.tickets
+
+
+PHASES: dict[Phase, Rules[CardGameState, Any]] = {
+    Phase.OPENING: Rules(_choosing_opening, _opening_moves, {KeepTickets: _keep_opening}),
+    Phase.TURN: Rules(
+        _current,
+        _turn_moves,
+        {DrawCard: _draw, PlayGroup: _play_group, PlayThree: _play_three, DrawTickets: _draw_tickets},
+    ),
+    Phase.SECOND_PICK: Rules(_current, _second_pick_moves, {DrawCard: _draw}),
+    Phase.TICKETS: Rules(_current, _ticket_moves, {KeepTickets: _keep_drawn}),
+    Phase.OVER: OVER,
+}
+"""Each phase's rules: who acts, the legal moves, and the handler of each kind of move."""

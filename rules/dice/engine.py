@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from rules.dice import bot
 from rules.dice.actions import Add, DiceAction, Freight, Roll, Stop, parse_action
@@ -15,8 +17,9 @@ from rules.dice.turn import freight_refusal, roll_refusal, stop_refusal, with_ad
 from rules.dice.view import DiceView, build_view
 from rules.engine import (
     DEFAULT_BUDGET,
+    OVER,
+    Action,
     Budget,
-    CommonReason,
     Event,
     GameEngine,
     GameResult,
@@ -29,6 +32,7 @@ from rules.engine import (
     ScoreLine,
     Seat,
 )
+from rules.engine import Phase as Rules
 from rules.rng import Rng
 
 E, C, K = Face.LOCOMOTIVE, Face.COAL, Face.CABOOSE
@@ -54,42 +58,15 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
             raise ValueError(f"the dice game takes 2 to 6 players, not {n_players}")
         opening, first, rng = _roll_off(n_players, Rng(seed=seed))
         state = DiceState(options=options, n_players=n_players, rng=rng, opening=opening, first=first)
-        return self._settle(self._start_turn(state, first, []), [])
+        return _settle(_start_turn(state, first, []), [])
 
-    def to_act(self, state: DiceState) -> frozenset[Seat]:
-        """Return the seat in turn, or nobody once the game is over."""
-        return frozenset() if state.turn is None else frozenset({state.turn.seat})
-
-    def legal_actions(self, state: DiceState, seat: Seat) -> list[DiceAction]:
-        """Return one add per addable face, then roll, freight and stop where allowed."""
-        turn = state.turn
-        if turn is None or seat != turn.seat:
-            return []
-        actions: list[DiceAction] = [Add(faces=(face,)) for face in addable_faces(turn.train, turn.showing)]
-        if roll_refusal(turn) is None:
-            actions.append(Roll())
-        if freight_refusal(turn) is None:
-            actions.append(Freight())
-        if stop_refusal(turn) is None:
-            actions.append(Stop())
-        return actions
-
-    def apply(self, state: DiceState, seat: Seat, action: DiceAction) -> tuple[DiceState, list[Event]]:
-        """Apply a move and the forced moves after it; raise `IllegalAction` for a move the rules forbid."""
-        if state.turn is None:
-            raise IllegalAction(CommonReason.GAME_OVER)
-        if not 0 <= seat < state.n_players:
-            raise IllegalAction(CommonReason.NOT_A_SEAT)
-        if seat != state.turn.seat:
-            raise IllegalAction(CommonReason.NOT_YOUR_TURN)
-        events: list[Event] = []
-        state = self._perform(state, state.turn, action, events, forced=False)
-        return self._settle(state, events), events
+    def phase(self, state: DiceState) -> Rules[DiceState, DiceAction]:
+        """Return the turn's rules, or `OVER` once no turn is in play."""
+        return OVER if state.turn is None else TURN
 
     def view(self, state: DiceState, seat: Seat | None) -> DiceView:
         """Return the view: the same for everyone, as nothing in this game is hidden."""
-        to_act = () if state.turn is None else self.legal_actions(state, state.turn.seat)
-        return build_view(state, tuple(action.encode() for action in to_act))
+        return build_view(state, () if state.turn is None else _moves(state, state.turn.seat))
 
     def result(self, state: DiceState) -> GameResult | None:
         """Return totals (best train in elimination) with one line per scoring turn, and the winners."""
@@ -132,126 +109,182 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
         """What the hard player would do in `seat` now, and why."""
         return bot.hint(state, seat, rng, budget)
 
-    # The turn, move by move.
+    def is_over(self, state: DiceState) -> bool:
+        """Whether the game has ended (without computing the result)."""
+        return state.turn is None
 
-    def _perform(
-        self, state: DiceState, turn: Turn, action: DiceAction, events: list[Event], *, forced: bool
-    ) -> DiceState:
-        """Apply one validated-for-seat move of the player in turn."""
-        if isinstance(action, Add):
-            return self._add(state, turn, action.faces, events)
-        if isinstance(action, Roll):
-            _refuse(roll_refusal(turn))
-            return self._roll(state, turn, events)
-        if isinstance(action, Freight):
-            _refuse(freight_refusal(turn))
-            return self._freight(state, turn, events)
-        _refuse(stop_refusal(turn))
-        if not forced:
-            events.append(_event("stopped", seat=turn.seat))
-        else:
+
+# The turn phase: who acts, the legal moves, and one handler per kind of move.
+
+
+def _to_act(state: DiceState) -> frozenset[Seat]:
+    """The seat in turn."""
+    assert state.turn is not None  # the turn phase has a turn
+    return frozenset((state.turn.seat,))
+
+
+def _moves(state: DiceState, seat: Seat) -> list[DiceAction]:
+    """One add per addable face, then roll, freight and stop where allowed."""
+    turn = state.turn
+    assert turn is not None
+    actions: list[DiceAction] = [Add(faces=(face,)) for face in addable_faces(turn.train, turn.showing)]
+    if roll_refusal(turn) is None:
+        actions.append(Roll())
+    if freight_refusal(turn) is None:
+        actions.append(Freight())
+    if stop_refusal(turn) is None:
+        actions.append(Stop())
+    return actions
+
+
+def _add(state: DiceState, turn: Turn, action: Add, events: list[Event]) -> DiceState:
+    """Put showing dice into the train; the caboose ends the turn (R-D-4, R-D-5)."""
+    events.append(_event("added", seat=turn.seat, faces=face_messages(add_order(turn.train, action.faces))))
+    turn = with_added(turn, action.faces)
+    if K in action.faces:
+        return _score_turn(state, turn, events)
+    return state.model_copy(update={"turn": turn})
+
+
+def _roll(state: DiceState, turn: Turn, action: Roll, events: list[Event]) -> DiceState:
+    """Roll the dice not in the train (R-D-3)."""
+    _refuse(roll_refusal(turn))
+    return _roll_rest(state, turn, events)
+
+
+def _freight(state: DiceState, turn: Turn, action: Freight, events: list[Event]) -> DiceState:
+    """Bank the three cargo cars and roll those three dice again (R-D-8)."""
+    _refuse(freight_refusal(turn))
+    cargo = cargo_points(turn.train)
+    banked = turn.banked + cargo
+    events.append(_event("freight_banked", seat=turn.seat, cargo=cargo, banked=banked))
+    freight = Turn(seat=turn.seat, showing=(), train=(E, E, C), rolls=turn.rolls, freight=True, banked=banked)
+    return _roll_rest(state, freight, events)
+
+
+def _stop(state: DiceState, turn: Turn, action: Stop, events: list[Event]) -> DiceState:
+    """End the turn by choice and score the train (R-D-6)."""
+    _refuse(stop_refusal(turn))
+    events.append(_event("stopped", seat=turn.seat))
+    return _score_turn(state, turn, events)
+
+
+Perform = Callable[[DiceState, Turn, Any, list[Event]], DiceState]
+PERFORM: dict[type[Action], Perform] = {Add: _add, Roll: _roll, Freight: _freight, Stop: _stop}
+"""How each kind of move changes the state, before the forced moves after it."""
+
+
+def _handler(perform: Perform) -> Callable[[DiceState, Seat, Any], tuple[DiceState, list[Event]]]:
+    """A phase handler: the move, then every forced move after it."""
+
+    def handle(state: DiceState, seat: Seat, action: DiceAction) -> tuple[DiceState, list[Event]]:
+        assert state.turn is not None
+        events: list[Event] = []
+        return _settle(perform(state, state.turn, action, events), events), events
+
+    return handle
+
+
+TURN: Rules[DiceState, DiceAction] = Rules(_to_act, _moves, {kind: _handler(p) for kind, p in PERFORM.items()})
+"""The only phase before the end: the player in turn rolls, adds, banks freight or stops."""
+
+
+def _settle(state: DiceState, events: list[Event]) -> DiceState:
+    """Make every move that is the only one possible, so no one clicks a button without a choice."""
+    while (turn := state.turn) is not None:
+        actions = _moves(state, turn.seat)
+        if len(actions) != 1:
+            break
+        (only,) = actions
+        if isinstance(only, Stop):
+            # A forced stop: the train is full or the rolls are used up (R-D-6).
             events.append(_event("train_full" if not turn.showing else "out_of_rolls", seat=turn.seat))
-        return self._score_turn(state, turn, events)
+            state = _score_turn(state, turn, events)
+        else:
+            state = PERFORM[type(only)](state, turn, only, events)
+    return state
 
-    def _settle(self, state: DiceState, events: list[Event]) -> DiceState:
-        """Make every move that is the only one possible, so no one clicks a button without a choice."""
-        while state.turn is not None:
-            actions = self.legal_actions(state, state.turn.seat)
-            if len(actions) != 1:
-                break
-            state = self._perform(state, state.turn, actions[0], events, forced=True)
+
+def _start_turn(state: DiceState, seat: Seat, events: list[Event]) -> DiceState:
+    """Begin `seat`'s turn with the first roll of all six dice (it has no alternative, R-D-3)."""
+    faces, rng = _roll_dice(state.rng, DICE)
+    events.append(_event("turn_started", seat=seat, round=state.round))
+    events.append(_event("rolled", seat=seat, faces=face_messages(faces), roll=1))
+    return state.model_copy(update={"rng": rng, "turn": Turn(seat=seat, showing=faces)})
+
+
+def _roll_rest(state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
+    """Roll the dice not in the train; in freight mode a roll that adds nothing crashes (R-D-3, R-D-8)."""
+    faces, rng = _roll_dice(state.rng, DICE - len(turn.train))
+    rolls = turn.rolls if turn.freight else turn.rolls + 1
+    turn = turn.model_copy(update={"showing": faces, "rolls": rolls, "added_since_roll": 0})
+    state = state.model_copy(update={"rng": rng, "turn": turn})
+    if turn.freight:
+        events.append(_event("freight_rolled", seat=turn.seat, faces=face_messages(faces)))
+        return _crash_if_stuck(state, turn, events)
+    events.append(_event("rolled", seat=turn.seat, faces=face_messages(faces), roll=rolls))
+    return state
+
+
+def _crash_if_stuck(state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
+    """End the turn with nothing if no die of a freight roll can join the train (R-D-8)."""
+    if addable_faces(turn.train, turn.showing):
         return state
+    events.append(_event("crashed", seat=turn.seat, banked=turn.banked))
+    return _end_turn(state, turn, 0, Outcome.CRASHED, events)
 
-    def _start_turn(self, state: DiceState, seat: Seat, events: list[Event]) -> DiceState:
-        """Begin `seat`'s turn with the first roll of all six dice (it has no alternative, R-D-3)."""
-        faces, rng = _roll_dice(state.rng, DICE)
-        events.append(_event("turn_started", seat=seat, round=state.round))
-        events.append(_event("rolled", seat=seat, faces=face_messages(faces), roll=1))
-        return state.model_copy(update={"rng": rng, "turn": Turn(seat=seat, showing=faces)})
 
-    def _roll(self, state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
-        """Roll the dice not in the train; in freight mode a roll that adds nothing crashes (R-D-3, R-D-8)."""
-        faces, rng = _roll_dice(state.rng, DICE - len(turn.train))
-        rolls = turn.rolls if turn.freight else turn.rolls + 1
-        turn = turn.model_copy(update={"showing": faces, "rolls": rolls, "added_since_roll": 0})
-        state = state.model_copy(update={"rng": rng, "turn": turn})
-        if turn.freight:
-            events.append(_event("freight_rolled", seat=turn.seat, faces=face_messages(faces)))
-            return self._crash_if_stuck(state, turn, events)
-        events.append(_event("rolled", seat=turn.seat, faces=face_messages(faces), roll=rolls))
-        return state
+def _score_turn(state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
+    """Score the train as it stands and end the turn (R-D-5 … R-D-8)."""
+    score = score_train(turn.train, turn.banked)
+    if not score.complete:
+        events.append(_event("incomplete", seat=turn.seat))
+        return _end_turn(state, turn, 0, Outcome.INCOMPLETE, events)
+    total = state.total(turn.seat) + score.points
+    events.append(_event("scored", seat=turn.seat, points=score.points, how=score.message, total=total))
+    outcome = Outcome.BONUS if score.bonus else Outcome.SCORED
+    return _end_turn(state, turn, score.points, outcome, events)
 
-    def _add(self, state: DiceState, turn: Turn, faces: tuple[Face, ...], events: list[Event]) -> DiceState:
-        """Put showing dice into the train; the caboose ends the turn (R-D-4, R-D-5)."""
-        events.append(_event("added", seat=turn.seat, faces=face_messages(add_order(turn.train, faces))))
-        turn = with_added(turn, faces)
-        if K in faces:
-            return self._score_turn(state, turn, events)
-        return state.model_copy(update={"turn": turn})
 
-    def _freight(self, state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
-        """Bank the three cargo cars and roll those three dice again (R-D-8)."""
-        cargo = cargo_points(turn.train)
-        banked = turn.banked + cargo
-        events.append(_event("freight_banked", seat=turn.seat, cargo=cargo, banked=banked))
-        freight = Turn(seat=turn.seat, showing=(), train=(E, E, C), rolls=turn.rolls, freight=True, banked=banked)
-        return self._roll(state, freight, events)
+# The game, turn by turn.
 
-    def _crash_if_stuck(self, state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
-        """End the turn with nothing if no die of a freight roll can join the train (R-D-8)."""
-        if addable_faces(turn.train, turn.showing):
-            return state
-        events.append(_event("crashed", seat=turn.seat, banked=turn.banked))
-        return self._end_turn(state, turn, 0, Outcome.CRASHED, events)
 
-    def _score_turn(self, state: DiceState, turn: Turn, events: list[Event]) -> DiceState:
-        """Score the train as it stands and end the turn (R-D-5 … R-D-8)."""
-        score = score_train(turn.train, turn.banked)
-        if not score.complete:
-            events.append(_event("incomplete", seat=turn.seat))
-            return self._end_turn(state, turn, 0, Outcome.INCOMPLETE, events)
-        total = state.total(turn.seat) + score.points
-        events.append(_event("scored", seat=turn.seat, points=score.points, how=score.message, total=total))
-        outcome = Outcome.BONUS if score.bonus else Outcome.SCORED
-        return self._end_turn(state, turn, score.points, outcome, events)
+def _end_turn(state: DiceState, turn: Turn, points: int, outcome: Outcome, events: list[Event]) -> DiceState:
+    """Record the turn, apply the end-of-game or elimination rule, and start the next turn."""
+    record = TurnRecord(
+        seat=turn.seat,
+        round=state.round,
+        points=points,
+        outcome=outcome,
+        train=turn.train,
+        showing=turn.showing,
+        banked=turn.banked,
+    )
+    state = state.model_copy(update={"history": (*state.history, record), "turn": None})
+    if state.options.mode is GameMode.ELIMINATION:
+        state = _judge_elimination(state, record, events)
+        if sum(state.in_play(seat) for seat in range(state.n_players)) == 1:
+            return _game_over(state, events)
+    elif not state.last_round and (total := state.total(turn.seat)) >= state.options.target:
+        events.append(_event("last_round", seat=turn.seat, total=total, target=state.options.target))
+        state = state.model_copy(update={"last_round": True})
+    return _next_turn(state, turn.seat, events)
 
-    # The game, turn by turn.
 
-    def _end_turn(self, state: DiceState, turn: Turn, points: int, outcome: Outcome, events: list[Event]) -> DiceState:
-        """Record the turn, apply the end-of-game or elimination rule, and start the next turn."""
-        record = TurnRecord(
-            seat=turn.seat,
-            round=state.round,
-            points=points,
-            outcome=outcome,
-            train=turn.train,
-            showing=turn.showing,
-            banked=turn.banked,
-        )
-        state = state.model_copy(update={"history": (*state.history, record), "turn": None})
-        if state.options.mode is GameMode.ELIMINATION:
-            state = _judge_elimination(state, record, events)
-            if sum(state.in_play(seat) for seat in range(state.n_players)) == 1:
-                return _game_over(state, events)
-        elif not state.last_round and (total := state.total(turn.seat)) >= state.options.target:
-            events.append(_event("last_round", seat=turn.seat, total=total, target=state.options.target))
-            state = state.model_copy(update={"last_round": True})
-        return self._next_turn(state, turn.seat, events)
-
-    def _next_turn(self, state: DiceState, seat: Seat, events: list[Event]) -> DiceState:
-        """Pass the dice in seat order; at the end of a round, end the game or break a tie (R-D-9)."""
-        order = [(state.first + i) % state.n_players for i in range(state.n_players)]
-        later = [other for other in order[order.index(seat) + 1 :] if state.in_play(other)]
-        if later:
-            return self._start_turn(state, later[0], events)
-        if state.last_round:
-            leaders = state.leaders()
-            if len(leaders) == 1 or state.options.tie is TieRule.SHARED:
-                return _game_over(state, events)
-            events.extend(_event("tie_break", seat=leader, total=state.total(leader)) for leader in leaders)
-            state = state.model_copy(update={"tie_break": leaders})
-        state = state.model_copy(update={"round": state.round + 1})
-        return self._start_turn(state, next(other for other in order if state.in_play(other)), events)
+def _next_turn(state: DiceState, seat: Seat, events: list[Event]) -> DiceState:
+    """Pass the dice in seat order; at the end of a round, end the game or break a tie (R-D-9)."""
+    order = [(state.first + i) % state.n_players for i in range(state.n_players)]
+    later = [other for other in order[order.index(seat) + 1 :] if state.in_play(other)]
+    if later:
+        return _start_turn(state, later[0], events)
+    if state.last_round:
+        leaders = state.leaders()
+        if len(leaders) == 1 or state.options.tie is TieRule.SHARED:
+            return _game_over(state, events)
+        events.extend(_event("tie_break", seat=leader, total=state.total(leader)) for leader in leaders)
+        state = state.model_copy(update={"tie_break": leaders})
+    state = state.model_copy(update={"round": state.round + 1})
+    return _start_turn(state, next(other for other in order if state.in_play(other)), events)
 
 
 def _refuse(reason: DiceReason | None) -> None:

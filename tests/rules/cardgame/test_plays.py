@@ -70,7 +70,7 @@ def test_r_cg_9_book_example_sasha_blue_robbed_by_masha_three_blue() -> None:
     state = two_players(kinds(blue=1, red=1, yellow=1), kinds(blue=3))
     state, _ = act(state, sasha, "play3:red,yellow,blue")
     assert state.current == masha
-    options = {o.code: o for o in ENGINE.view(state, masha).legal or []}
+    options = {o.action.encode(): o for o in ENGINE.view(state, masha).legal or []}
     assert options["play:blue:3:0"].robs_seat == sasha and options["play:blue:3:0"].robs_cards == 1
     state, events = act(state, masha, "play:blue:3:0")
     # The blue is gone; Sasha's next turn then moves red and yellow on to the stack (step 1).

@@ -92,7 +92,7 @@ def test_view_is_public_and_holds_what_the_pictures_need() -> None:
     assert view.turn is not None
     assert view.turn.train == faces("ECT") and view.turn.showing == faces("HBK")
     assert view.turn.score.points == 4 and view.turn.rolls == 1 and view.turn.max_rolls == 3
-    assert view.legal == ("add:H", "add:B", "add:K", "roll", "stop")
+    assert [action.encode() for action in view.legal] == ["add:H", "add:B", "add:K", "roll", "stop"]
     assert ENGINE.result(state) is None
     assert [player.total for player in view.players] == [0, 0]
     assert view.opening and view.first == 0 and view.round == 1 and not view.last_round and not view.over
