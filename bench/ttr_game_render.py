@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.i18n import text
+from bot.ui import pictures
 from render.caches import cache_stats
 from render.ttr.board import board_image, board_palette, city_key
 from render.ttr.encode import encode
@@ -116,8 +117,8 @@ def per_board(games: list[Game]) -> None:
 
 def throughput(games: list[Game]) -> None:
     """Boards/s of the games' boards drawn by 2 worker processes (fast path) and by 2 threads (old path)."""
-    from bot.exts.ttr._pictures import warm
-    from bot.ui.pictures import RenderPool
+    from bot.workers import WorkerPool
+    from render.ttr import warm
 
     boards = [posted_views(*game) for game in games]
     order = [  # the games' boards interleaved, as games in one bot move at once; each game's in order
@@ -130,8 +131,8 @@ def throughput(games: list[Game]) -> None:
         start = time.perf_counter()
         list(threads.map(old_board, [view for _, view in order]))
         old = len(order) / (time.perf_counter() - start)
-    pool = RenderPool("bench", 2)
-    pool.warm_with([warm], ["en"])
+    pool = WorkerPool("bench", 2)
+    pool.first = functools.partial(pictures.warm, (warm,), ("en",))
     pool.start()
     for number, view in order[:40]:  # a worker that has drawn a few games has its sprites
         pool.submit(number, render_board, view, LABELS, NAMES, -1 - number % 2).result()

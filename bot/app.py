@@ -19,6 +19,7 @@ from bot.i18n.commands import CommandTranslator
 from bot.services.games import GameService, ServiceError
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
+from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.database import Database, open_database
@@ -35,6 +36,7 @@ from bot.ui.notices import ChannelAnnouncer
 from bot.ui.places import GamePlaces
 from render import cardgame as cardgame_art
 from render import ttr as ttr_art
+from rules.engine import Budget
 
 log = logging.getLogger(__name__)
 
@@ -114,18 +116,25 @@ class Conductor(commands.AutoShardedBot):
         self.database = await open_database(self.settings)
         await self.database.hold(self.settings.shards())
         self._identify_buckets = await self._max_concurrency()
-        await asyncio.to_thread(warm_pictures)
+        await asyncio.gather(
+            asyncio.to_thread(warm_pictures), asyncio.to_thread(start_thinking, self.settings.thinking_workers)
+        )
         self.guild_settings = GuildSettingsStore(self.database)
         self.service = GameService(
             GameStore(self.database),
             {game: info.engine for game, info in GAMES.items()},
             bot_move_delay=self.settings.bot_move_delay,
             shards=self.settings.shards(),
+            thinker=Thinker(Budget(self.settings.bot_think_seconds)),
         )
         self.config = GuildConfigService(self.guild_settings, GAMES)
         self.lobbies = LobbyExpiry(self.service, self.config, clock=self.clock)  # before the lobby cog plugs in
         self.timers = TimerService(
-            TimerStore(self.database), self.service, clock=self.clock, announce=ChannelAnnouncer(self)
+            TimerStore(self.database),
+            self.service,
+            clock=self.clock,
+            announce=ChannelAnnouncer(self),
+            afk_level=self.afk_level,
         )
         self.places = GamePlaces(self, PlaceStore(self.database))
         self.service.add_listener(self.timers)
@@ -295,6 +304,10 @@ class Conductor(commands.AutoShardedBot):
         """The language of a server's public messages: its setting, else the bot's default."""
         chosen = (await self.config.get(guild_id)).language
         return self.settings.language if chosen is None else chosen.value
+
+    async def afk_level(self, guild_id: int | None) -> str:
+        """The level of the bot player that plays for absent people on a server (its setting)."""
+        return (await self.config.get(guild_id)).afk_level.value
 
     async def default_options(self, guild_id: int | None, game: str) -> dict[str, Any]:
         """The server's defaults for a game's variant options (empty: the printed rules)."""

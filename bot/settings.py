@@ -42,6 +42,15 @@ class Settings(BaseSettings):
         le=30,
         description="Seconds a bot player waits before moving, so people can follow.",
     )
+    bot_think_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        description="Seconds of thought a bot player (and a /hint) may spend on one move, in a thinking worker.",
+    )
+    thinking_workers: int = Field(
+        default=1, ge=1, le=64, description="How many worker processes think for bot players and hints."
+    )
     guild_ready_timeout: float = Field(
         default=2.0, ge=0, description="discord.py's wait for servers at start; tests use 0.1."
     )

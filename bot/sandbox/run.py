@@ -42,13 +42,34 @@ def bot_policy(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: int, r
     return engine.bot_action(state, seat, rng).encode()
 
 
+async def add_bot(
+    discord: LocalDiscord, person: LocalUser | str, lobby_id: int, kind: str = "normal"
+) -> InteractionOutcome:
+    """Click a lobby's Add bot player as `person` and choose `kind` in the private choice it answers with; return
+    the answer to that choice (or the refusal of the click, when there was no choice)."""
+    lobby = discord.message(lobby_id)
+    custom_id = next(c["custom_id"] for c in lobby.buttons() if c["custom_id"].split(":")[3] == "bot")
+    asked = await discord.click(person, lobby, custom_id)
+    choice = asked.message
+    menu = None if choice is None else next((c for c in choice.walk_components() if c.get("type") == 3), None)
+    if choice is None or menu is None:
+        return asked
+    return await discord.select(person, choice, str(menu["custom_id"]), [kind])
+
+
+SANDBOX_THINK_SECONDS = 0.1
+"""A bot player's budget per move on the local Discord: the real thinking workers, briefly."""
+
+
 def sandbox_settings(database: Path, *, bot_move_delay: float = 0.05) -> Settings:
-    """Settings for a bot on the local Discord: no token, fast start, quick bot players, no cooldowns."""
+    """Settings for a bot on the local Discord: no token, fast start, quick bot players (thinking briefly), no
+    cooldowns."""
     return Settings(
         discord_token=None,
         database_path=database,
         guild_ready_timeout=0.1,
         bot_move_delay=bot_move_delay,
+        bot_think_seconds=SANDBOX_THINK_SECONDS,
         dev_guild_id=None,
         cooldowns=False,
     )
@@ -86,11 +107,15 @@ class ScriptedTable:
         for person in others:
             await self.click_labelled(person, lobby.id, "join")
         for _ in range(bots):
-            await self.click_labelled(host, lobby.id, "bot")
+            await self.add_bot(host, lobby.id)
         await self.click_labelled(host, lobby.id, "start")
         record = await self.bot.service.game_in_channel(lobby.channel_id)
         await self.settle(record.id)
         return record
+
+    async def add_bot(self, person: LocalUser, lobby_id: int, kind: str = "normal") -> InteractionOutcome:
+        """Seat a bot player of `kind` as a person does: Add bot player, then the kind in the private choice."""
+        return await add_bot(self.discord, person, lobby_id, kind)
 
     async def click_labelled(self, person: LocalUser, message_id: int, verb: str) -> None:
         """Click the button of a message whose custom id has this verb."""

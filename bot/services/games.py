@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot.services.thinking import Thinker
 from bot.shards import EVERY_SHARD, ShardSet
 from bot.storage.database import Statement
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
-from rules.engine import Action, Event, GameEngine, IllegalAction, Level, Message, Seat
+from rules.engine import Action, Event, GameEngine, Hint, IllegalAction, Level, Message, Seat
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BOT_NAMES = ("Stephenson", "Brunel", "Cherepanov", "Trevithick", "Borodin", "Westinghouse")
 
@@ -59,6 +60,16 @@ class Outcome:
     def finished(self) -> bool:
         """Whether this move ended the game."""
         return self.record.status == "finished"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A hint given: the game as it was thought about, whose seat asked, and what the hard player would do."""
+
+    record: GameRecord
+    state: BaseModel
+    seat: Seat
+    hint: Hint[Any]
 
 
 Publisher = Callable[[Outcome], Awaitable[None]]
@@ -125,8 +136,10 @@ class GameService:
         bot_move_delay: float = 1.5,
         new_seed: Callable[[], int] = lambda: secrets.randbits(63),
         shards: ShardSet = EVERY_SHARD,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
+        self.thinker = thinker or Thinker()
         self.shards = shards
         self.engines = dict(engines)
         self.bot_move_delay = bot_move_delay
@@ -135,6 +148,8 @@ class GameService:
         self._publishers: dict[str, Publisher] = {}
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
+        self._thinking: set[asyncio.Task[Any]] = set()
+        """Tasks waiting for a bot's thought: nothing is half done in them, so closing cancels them at once."""
         self._checks: set[asyncio.Task[None]] = set()
         """Background checks of loaded snapshots against their logs."""
         self._one_check = asyncio.Semaphore(1)
@@ -311,7 +326,7 @@ class GameService:
     # changed since the button was drawn (`version`, checked under the game's lock): two clicks never seat two bots.
 
     @staticmethod
-    def _check_lobby_version(record: GameRecord, version: int | None) -> None:
+    def check_lobby_version(record: GameRecord, version: int | None) -> None:
         """Refuse a lobby click drawn for an older version of the lobby (someone changed it first)."""
         if version is not None and version != record.version:
             raise ServiceError("bot.reason.stale_lobby")
@@ -349,7 +364,7 @@ class GameService:
             record = table.record
             if record.seat_of(user_id) is None:
                 raise ServiceError("bot.reason.not_in_lobby")
-            self._check_lobby_version(record, version)
+            self.check_lobby_version(record, version)
             if len(record.seats) >= table.engine.max_players:
                 raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
             kind = kind or Level.NORMAL
@@ -367,7 +382,7 @@ class GameService:
             record = table.record
             if record.seat_of(user_id) is None:
                 raise ServiceError("bot.reason.not_in_lobby")
-            self._check_lobby_version(record, version)
+            self.check_lobby_version(record, version)
             bots = [s for s in record.seats if s.is_bot]
             if not bots:
                 raise ServiceError("bot.reason.no_bot_to_remove")
@@ -381,7 +396,7 @@ class GameService:
             record = table.record
             if user_id != record.host_id:
                 raise ServiceError("bot.reason.only_host")
-            self._check_lobby_version(record, version)
+            self.check_lobby_version(record, version)
             if len(record.seats) < table.engine.min_players:
                 raise ServiceError("bot.reason.too_few_players", min=table.engine.min_players)
             options = table.engine.load_options(record.options)
@@ -398,7 +413,7 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             if user_id != table.record.host_id:
                 raise ServiceError("bot.reason.only_host")
-            self._check_lobby_version(table.record, version)
+            self.check_lobby_version(table.record, version)
             table.record = await self.store.set_status(table.record, "cancelled")
             del self._tables[game_id]
             return table.record
@@ -448,26 +463,52 @@ class GameService:
         self.wake_bots(game_id)
         return outcome
 
-    async def play_for(self, game_id: int, seat: Seat) -> Outcome | None:
-        """Play one move for an absent person with the game's sensible bot (not published; bots not woken);
+    async def play_for(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> Outcome | None:
+        """Play one move for an absent person with a bot player of `level` (not published; bots not woken);
         None when that seat is not to act."""
         table = await self._table(game_id)
-        async with table.lock:
+
+        def absent() -> tuple[Seat, str] | None:
             if table.state is None or table.record.status != "active" or seat not in table.engine.to_act(table.state):
                 return None
-            rng = random.Random(f"{table.record.seed}/absent/{table.record.version}")
-            action = await asyncio.to_thread(table.engine.bot_action, table.state, seat, rng, Level.NORMAL)
-            return await self._apply(table, seat, action, by_bot=True)
+            return seat, level
 
-    async def hand_to_bot(self, game_id: int, seat: Seat) -> GameRecord:
-        """Give a running game's seat to a sensible bot player for the rest of the game (bots not woken)."""
+        return await self._think_and_play(table, absent, "absent")
+
+    async def hint(self, game_id: int, user_id: int) -> Advice:
+        """What the hard player would do for this person now, thought about off the game's lock, and counted for
+        their seat; refused to a non-player, out of turn, or once the game is not running."""
+        table = await self._table(game_id)
+        while True:
+            async with table.lock:
+                record, state = table.record, table.state
+                if record.status != "active" or state is None:
+                    raise ServiceError("bot.reason.not_running")
+                seat = record.seat_of(user_id)
+                if seat is None:
+                    raise ServiceError("bot.reason.not_a_player")
+                if seat not in table.engine.to_act(state):
+                    raise ServiceError("players.reason.not_your_move")
+            seed = f"{record.seed}/hint/{record.version}/{seat}"
+            try:
+                hint = await self._thought(self.thinker.hint(game_id, table.engine, state, seat, seed))
+            except Exception:
+                log.warning("game %s: no hint could be worked out for seat %s", game_id, seat, exc_info=True)
+                raise ServiceError("players.reason.hint_failed") from None
+            async with table.lock:
+                if table.record.version == record.version:  # else the game moved on meanwhile: think again
+                    table.record = await self.store.count_hint(table.record, seat)
+                    return Advice(table.record, state, seat, hint)
+
+    async def hand_to_bot(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> GameRecord:
+        """Give a running game's seat to a bot player of `level` for the rest of the game (bots not woken)."""
         table = await self._table(game_id)
         async with table.lock:
             if table.record.status != "active":
                 raise ServiceError("bot.reason.not_running")
             current = next(s for s in table.record.seats if s.seat == seat)
             if not current.is_bot:
-                replacement = SeatRecord(seat=seat, name=current.name, bot_kind=Level.NORMAL.value)
+                replacement = SeatRecord(seat=seat, name=current.name, bot_kind=str(level), hints=current.hints)
                 table.record = await self._keeping_shown(table, self.store.replace_seat(table.record, replacement))
             return table.record
 
@@ -550,22 +591,56 @@ class GameService:
         table.bots.add_done_callback(self._drivers.discard)
 
     async def play_bot_move(self, game_id: int) -> Outcome | None:
-        """Apply one bot player's move now if a bot is to act; the outcome is not published."""
+        """Apply one bot player's move if a bot is to act (None if none is); the outcome is not published."""
         table = await self._table(game_id)
-        async with table.lock:
+
+        def next_bot() -> tuple[Seat, str] | None:
             seats = self._bot_seats_to_act(table)
             if table.state is None or table.record.status != "active" or not seats:
                 return None
             seat = min(seats)
-            kind = next(s.bot_kind for s in table.record.seats if s.seat == seat)
-            rng = random.Random(f"{table.record.seed}/bot/{table.record.version}")
-            action = await asyncio.to_thread(table.engine.bot_action, table.state, seat, rng, kind or Level.NORMAL)
-            return await self._apply(table, seat, action, by_bot=True)
+            return seat, next(s.bot_kind for s in table.record.seats if s.seat == seat) or Level.NORMAL
+
+        return await self._think_and_play(table, next_bot, "bot")
+
+    async def _think_and_play(
+        self, table: _Table, who: Callable[[], tuple[Seat, str] | None], label: str
+    ) -> Outcome | None:
+        """Take the state and version under the game's lock, think without it (every click is answered meanwhile),
+        then apply the move under it if the game is still at that version; else think again about the new one.
+
+        `who` (called under the lock) names the seat to play and its bot kind, or None when there is nothing to do.
+        """
+        while True:
+            async with table.lock:
+                chosen = who()
+                if chosen is None:
+                    return None
+                seat, kind = chosen
+                record, state = table.record, table.state
+                assert state is not None, "who() names a seat only in a running game"
+            seed = f"{record.seed}/{label}/{record.version}"
+            action = await self._thought(self.thinker.choose(record.id, table.engine, state, seat, seed, kind))
+            async with table.lock:
+                if table.record.version == record.version and table.record.status == "active":
+                    return await self._apply(table, seat, action, by_bot=True)
+
+    async def _thought(self, thinking: Awaitable[T]) -> T:
+        """Await a thought, known meanwhile as a task that closing may cancel at once."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._thinking.add(task)
+        try:
+            return await thinking
+        finally:
+            self._thinking.discard(task)
 
     async def close(self, timeout: float = 5.0) -> None:
         """Stop bot players after the move each is making, so nothing is half published; then cancel; then write
         what the channels show."""
         self._closing = True
+        for thinking in set(self._thinking):  # a bot still thinking has done nothing yet: the next start thinks again
+            thinking.cancel()
         for check in set(self._checks):
             check.cancel()
         await asyncio.gather(*set(self._checks), return_exceptions=True)
@@ -744,4 +819,4 @@ def _first_error(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', '')}".strip(": ")
 
 
-__all__ = ["GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError"]
+__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError"]

@@ -21,7 +21,7 @@ from bot.games import GameInfo
 from bot.i18n import FALLBACK, LANGUAGES, fit, table, text
 from bot.services.games import ServiceError
 from bot.storage.guild_settings import GuildSettingsStore
-from rules.engine import Message
+from rules.engine import Level, Message
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +135,11 @@ class GuildConfig(BaseModel):
     )
     creator_role_id: int | None = Field(default=None, description="Only this role may create games (None: all).")
     bots_allowed: bool = Field(default=True, description="Whether bot players may be seated in a lobby.")
+    afk_level: Level = Field(
+        default=Level.NORMAL,
+        description="The level of the bot player that plays for an absent person, or takes their seat for good.",
+    )
+    hints: bool = Field(default=True, description="Whether players may ask for a hint (/hint).")
     timers: TimerPolicy = Field(default_factory=TimerPolicy)
     timers_locked: bool = Field(default=False, description="Whether hosts must keep the server's turn timers.")
     limits: LobbyLimits = Field(default_factory=LobbyLimits)

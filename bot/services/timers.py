@@ -1,7 +1,7 @@
 """Turn timers and absent players, for every game through the engine contract.
 
 Each person the game waits for gets a timer: a reminder after a delay, then, after a longer one, the game's policy:
-a bot player plays that turn for them (the engine's sensible bot), or the game waits for them. After several
+a bot player plays that turn for them (at the server's AFK level), or the game waits for them. After several
 timed-out turns in a row their seat is handed to a bot player for good. Timers live in SQLite, so one that fell due
 while the bot was down fires after the restart; a move by the person cancels theirs. The clock is injected: tests
 move it and call `run_due()`, and nothing waits on the real clock but the background loop.
@@ -25,12 +25,14 @@ from bot.services.games import GameListener, GameService, MoveWrite, Outcome, Se
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.storage.games import GameRecord
 from bot.storage.timers import TimerStore, TurnTimer
-from rules.engine import Message, Seat
+from rules.engine import Level, Message, Seat
 
 log = logging.getLogger(__name__)
 
 Announcer = Callable[[GameRecord, Message, int | None], Awaitable[None]]
 """Post a public notice where a game is played, pinging the given user id (or nobody)."""
+AfkLevel = Callable[[int | None], Awaitable[str]]
+"""A server's (guild id's) level of the bot player that plays for absent people (the server setting)."""
 
 RETRY_SECONDS = 300.0
 """When firing a timer failed (Discord refused a message, say), try again this much later."""
@@ -57,12 +59,14 @@ class TimerService(BackgroundLoop, GameListener):
         clock: Callable[[], float] = time.time,
         announce: Announcer | None = None,
         max_sleep: float = 60.0,
+        afk_level: AfkLevel | None = None,
     ) -> None:
         super().__init__()
         self.store = store
         self.games = games
         self.clock = clock
         self.announce: Announcer = announce or _say_nothing
+        self.afk_level: AfkLevel = afk_level or _normal
         self.max_sleep = max_sleep
         self._policies: dict[int, TimerPolicy] = {}
         self._playing_for: dict[int, set[Seat]] = {}
@@ -250,11 +254,13 @@ class TimerService(BackgroundLoop, GameListener):
         return missed
 
     async def _play_turn_for(self, game_id: int, seat: Seat) -> None:
-        """Play the absent person's moves with the sensible bot until the game stops waiting for them."""
+        """Play the absent person's moves with a bot player of the server's AFK level until the game stops waiting
+        for them."""
         self._playing_for.setdefault(game_id, set()).add(seat)
         try:
+            level = await self.afk_level((await self.games.get(game_id)).guild_id)
             for _ in range(MAX_MOVES_FOR_ABSENT):
-                outcome = await self.games.play_for(game_id, seat)
+                outcome = await self.games.play_for(game_id, seat, level)
                 if outcome is None:
                     break
                 await self.games.publish(outcome)
@@ -270,8 +276,10 @@ class TimerService(BackgroundLoop, GameListener):
     # ---- seats handed to bots -----------------------------------------------------------------------------
 
     async def hand_over(self, game_id: int, seat: Seat, notice: Message) -> GameRecord:
-        """Give a person's seat to a bot player for good, saying why; with no person left the game is abandoned."""
-        record = await self.games.hand_to_bot(game_id, seat)
+        """Give a person's seat to a bot player (of the server's AFK level) for good, saying why; with no person left
+        the game is abandoned."""
+        level = await self.afk_level((await self.games.get(game_id)).guild_id)
+        record = await self.games.hand_to_bot(game_id, seat, level)
         await self.store.set_missed(game_id, seat, 0)
         self._set_missed(game_id, seat, 0)
         name = escaped(next(s.name for s in record.seats if s.seat == seat))  # the person's, not the bot's 🤖 one
@@ -404,6 +412,11 @@ def _counted(key: str, params: dict[str, Any]) -> Message:
 
 def _user_of(record: GameRecord, seat: Seat) -> int | None:
     return next((s.user_id for s in record.seats if s.seat == seat), None)
+
+
+async def _normal(guild_id: int | None) -> str:
+    """The AFK level of a service told of no server settings (unit tests): normal."""
+    return Level.NORMAL.value
 
 
 async def _say_nothing(record: GameRecord, message: Message, ping: int | None) -> None:

@@ -36,6 +36,8 @@ class SeatRecord:
     name: str
     user_id: int | None = None
     bot_kind: str | None = None
+    hints: int = 0
+    """How many hints (/hint) were given to whoever played this seat."""
 
     @property
     def is_bot(self) -> bool:
@@ -224,6 +226,14 @@ class GameStore:
         seats = tuple(seat if s.seat == seat.seat else s for s in record.seats)
         return replace(record, version=record.version + 1, seats=seats)
 
+    async def count_hint(self, record: GameRecord, seat: int) -> GameRecord:
+        """Count one more hint given to a seat (no move: the version stays)."""
+        await self.database.write(
+            [Statement("UPDATE seats SET hints = hints + 1 WHERE game_id = ? AND seat = ?", (record.id, seat))]
+        )
+        seats = tuple(replace(s, hints=s.hints + 1) if s.seat == seat else s for s in record.seats)
+        return replace(record, seats=seats)
+
     async def set_status(self, record: GameRecord, status: str) -> GameRecord:
         """Close or cancel a game."""
         await self._write_versioned(record, [self._bump(record, status=status)])
@@ -401,7 +411,7 @@ async def _with_seats(reader: Reader, rows: Sequence[Row]) -> list[GameRecord]:
     seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
     for s in await reader.fetch(f"SELECT * FROM seats WHERE game_id IN ({_marks(ids)}) ORDER BY seat", ids):
         seats[s["game_id"]].append(
-            SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"])
+            SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"], hints=s["hints"])
         )
     return [
         GameRecord(

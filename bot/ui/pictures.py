@@ -5,8 +5,8 @@ drawn in processes, one single-worker process per core for public pictures (the 
 private ones (hands, asked for at will), so forty people asking for their hands queue behind each other, not in
 front of the next board. A game's public pictures always go to the same worker (game id modulo the worker count),
 which keeps that game's board base (render/ttr/posted.py). Workers are spawned, never forked from the running bot;
-each draws the static art when it starts and ends when the bot is gone, even killed; one that dies is replaced, and
-what it was drawing fails at once (the caller answers privately). Recent pictures are kept in the bot's process,
+each draws the static art when it starts (see bot/workers.py); what a dying worker was drawing fails at once (the
+caller answers privately). Recent pictures are kept in the bot's process,
 bounded in bytes.
 
 Whatever is drawn in a worker travels there pickled: a module-level function and its arguments, never a lambda.
@@ -19,14 +19,11 @@ import atexit
 import functools
 import io
 import logging
-import multiprocessing
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -34,6 +31,7 @@ import discord
 
 from bot.i18n import fit, text
 from bot.storage.games import GameRecord
+from bot.workers import WorkerPool
 from render.caches import forget as forget_drawn
 
 T = TypeVar("T")
@@ -44,9 +42,6 @@ MAX_BYTES = 64 * 1024 * 1024
 PRIVATE_WORKERS = 1
 """Hands and ticket choices: 4–40 ms each, drawn apart from the boards (measured: bench/ttr_game_render.py)."""
 
-OWNER_CHECK = 1.0
-"""Seconds between a worker's looks at whether the bot that started it still runs."""
-
 Warmer = Callable[[Callable[..., str]], None]
 """Draws a game's static art once, in the language of the words it is given (render.ttr.warm, …)."""
 
@@ -56,104 +51,15 @@ def public_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-class RenderPool:
-    """Single-worker processes drawing pictures; a request goes to the worker its route names (modulo their number).
-
-    A worker that dies is replaced by a fresh one (which warms first); the requests it held fail with
-    BrokenProcessPool, the next ones go to the new worker."""
-
-    def __init__(self, name: str, workers: int) -> None:
-        self.name = name
-        self.workers = workers
-        self.replaced = 0
-        self._warmers: tuple[Warmer, ...] = ()
-        self._languages: tuple[str, ...] = ()
-        self._slots: list[ProcessPoolExecutor | None] = [None] * workers
-        self._lock = threading.Lock()
-
-    def warm_with(self, warmers: Sequence[Warmer], languages: Sequence[str]) -> None:
-        """What every worker started from now on draws first: each warmer in each language."""
-        self._warmers, self._languages = tuple(warmers), tuple(languages)
-
-    def submit(self, route: int, draw: Callable[..., T], *args: Any) -> Future[T]:
-        """Draw `draw(*args)` in the route's worker."""
-        index = route % self.workers
-        executor = self._executor(index)
-        try:
-            future = executor.submit(draw, *args)
-        except BrokenProcessPool:  # it died since it was last used: nothing of this request ran yet
-            future = self._replace(index, executor).submit(draw, *args)
-        future.add_done_callback(functools.partial(self._after, index, executor))
-        return future
-
-    def start(self) -> None:
-        """Start every worker and wait until each has drawn its static art."""
-        for future in [self.submit(index, os.getpid) for index in range(self.workers)]:
-            future.result()
-
-    def shutdown(self) -> None:
-        """Stop the workers (at exit)."""
-        with self._lock:
-            executors, self._slots = self._slots, [None] * self.workers
-        for executor in executors:
-            if executor is not None:
-                executor.shutdown(wait=True, cancel_futures=True)
-
-    def pids(self) -> list[int | None]:
-        """Each worker's process id, None where none runs yet (for tests)."""
-        with self._lock:
-            slots = list(self._slots)
-        return [next(iter(e._processes), None) if e is not None else None for e in slots]
-
-    def _executor(self, index: int) -> ProcessPoolExecutor:
-        with self._lock:
-            executor = self._slots[index]
-            if executor is None:
-                executor = self._slots[index] = self._new()
-            return executor
-
-    def _new(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(
-            1, context, initializer=_warm, initargs=(os.getpid(), self._warmers, self._languages)
-        )
-
-    def _replace(self, index: int, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
-        with self._lock:
-            current = self._slots[index]
-            if current is broken or current is None:
-                log.warning("picture worker %s/%d died; starting another", self.name, index)
-                self.replaced += 1
-                current = self._slots[index] = self._new()
-        broken.shutdown(wait=False, cancel_futures=True)
-        return current
-
-    def _after(self, index: int, executor: ProcessPoolExecutor, done: Future[Any]) -> None:
-        if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool):
-            self._replace(index, executor)
-
-
-def _warm(owner: int, warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
-    """A new worker's first job: watch the bot that started it, so a killed bot leaves no worker behind; then draw
-    every game's static art in every language."""
-    threading.Thread(target=_end_with, args=(owner,), name="watch-owner", daemon=True).start()
-    for warm in warmers:
+def warm(warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
+    """A new picture worker's first job: draw every game's static art in every language."""
+    for warmer in warmers:
         for language in languages:
-            warm(labels(language))
+            warmer(labels(language))
 
 
-def _end_with(owner: int) -> None:
-    """End this worker once the process that started it is gone (checked every OWNER_CHECK seconds)."""
-    while True:
-        time.sleep(OWNER_CHECK)
-        try:
-            os.kill(owner, 0)
-        except ProcessLookupError:
-            os._exit(0)
-
-
-PUBLIC = RenderPool("public", public_workers())
-PRIVATE = RenderPool("private", PRIVATE_WORKERS)
+PUBLIC = WorkerPool("public pictures", public_workers())
+PRIVATE = WorkerPool("private pictures", PRIVATE_WORKERS)
 _builders = ThreadPoolExecutor(1, thread_name_prefix="build-message")
 """For messages built together with their picture (the dice game's), which hold discord objects that cannot
 travel to a process."""
@@ -162,7 +68,7 @@ travel to a process."""
 def start_pictures(warmers: Sequence[Warmer], languages: Sequence[str]) -> None:
     """Start every picture worker, each drawing the static art of every game in every language, and wait for them."""
     for pool in (PUBLIC, PRIVATE):
-        pool.warm_with(warmers, languages)
+        pool.first = functools.partial(warm, tuple(warmers), tuple(languages))
     threads = [threading.Thread(target=pool.start) for pool in (PUBLIC, PRIVATE)]
     for thread in threads:
         thread.start()

@@ -18,7 +18,7 @@ from bot.games import GAMES
 from bot.i18n import LANGUAGES, command_mention, table
 from bot.i18n.commands import CommandTranslator
 from bot.sandbox import LocalDiscord, RecordedMessage
-from bot.sandbox.run import sandbox_settings
+from bot.sandbox.run import add_bot, sandbox_settings
 from bot.services.games import GameService
 from bot.storage.database import Database
 from bot.storage.games import GameStore
@@ -144,7 +144,7 @@ async def test_the_shared_commands_answer_for_the_game_of_the_channel(
         board, ttr_place = await lobby_of(stand_in, bot, "Cat", "ticket-to-ride", "general")
         assert card_place != ttr_place
         for host, lobby in (("Ann", cards), ("Cat", board)):
-            await stand_in.click(host, lobby, lobby.custom_id("Add bot player"))
+            await add_bot(stand_in, stand_in.user(host), lobby.id)
             await stand_in.click(host, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Start"))
         card_hand = await stand_in.slash("Ann", "hand", channel=card_place)
         ttr_hand = await stand_in.slash("Cat", "hand", channel=ttr_place)

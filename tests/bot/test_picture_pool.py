@@ -20,7 +20,8 @@ from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.storage.games import GameRecord, SeatRecord
 from bot.ui import pictures
-from bot.ui.pictures import PictureCache, RenderPool, labels
+from bot.ui.pictures import PictureCache, labels
+from bot.workers import WorkerPool
 from render.ttr import render_board, render_hand
 from rules.cardgame import CardGameEngine
 from rules.ttr.view import PublicView, SeatView
@@ -42,14 +43,14 @@ RECORD = GameRecord(
 
 
 @pytest.fixture(scope="module")
-def pool() -> Iterator[RenderPool]:
+def pool() -> Iterator[WorkerPool]:
     """Two cold workers (no warmers: the first drawing in each pays for its art)."""
-    workers = RenderPool("test", 2)
+    workers = WorkerPool("test", 2)
     yield workers
     workers.shutdown()
 
 
-def test_a_worker_draws_the_same_bytes_as_this_process(pool: RenderPool) -> None:
+def test_a_worker_draws_the_same_bytes_as_this_process(pool: WorkerPool) -> None:
     state = play("usa", 3, 5, moves=60)
     public = ENGINE.view(state, None)
     assert isinstance(public, PublicView)
@@ -62,13 +63,13 @@ def test_a_worker_draws_the_same_bytes_as_this_process(pool: RenderPool) -> None
     assert pool.submit(9, render_hand, hand, words, NAMES).result(timeout=120) == render_hand(hand, words, NAMES)
 
 
-def test_a_game_always_goes_to_the_same_worker(pool: RenderPool) -> None:
+def test_a_game_always_goes_to_the_same_worker(pool: WorkerPool) -> None:
     firsts = {route: pool.submit(route, os.getpid).result(timeout=60) for route in range(4)}
     assert firsts[0] == firsts[2] != firsts[1] == firsts[3]
     assert pool.submit(6, os.getpid).result(timeout=60) == firsts[0]
 
 
-def test_a_worker_killed_mid_draw_fails_its_request_and_the_next_one_is_drawn(pool: RenderPool) -> None:
+def test_a_worker_killed_mid_draw_fails_its_request_and_the_next_one_is_drawn(pool: WorkerPool) -> None:
     before = pool.submit(1, os.getpid).result(timeout=60)
     sleeping = pool.submit(1, time.sleep, 30)
     queued = pool.submit(3, os.getpid)

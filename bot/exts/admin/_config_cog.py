@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import game_name, limit_lines, settings_embed, timers_lock_line
+from bot.exts.admin._words import game_name, limit_lines, player_lines, settings_embed, timers_lock_line
 from bot.games import GAMES
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
@@ -26,7 +26,7 @@ from bot.services.guild_config import (
 )
 from bot.ui.answers import reply_private
 from bot.ui.house_rules import is_admin, timer_lines
-from rules.engine import Message
+from rules.engine import Level, Message
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,6 +38,7 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=text("en", f"commands.choice.{value}"), value=value)
     for value in (*(lang.value for lang in Language), "default")
 ]
+LEVEL_CHOICES = [app_commands.Choice(name=text("en", f"commands.choice.{v.value}"), value=v.value) for v in Level]
 POLICY_CHOICES = [app_commands.Choice(name=text("en", f"commands.choice.{p.value}"), value=p.value) for p in AfkPolicy]
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -188,6 +189,43 @@ class ConfigCog(commands.Cog):
             return
         language = language_of(interaction.locale)
         await self._answer(interaction, text(language, "admin.saved.bots_on" if allowed else "admin.saved.bots_off"))
+
+    @config.command(name="players", description=text("en", "commands.config_players.description"))
+    @app_commands.describe(
+        afk_level=text("en", "commands.config_players.afk_level.description"),
+        hints=text("en", "commands.config_players.hints.description"),
+    )
+    @app_commands.choices(afk_level=LEVEL_CHOICES)
+    async def players(
+        self, interaction: discord.Interaction[Any], afk_level: str | None = None, hints: bool | None = None
+    ) -> None:
+        """Set the level of the bot player that plays for absent people (their turns, or their seat for good), and
+        whether players may ask for hints; both apply at once, to running games too."""
+        levels = [level.value for level in Level]
+        if afk_level is not None and afk_level not in levels:
+            allowed: list[str | int | Message] = [Message(key=f"players.kind.{level}") for level in levels]
+            reason = Message(
+                key="admin.reason.not_a_choice",
+                params={
+                    "option": Message(key="commands.config_players.afk_level.name"),
+                    "value": echo(afk_level),
+                    "allowed": Message(key="admin.word.plain", params={"value": allowed}),
+                },
+            )
+            await self._refuse(interaction, reason)
+            return
+        update: dict[str, Any] = {}
+        if afk_level is not None:
+            update["afk_level"] = Level(afk_level)
+        if hints is not None:
+            update["hints"] = hints
+        if await self._change(interaction, lambda config: config.model_copy(update=update)):
+            return
+        language = language_of(interaction.locale)
+        config = await self.bot.config.get(interaction.guild_id)
+        await self._answer(
+            interaction, "\n".join([text(language, "players.config.saved"), *player_lines(language, config)])
+        )
 
     @config.command(name="timers", description=text("en", "commands.config_timers.description"))
     @app_commands.describe(

@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.games import GAMES
 from bot.i18n import render, table, text
 from bot.services.guild_config import MIN_MINUTES, GuildConfig, GuildConfigService
+from bot.ui.hints import kind_name
 from bot.ui.house_rules import timer_lines
 
 COLOUR = discord.Colour.from_rgb(69, 90, 100)
@@ -55,6 +56,7 @@ def settings_embed(language: str, service: GuildConfigService, config: GuildConf
         text(language, "admin.summary.threads", value=_threads(language, config.threads)),
         text(language, "admin.summary.creators", value=creators),
         text(language, "admin.summary.bots", value=_yes_no(language, config.bots_allowed)),
+        *player_lines(language, config),
     ]
     embed.add_field(name=text(language, "admin.summary.general"), value=_fit(general), inline=False)
     timers = [
@@ -71,6 +73,14 @@ def settings_embed(language: str, service: GuildConfigService, config: GuildConf
         )
     embed.set_footer(text=text(language, "admin.summary.footer", running=running))
     return embed
+
+
+def player_lines(language: str, config: GuildConfig) -> list[str]:
+    """The bot player that plays for absent people, and whether /hint is on, as short lines."""
+    return [
+        text(language, "players.config.afk_level", value=kind_name(language, config.afk_level.value)),
+        text(language, "players.config.hints", value=_yes_no(language, config.hints)),
+    ]
 
 
 def timers_lock_line(language: str, config: GuildConfig) -> str:

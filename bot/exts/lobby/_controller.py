@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-from bot.exts.lobby._presenter import lobby_embed, lobby_view
+from bot.exts.lobby._presenter import bot_kind_view, lobby_embed, lobby_view
 from bot.games import GAMES
-from bot.i18n import language_of
+from bot.i18n import language_of, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.answers import reply_private
+from bot.ui.answers import Reply, answer, reply_private
 from bot.ui.controller import GameController
 from bot.ui.custom_ids import ComponentId
+from bot.ui.hints import kind_name
 from bot.ui.house_rules import lobby_house_rules
 from bot.ui.permissions import explain, missing_here
 from rules.engine import Message
+
+log = logging.getLogger(__name__)
 
 
 class LobbyController(GameController):
@@ -26,11 +30,13 @@ class LobbyController(GameController):
     game = "lobby"
 
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
-        """Join, leave, add or remove a bot player, start or cancel; refused privately when not allowed.
+        """Join, leave, add (after choosing which, privately) or remove a bot player, start or cancel; refused
+        privately when not allowed.
 
-        Add bot, Remove bot and Start carry the version the button was drawn for, and the service refuses them
-        (privately, nothing changed) when the lobby has changed since. Join and Leave act on the clicker's own seat
-        and are idempotent, so they ignore the version; Cancel is the host's and means it whatever changed.
+        The bot player's choice, Remove bot and Start carry the version the button was drawn for, and the service
+        refuses them (privately, nothing changed) when the lobby has changed since. Join and Leave act on the
+        clicker's own seat and are idempotent, so they ignore the version; Cancel is the host's and means it whatever
+        changed.
         """
         user = interaction.user
         service = self.service
@@ -38,18 +44,22 @@ class LobbyController(GameController):
         verbs: dict[str, Callable[[], Awaitable[GameRecord]]] = {
             "join": lambda: service.join(cid.game_id, user.id, user.display_name),
             "leave": lambda: service.leave(cid.game_id, user.id),
-            "bot": lambda: service.add_bot(cid.game_id, user.id, version=version),
             "unbot": lambda: service.remove_bot(cid.game_id, user.id, version=version),
             "start": lambda: service.start(cid.game_id, user.id, version=version),
             "cancel": lambda: service.cancel(cid.game_id, user.id),
         }
+        config = await self.bot.config.get(interaction.guild_id)
+        if cid.verb in ("bot", "botkind"):  # Add bot player asks which one, privately; the choice seats it
+            if not config.bots_allowed:
+                await self.refuse(interaction, Message(key="admin.reason.bots_not_allowed"))
+            elif cid.verb == "bot":
+                await self._choose_bot(interaction, cid)
+            else:
+                await self._add_bot(interaction, cid, values)
+            return
         verb = verbs.get(cid.verb)
         if verb is None:
             await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
-            return
-        config = await self.bot.config.get(interaction.guild_id)
-        if cid.verb == "bot" and not config.bots_allowed:
-            await self.refuse(interaction, Message(key="admin.reason.bots_not_allowed"))
             return
         if cid.verb == "join" and interaction.guild_id is not None:  # the same cap /newgame applies to hosts
             limit = config.limits.games_per_person
@@ -82,3 +92,50 @@ class LobbyController(GameController):
                 await self.bot.controllers[record.game].start(record, interaction)
             elif record.status == "cancelled":
                 await self.service.after_close(record)  # archives its thread, once the lobby shows it
+
+    async def _choose_bot(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        """Ask the clicker privately which bot player to seat (the lobby stays as it is until they choose)."""
+        try:
+            record = await self.service.get(cid.game_id)
+            if record.status != "lobby":
+                raise ServiceError("bot.reason.already_started")
+            if record.seat_of(interaction.user.id) is None:
+                raise ServiceError("bot.reason.not_in_lobby")
+            self.service.check_lobby_version(record, cid.version)
+        except ServiceError as error:
+            await self.refuse(interaction, error.message)
+            return
+        language = language_of(interaction.locale)
+        view = bot_kind_view(language, GAMES[record.game], record)
+        await answer(interaction, Reply(text(language, "players.lobby.choose"), controls=view))
+
+    async def _add_bot(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """Seat the bot player chosen privately, redraw the lobby, and say so in the private message."""
+        kind = values[0] if values else ""
+        try:
+            record = await self.service.add_bot(cid.game_id, interaction.user.id, kind, version=cid.version)
+        except ServiceError as error:
+            await self.refuse(interaction, error.message)
+            return
+        language = language_of(interaction.locale)
+        seated = record.seats[-1]
+        said = text(language, "players.lobby.added", name=seated.name, level=kind_name(language, kind))
+        await self._redraw(record)  # first, so whoever is told the bot sits down sees it in the lobby
+        await answer(interaction, Reply(said), replace=True)
+
+    async def _redraw(self, record: GameRecord) -> None:
+        """Show the lobby as it is now in its message (a change made from a private message)."""
+        where = await self.service.message(record.id, "lobby")
+        if where is None:
+            return
+        info = GAMES[record.game]
+        language = await self.public_language(record)
+        timers, bots_allowed = await lobby_house_rules(self.bot, record, language)
+        message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
+        try:
+            await message.edit(
+                embed=lobby_embed(language, info, record, timers=timers),
+                view=lobby_view(language, info, record, bots_allowed=bots_allowed),
+            )
+        except discord.HTTPException as error:
+            log.warning("could not redraw the lobby of game %s: %s", record.id, error)

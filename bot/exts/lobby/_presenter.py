@@ -9,8 +9,9 @@ import discord
 from bot.games import GameInfo
 from bot.i18n import escaped, text
 from bot.storage.games import GameRecord
-from bot.ui.components import button, view_of
+from bot.ui.components import button, select, view_of
 from bot.ui.custom_ids import ComponentId
+from bot.ui.hints import kind_about, kind_name
 from bot.ui.options_text import rules_in_effect
 
 _COLOUR = discord.Colour.from_rgb(46, 125, 50)
@@ -44,6 +45,7 @@ def lobby_embed(
     )
     players = [
         f"{s.seat + 1}. {escaped(s.display_name)}"
+        + (text(language, "players.lobby.level_mark", level=kind_name(language, s.bot_kind)) if s.bot_kind else "")
         + (text(language, "bot.lobby.host_mark") if s.user_id == record.host_id else "")
         for s in record.seats
     ]
@@ -83,3 +85,16 @@ def lobby_view(
             button(cid("cancel"), text(language, "bot.lobby.cancel"), style=discord.ButtonStyle.danger, row=1),
         ]
     )
+
+
+def bot_kind_view(language: str, info: GameInfo, record: GameRecord) -> discord.ui.View:
+    """The private choice of a bot player to seat: every kind the game offers, named and described; the choice
+    carries the lobby's version, so it is refused if the lobby changed meanwhile."""
+    options = [
+        discord.SelectOption(
+            label=kind_name(language, kind)[:100], value=str(kind), description=kind_about(language, kind)[:100]
+        )
+        for kind in info.engine.bot_kinds
+    ]
+    cid = ComponentId("lobby", record.id, record.version, "botkind")
+    return view_of([select(cid, text(language, "players.lobby.placeholder"), options)])

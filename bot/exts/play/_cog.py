@@ -1,4 +1,5 @@
-"""/draw, /hand, /board, /score and /tickets: one command each, answered by the game of the channel."""
+"""/draw, /hand, /board, /score and /tickets: one command each, answered by the game of the channel; and /hint, the
+coach, which every game answers the same way."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from bot.i18n import FALLBACK, LANGUAGES, fit, language_of, render, text
 from bot.services.games import ServiceError
 from bot.services.guild_config import ECHO_LIMIT
 from bot.storage.games import GameRecord
-from bot.ui.answers import reply_private
+from bot.ui.answers import acknowledge, reply_private
+from bot.ui.hints import hint_text
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -93,6 +95,38 @@ class PlayCog(commands.Cog):
         found = await self._game(interaction, "score", running=True)
         if found is not None:
             await found[1].score(interaction, found[0])
+
+    @app_commands.command(name="hint", description=text("en", "commands.hint.description"))
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        """Tell the person to move, privately and in their language, what the hard player would do and why.
+
+        Refused privately, before any thinking, to non-players, out of turn, outside a running game and where the
+        server turned hints off; otherwise deferred first, as the thought takes up to the per-move budget.
+        """
+        language = language_of(interaction.locale)
+        service = self.bot.service
+        try:
+            record = await service.game_in_channel(interaction.channel_id or 0, user_id=interaction.user.id)
+            if record.status != "active":
+                raise ServiceError("bot.reason.not_started")
+            seat = record.seat_of(interaction.user.id)
+            if seat is None:
+                raise ServiceError("bot.reason.not_a_player")
+            if seat not in service.engine(record.game).to_act(service.state(record.id)):
+                raise ServiceError("players.reason.not_your_move")
+            if not (await self.bot.config.get(interaction.guild_id)).hints:
+                raise ServiceError("players.reason.hints_off")
+        except ServiceError as error:
+            await reply_private(interaction, render(language, error.message))
+            return
+        await acknowledge(interaction, private_answer=True)
+        try:
+            advice = await service.hint(record.id, interaction.user.id)
+        except ServiceError as error:
+            await reply_private(interaction, render(language, error.message))
+            return
+        await reply_private(interaction, hint_text(language, service.engine(record.game), advice))
 
     async def _game(
         self, interaction: discord.Interaction[Any], command: str, *, running: bool = False

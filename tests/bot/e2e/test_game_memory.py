@@ -187,7 +187,7 @@ async def test_a_timeout_that_leaves_nobody_in_the_game_leaves_nothing(stand_in:
         lobby = (await stand_in.slash("Ann", "newgame ticket-to-ride", {"timeout": 15, "missed": 1})).message
         assert lobby is not None
         players = table(stand_in, bot, "Ann")
-        await players.click_labelled(stand_in.user("Ann"), lobby.id, "bot")
+        await players.add_bot(stand_in.user("Ann"), lobby.id)
         await players.click_labelled(stand_in.user("Ann"), lobby.id, "start")
         record = await players.settle((await bot.service.game_in_channel(lobby.channel_id)).id)
         assert kept_about(bot, record.id)

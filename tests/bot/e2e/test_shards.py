@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bot.sandbox import LocalDiscord, LocalUser
 from bot.sandbox.models import RecordedMessage
-from bot.sandbox.run import bot_policy, button_for, public_controls
+from bot.sandbox.run import add_bot, bot_policy, button_for, public_controls
 from bot.storage.database import Database, open_database
 from bot.storage.games import GameRecord, GameStore
 from rules.dice import DiceEngine
@@ -93,6 +93,9 @@ class StoredTable:
         await self.discord.slash(host, "newgame dice", channel=channel_id)
         lobby = next(m for m in reversed(self.discord.messages) if _verbs(m) >= {"join"})  # maybe in a new thread
         for person, verb in ((other, "join"), (host, "bot"), (host, "start")):
+            if verb == "bot":
+                await add_bot(self.discord, person, lobby.id)
+                continue
             message = self.discord.message(lobby.id)
             button = next(c for c in message.buttons() if c["custom_id"].split(":")[3] == verb)
             await self.discord.click(person, message, button["custom_id"])

@@ -6,6 +6,7 @@ import asyncio
 
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser
+from bot.sandbox.run import add_bot
 from tests.bot.e2e.admin.support import Running, button
 
 STALE = (
@@ -14,24 +15,35 @@ STALE = (
 )
 
 
-async def test_two_simultaneous_add_bot_clicks_seat_one_bot(stand_in: LocalDiscord, running: Running) -> None:
+async def test_two_simultaneous_add_bot_choices_seat_one_bot(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         await stand_in.click("Ben", lobby, button(lobby, "join"))
         drawn = stand_in.message(lobby.id)
         add = button(drawn, "bot")
-        # both clicks were made on the lobby as drawn (force: the second one's client still shows it)
+        # both asked which bot player on the lobby as drawn, and both chose at once
+        asked = [await stand_in.click(person, drawn, add) for person in ("Ann", "Ben")]
+        menus = [o.message for o in asked]
+        assert all(o.ephemeral and m is not None for o, m in zip(asked, menus, strict=True))
+        assert len(stand_in.message(lobby.id).history) == len(drawn.history), "asking changes nothing"
         outcomes = await asyncio.gather(
-            stand_in.click("Ann", drawn, add, force=True), stand_in.click("Ben", drawn, add, force=True)
+            *(
+                stand_in.select(
+                    person, menu, next(c["custom_id"] for c in menu.walk_components() if c["type"] == 3), ["hard"]
+                )
+                for person, menu in zip(("Ann", "Ben"), menus, strict=True)
+                if menu is not None
+            )
         )
-        refused = [o for o in outcomes if o.ephemeral]
-        assert len(refused) == 1 and refused[0].text == STALE
-        [shown] = [o for o in outcomes if not o.ephemeral]
-        assert shown.response_type == 7, "the click that counted redrew the lobby"
+        refused = [o for o in outcomes if o.text == STALE]
+        assert len(refused) == 1
+        [seated] = [o for o in outcomes if o.text != STALE]
+        assert seated.response_type == 7 and seated.ephemeral, "the choice that counted says so in its private message"
         record = await bot.service.game_in_channel(lobby.channel_id)
-        assert [s.is_bot for s in record.seats] == [False, False, True]
-        assert "Players 3/6" in stand_in.message(lobby.id).text
+        assert [s.bot_kind for s in record.seats] == [None, None, "hard"]
+        shown = await stand_in.wait_for(lambda: "Players 3/6" in stand_in.message(lobby.id).text, what="the lobby")
+        assert shown and "🤖 Stephenson · Hard" in stand_in.message(lobby.id).text
 
 
 async def test_a_stale_remove_bot_or_start_is_refused_and_the_lobby_is_unchanged(
@@ -40,7 +52,7 @@ async def test_a_stale_remove_bot_or_start_is_refused_and_the_lobby_is_unchanged
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        await stand_in.click("Ann", lobby, button(lobby, "bot"))
+        await add_bot(stand_in, stand_in.user("Ann"), lobby.id)
         before = await bot.service.game_in_channel(lobby.channel_id)
         edits = len(stand_in.message(lobby.id).history)
         ben, ann_unbot, ann_start, dan = await clicked_together(

@@ -1,0 +1,51 @@
+"""Words about bot players and the coach: a bot kind's name, a hint as the asker reads it, and the final sheet's
+"hints used" line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import escaped, render, text
+from bot.services.games import Advice
+from bot.storage.games import GameRecord
+from rules.engine import LEGACY_KINDS, Action, GameEngine, Message
+
+
+def kind_name(language: str, kind: str) -> str:
+    """A bot kind's name (a level or a personality); kinds stored before levels show as the level they play."""
+    return text(language, f"players.kind.{LEGACY_KINDS.get(kind, kind)}")
+
+
+def kind_about(language: str, kind: str) -> str:
+    """What a bot kind plays like, in one line."""
+    return text(language, f"players.about.{LEGACY_KINDS.get(kind, kind)}")
+
+
+def move_words(engine: GameEngine[Any, Any, Any], state: Any, action: Action) -> Message:
+    """A move in the engine's own words (a game whose moves need the state to be named words them with it)."""
+    describe = getattr(engine, "describe_action", None)
+    return describe(state, action) if describe is not None else action.describe()
+
+
+def hint_text(language: str, engine: GameEngine[Any, Any, Any], advice: Advice) -> str:
+    """A hint as its asker reads it: the move, then why."""
+    names = {s.seat: escaped(s.name) for s in advice.record.seats}
+    move = render(language, move_words(engine, advice.state, advice.hint.action), names)
+    reason = render(language, advice.hint.reason, names)
+    return text(language, "players.hint.answer", move=move, reason=reason)
+
+
+def hints_line(language: str, record: GameRecord) -> str | None:
+    """The final sheet's line "Hints used: Ann (2 hints) · Ben (0 hints)": every person's seat (and a seat handed
+    to a bot after its person took hints), in seat order; None when nobody took a hint (nothing to tell)."""
+    if not any(s.hints for s in record.seats):
+        return None
+    seats = sorted((s for s in record.seats if s.user_id is not None or s.hints), key=lambda s: s.seat)
+    players = " · ".join(text(language, "players.sheet.person", name=escaped(s.name), count=s.hints) for s in seats)
+    return text(language, "players.sheet.hints", players=players)
+
+
+def with_hints(language: str, record: GameRecord, lines: list[str]) -> list[str]:
+    """A final sheet's ranking lines, then the hints line when anyone took a hint."""
+    line = hints_line(language, record)
+    return [*lines, line] if line else lines
