@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from render.dice_faces import INK, car_sprite
 from render.fonts import font
 from render.labels import Labels, text_for
-from rules.dice import DiceView, Face, GameMode
+from rules.dice import Add, DiceView, Face, GameMode, Stop
 from rules.dice.faces import CARGO_POINTS, FACES
 from rules.dice.state import Outcome, TurnRecord
 from rules.dice.train import TrainScore, score_train
@@ -295,7 +295,7 @@ def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = No
         return render_finished_turn(view.previous, labels, names)
     words = _Words(labels)
     turn = view.turn
-    addable = {Face(code.removeprefix("add:")) for code in view.legal if code.startswith("add:")}
+    addable = {face for action in view.legal if isinstance(action, Add) for face in action.faces}
     status = words("freight_roll") if turn.freight else words("roll", roll=turn.rolls, max=turn.max_rolls)
     return _draw_table(
         words,
@@ -306,7 +306,7 @@ def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = No
         addable=addable,
         train=turn.train,
         slots=len(turn.showing),
-        score_title=words("score_now") if "stop" in view.legal else words("score_so_far"),
+        score_title=words("score_now") if any(isinstance(a, Stop) for a in view.legal) else words("score_so_far"),
         points=turn.score.points,
         note=_how(words, turn.train, turn.score),
         pips=None if turn.freight else (turn.rolls, turn.max_rolls),

@@ -24,10 +24,10 @@ from bot.storage.games import GameRecord
 from bot.ui import permissions
 from bot.ui.answers import Reply, acknowledge, answer
 from bot.ui.components import GameComponent
-from bot.ui.custom_ids import ComponentId
+from bot.ui.custom_ids import ACT, ComponentId, action_text
 from bot.ui.names import seat_names
 from bot.ui.pictures import Picture, files_of
-from rules.engine import IllegalAction, Message
+from rules.engine import Action, CommonReason, IllegalAction, Message
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -238,7 +238,7 @@ class GameController(GameListener):
 
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Handle a click: `act` applies the action in the id (or the chosen select value); others go to on_verb."""
-        if cid.verb == "act":
+        if cid.verb == ACT:
             action = cid.arg or (values[0] if values else "")
             await self.act(interaction, cid.game_id, action, version=cid.version)
         else:
@@ -249,15 +249,21 @@ class GameController(GameListener):
         await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
 
     async def act(
-        self, interaction: discord.Interaction[Any], game_id: int, action: str, *, version: int | None
+        self, interaction: discord.Interaction[Any], game_id: int, action: Action | str | None, *, version: int | None
     ) -> Outcome | None:
         """Apply a person's move and show it, or tell them privately why not; never raises for bad input.
 
-        Once the move is stored, a failure to show it is told to the mover as such, and the listeners (timers,
-        threads, the game's end) hear of the move whatever happened to the messages.
+        The move is an action, the text a button or menu carried (the engine reads it), or None for a click or a
+        command that names no move (refused as malformed). Once the move is stored, a failure to show it is told
+        to the mover as such, and the listeners (timers, threads, the game's end) hear of the move whatever
+        happened to the messages.
         """
+        if action is None:
+            await self.refuse(interaction, IllegalAction(CommonReason.MALFORMED_ACTION).message)
+            return None
+        said = action if isinstance(action, str) else action_text(action)
         try:
-            outcome = await self.service.act(game_id, interaction.user.id, action, version)
+            outcome = await self.service.act(game_id, interaction.user.id, said, version)
         except ServiceError as error:
             stale = error.message.key == "bot.reason.stale"
             await self.refuse(interaction, error.message, game_id=game_id if stale else None)

@@ -7,6 +7,9 @@
 - version: the game's version when the component was drawn; a game action from an older version is refused;
 - verb: what the component does (`act` applies the encoded action in the argument; `join`, `start`, `hand`, …);
 - argument: free text without length limit of its own, but the whole id is at most 100 characters (Discord).
+
+A move becomes text in the bot only here (`action_text`, its `encode()`), and is read back only by the engine's
+`parse_action` (in the game service), so no other code spells or splits a move's text.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.engine import Action
+
+ACT = "act"
+"""The verb of a component that plays the action its argument (or, for a select, its picked value) names."""
 MAX_LENGTH = 100
 PATTERN = r"(?P<game>[a-z][a-z-]*):(?P<game_id>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z][a-z-]*)(?::(?P<arg>.*))?"
 _COMPILED = re.compile(PATTERN)
@@ -53,3 +60,19 @@ class ComponentId:
             verb=match["verb"],
             arg=match["arg"] or "",
         )
+
+    @property
+    def parts(self) -> list[str]:
+        """The argument's colon-separated parts, for verbs whose argument is not an action (`take` with
+        `slot:colour`, …)."""
+        return self.arg.split(":")
+
+
+def action_text(action: Action) -> str:
+    """A move as a component or the game service carries it: its `encode()` text."""
+    return action.encode()
+
+
+def act_id(game: str, game_id: int, version: int, action: Action) -> ComponentId:
+    """The custom id of a button that plays `action` in a game at this version."""
+    return ComponentId(game, game_id, version, ACT, action_text(action))

@@ -27,8 +27,8 @@ from bot.ui.components import view_of
 from bot.ui.controller import GameController, TurnMessage, attached
 from bot.ui.custom_ids import ComponentId
 from bot.ui.pictures import Picture, forget_game
-from bot.ui.table_presenter import TablePresenter
-from rules.engine import Event, GameEngine, Message
+from bot.ui.table_presenter import MoveT, TablePresenter
+from rules.engine import Action, Event, GameEngine, Message
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +52,12 @@ PublicT = TypeVar("PublicT", bound=TableView)
 SeatT = TypeVar("SeatT")
 
 
-class TableController(GameController, Generic[StateT, PublicT, SeatT]):
+class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
     """A card-table game's messages; moves arrive through the base class's `act` (buttons, selects, commands)."""
 
-    def __init__(self, bot: Any, engine: GameEngine[StateT, Any, Any], table: TablePresenter[PublicT, SeatT]) -> None:
+    def __init__(
+        self, bot: Any, engine: GameEngine[StateT, MoveT, Any], table: TablePresenter[PublicT, SeatT, MoveT]
+    ) -> None:
         super().__init__(bot)
         self.engine = engine
         self.table = table
@@ -140,7 +142,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             return None
         public = self._public(game_id)
         if public.current == seat and public.phase in ("turn", "second_pick"):
-            legal = self.table.legal_codes(self._seat_view(game_id, seat))
+            legal = self.table.legal_moves(self._seat_view(game_id, seat))
             return view_of(self.table.turn_buttons(language, record, public, legal))
         return view_of([self.table.hand_button(language, record)])
 
@@ -195,7 +197,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
             return
         language = language_of(interaction.locale)
         result = self.table.narrowed(language, record, self._seat_view(cid.game_id, seat), cid, values)
-        if isinstance(result, str):
+        if isinstance(result, Action):
             await self.act(interaction, cid.game_id, result, version=cid.version)
         elif result is None:
             await self.refuse(interaction, Message(key=self.table.not_possible), game_id=cid.game_id)
@@ -367,7 +369,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT]):
         """The turn message, with the buttons of the legal moves when a person is to play."""
         seat = public.current
         human = seat is not None and not record.bot_plays(seat)
-        legal = [a.encode() for a in self.engine.legal_actions(state, seat)] if human and seat is not None else []
+        legal = self.engine.legal_actions(state, seat) if human and seat is not None else []
         return self.table.turn(language, record, public, legal, lines, pictures)
 
     # ---- helpers --------------------------------------------------------------------------------------------

@@ -15,33 +15,38 @@ from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
 from bot.ui.pictures import Picture
-from rules.engine import Event, GameResult
+from rules.engine import Action, Event, GameResult
 
 PublicT = TypeVar("PublicT", contravariant=True)
 SeatT = TypeVar("SeatT", contravariant=True)
+MoveT = TypeVar("MoveT", bound=Action)
 
 
 @dataclass(frozen=True)
 class ControlMove:
-    """A game's control whose click or pick is a move: how its custom id and the picked values spell the action."""
+    """A game's control whose click or pick is a move: the action its custom id and the picked values name."""
 
-    action: Callable[[ComponentId, list[str]], str]
+    action: Callable[[ComponentId, list[str]], Action | None]
+    """The move clicked, or None when the click names none (a garbled id or value: refused as malformed)."""
     bound: bool = True
     """Whether a click from an older version is refused as stale (False: the action names exactly what it does,
     so the engine judges it as it stands)."""
 
 
-def take_card(cid: ComponentId, values: list[str]) -> str:
-    """A face-up card's button (`take` with `slot:colour`): draw that colour."""
-    return "draw:" + cid.arg.partition(":")[2]
+def face_up_colour(cid: ComponentId) -> str:
+    """The colour a face-up card's button names (`take` with `slot:colour`), or "" for a garbled one."""
+    parts = cid.parts
+    return parts[1] if len(parts) == 2 else ""
 
 
-def picked_tickets(values: list[str]) -> list[str]:
-    """The ticket ids picked in a ticket choice's menu, in a stable order (numbers by value)."""
-    return sorted(values, key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
+def picked_tickets(values: list[str]) -> tuple[int, ...] | None:
+    """The ticket ids picked in a ticket choice's menu, ascending; None if one is not a ticket id."""
+    if not all(value.isdigit() for value in values):
+        return None
+    return tuple(sorted(int(value) for value in values))
 
 
-class TablePresenter(Protocol[PublicT, SeatT]):
+class TablePresenter(Protocol[PublicT, SeatT, MoveT]):
     """A card-table game's part of the presentation."""
 
     @property
@@ -61,7 +66,7 @@ class TablePresenter(Protocol[PublicT, SeatT]):
 
     @property
     def moves(self) -> Mapping[str, ControlMove]:
-        """The game's verbs whose click (or pick) is a move, and how each spells its action."""
+        """The game's verbs whose click (or pick) is a move, and how each names its action."""
         ...
 
     def narrate(self, language: str, events: Sequence[Event], names: Mapping[int, str], *, summary: bool) -> list[str]:
@@ -82,7 +87,7 @@ class TablePresenter(Protocol[PublicT, SeatT]):
 
     def narrowed(
         self, language: str, record: GameRecord, view: SeatT, cid: ComponentId, values: list[str]
-    ) -> PrivateReply | str | None:
+    ) -> PrivateReply | MoveT | None:
         """A narrowing menu's pick: the next menu, the action itself, or None if it is not possible now."""
         ...
 
@@ -104,7 +109,7 @@ class TablePresenter(Protocol[PublicT, SeatT]):
         language: str,
         record: GameRecord,
         public: PublicT,
-        legal: list[str],
+        legal: list[MoveT],
         lines: list[str],
         pictures: list[Picture],
     ) -> TurnMessage:
@@ -117,7 +122,9 @@ class TablePresenter(Protocol[PublicT, SeatT]):
         """The score sheet message posted at the end."""
         ...
 
-    def turn_buttons(self, language: str, record: GameRecord, public: PublicT, legal: list[str]) -> list[GameComponent]:
+    def turn_buttons(
+        self, language: str, record: GameRecord, public: PublicT, legal: list[MoveT]
+    ) -> list[GameComponent]:
         """The public turn message's buttons for these legal moves."""
         ...
 
@@ -125,8 +132,8 @@ class TablePresenter(Protocol[PublicT, SeatT]):
         """The button that opens a player's private hand."""
         ...
 
-    def legal_codes(self, view: SeatT) -> list[str]:
-        """The encoded legal moves listed in a seat's view."""
+    def legal_moves(self, view: SeatT) -> list[MoveT]:
+        """The legal moves listed in a seat's view."""
         ...
 
     def turn_begins(self, events: list[Event]) -> bool:

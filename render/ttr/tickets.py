@@ -15,7 +15,7 @@ from render.ttr.holdings import draw_cards, draw_tickets
 from render.ttr.minimap import MiniMap
 from render.ttr.palette import DARK_INK, LIGHT_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, RGB
 from render.ttr.text import Labels, city_names, fitted, picture_text
-from rules.ttr.actions import KeepTickets, parse_action
+from rules.ttr.actions import KeepTickets
 from rules.ttr.maps import load_map
 from rules.ttr.view import SeatView, TicketView
 
@@ -73,8 +73,7 @@ def render_ticket_choice(view: SeatView, labels: Labels) -> bytes:
 
 def keep_at_least(view: SeatView) -> int:
     """The fewest tickets the player may keep: the smallest keep among the legal moves, else the map's rule."""
-    keeps = [parse_action(c.action) for c in view.legal if c.action.startswith("keep:")]
-    sizes = [len(k.tickets) for k in keeps if isinstance(k, KeepTickets)]
+    sizes = [len(c.action.tickets) for c in view.legal if isinstance(c.action, KeepTickets)]
     if sizes:
         return min(sizes)
     rules = load_map(view.map).rules

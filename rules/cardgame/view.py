@@ -9,7 +9,8 @@ revealed: every stack assigned to tickets, every hand, the big-city winners and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -112,9 +113,9 @@ class BigCityView(_View):
 
 
 class ActionOption(_View):
-    """A legal move as a UI shows it: its code, its words, and whom it would rob (seat and cards)."""
+    """A legal move as a UI shows it: the engine's action itself, its words, and whom it would rob (seat, cards)."""
 
-    code: str
+    action: CardGameAction
     description: Message
     robs_seat: int | None = None
     robs_cards: int = 0
@@ -177,13 +178,14 @@ def ticket_view(ticket_id: int) -> TicketView:
 def build_view(state: CardGameState, seat: int | None, legal: Sequence[CardGameAction]) -> CardGameView:
     """Assemble the view of `state` for `seat` (None: public) with that seat's legal moves."""
     data = load_data()
-    over = state.phase is Phase.OVER
+    turn = _PHASES[state.phase](state)
     player = state.players[seat] if seat is not None else None
+    stack_shown = state.options.stack_visible_to_owner or turn.final is not None
     return CardGameView(
         seat=seat,
         n_players=state.n_players,
         phase=state.phase,
-        to_act=sorted(_to_act(state)),
+        to_act=turn.to_act,
         current=state.current,
         first_player=state.first_player,
         turn=state.turn,
@@ -199,11 +201,11 @@ def build_view(state: CardGameState, seat: int | None, legal: Sequence[CardGameA
         plays=[_play_view(p) for p in state.plays],
         last_move=_last_move_view(state),
         first_scoring=([_scoring_view(r, final=False) for r in state.first_scoring] if state.first_scoring else None),
-        final=_final_view(state) if over else None,
+        final=turn.final,
         hand=named_counts(player.hand) if player else None,
         tickets=[ticket_view(t) for t in player.tickets] if player else None,
         offered=[ticket_view(t) for t in player.offered] if player else None,
-        stack=named_counts(player.stack) if player and (state.options.stack_visible_to_owner or over) else None,
+        stack=named_counts(player.stack) if player and stack_shown else None,
         legal=[_option(state, seat, action) for action in legal] if seat is not None else None,
     )
 
@@ -246,11 +248,37 @@ def _last_move_view(state: CardGameState) -> LastMoveView | None:
     )
 
 
-def _to_act(state: CardGameState) -> set[int]:
-    """Seats that must act now (as `CardGameEngine.to_act`)."""
-    if state.phase is Phase.OPENING:
-        return {s for s, p in enumerate(state.players) if not p.chose_opening}
-    return set() if state.phase is Phase.OVER else {state.current}
+class _Turn(NamedTuple):
+    """The fields that follow from the phase: the seats to act (as `CardGameEngine.to_act`, sorted) and, once over,
+    everything revealed."""
+
+    to_act: list[int]
+    final: FinalView | None = None
+
+
+def _opening(state: CardGameState) -> _Turn:
+    """Everyone who has not kept their opening tickets yet chooses at once."""
+    return _Turn(to_act=[s for s, p in enumerate(state.players) if not p.chose_opening])
+
+
+def _in_turn(state: CardGameState) -> _Turn:
+    """The current player acts (step 2, the second card, or the ticket choice)."""
+    return _Turn(to_act=[state.current])
+
+
+def _over(state: CardGameState) -> _Turn:
+    """Nobody acts; every stack, hand and ticket is revealed with the result."""
+    return _Turn(to_act=[], final=_final_view(state))
+
+
+_PHASES: dict[Phase, Callable[[CardGameState], _Turn]] = {
+    Phase.OPENING: _opening,
+    Phase.TURN: _in_turn,
+    Phase.SECOND_PICK: _in_turn,
+    Phase.TICKETS: _in_turn,
+    Phase.OVER: _over,
+}
+"""Each phase's part of the view, in one place per phase."""
 
 
 def _player_view(state: CardGameState, seat: int) -> PlayerView:
@@ -278,7 +306,7 @@ def _option(state: CardGameState, seat: int, action: CardGameAction) -> ActionOp
         yards = [p.yard for p in state.players]
         robs_seat = holder(yards, action.color, seat)
         robs_cards = yards[robs_seat][action.color] if robs_seat is not None else 0
-    return ActionOption(code=action.encode(), description=action.describe(), robs_seat=robs_seat, robs_cards=robs_cards)
+    return ActionOption(action=action, description=action.describe(), robs_seat=robs_seat, robs_cards=robs_cards)
 
 
 def _scoring_view(record: ScoringRecord, final: bool) -> ScoringView:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, ConfigDict
 
+from rules.dice.actions import DiceAction
 from rules.dice.faces import Face
 from rules.dice.options import DiceOptions
 from rules.dice.state import MAX_ROLLS, DiceState, OpeningRoll, TurnRecord
@@ -55,14 +58,15 @@ class DiceView(BaseModel):
     bar: int | None
     turn: TurnView | None
     previous: TurnRecord | None
-    legal: tuple[str, ...]
+    legal: tuple[DiceAction, ...]
+    """The moves of the player to act, as the engine's actions (adds first, then roll, freight, stop)."""
     over: bool
     winners: tuple[Seat, ...]
     leaders: tuple[Seat, ...]
 
 
-def build_view(state: DiceState, legal: tuple[str, ...]) -> DiceView:
-    """Return the view of `state`; `legal` holds the encoded moves of the player to act."""
+def build_view(state: DiceState, legal: Sequence[DiceAction]) -> DiceView:
+    """Return the view of `state`; `legal` holds the moves of the player to act."""
     turn = state.turn
     return DiceView(
         options=state.options,
@@ -96,7 +100,7 @@ def build_view(state: DiceState, legal: tuple[str, ...]) -> DiceView:
             banked=turn.banked,
         ),
         previous=state.history[-1] if state.history else None,
-        legal=legal,
+        legal=tuple(legal),
         over=state.over,
         winners=state.winners(),
         leaders=state.leaders(),

@@ -6,13 +6,23 @@ only that seat's hand, tickets, ticket offer and legal moves. At the end everyth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
 from rules.engine import GameResult, Message
-from rules.ttr.actions import BuildStation, Claim, KeepTickets, TtrAction
+from rules.ttr.actions import (
+    BuildStation,
+    Claim,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    TtrAction,
+    Withdraw,
+)
 from rules.ttr.board import CARD_CODES, CARD_NAMES, COLOR_MESSAGES, Board, board_for, cards_message
 from rules.ttr.moves import closed_tracks
 from rules.ttr.scoring import connected_tickets, final_scores, game_result
@@ -91,10 +101,14 @@ class FinalPlayer(_View):
     """Station city id → the other player's track id it borrows (None: none useful)."""
 
 
-class ActionChoice(_View):
-    """A legal move: its text (for a button's custom id) and its words (for the button's label)."""
+TtrMove = DrawCard | Claim | PayTunnel | Withdraw | DrawTickets | KeepTickets | BuildStation | Pass
+"""Any Ticket to Ride move as a view holds it: a union, so a view's dump keeps each move's own fields."""
 
-    action: str
+
+class ActionChoice(_View):
+    """A legal move: the engine's action itself (its `encode()` text goes into a custom id) and its words."""
+
+    action: TtrMove
     label: Message
 
 
@@ -156,10 +170,77 @@ def _ticket_view(board: Board, ticket_id: int, completed: bool) -> TicketView:
     )
 
 
-def _public_fields(state: TtrState) -> dict[str, object]:
+class _Turn(NamedTuple):
+    """The fields that follow from the phase: who acts, whose turn it is, the card pick, the ticket offer and,
+    once over, the revealed end."""
+
+    to_act: list[int]
+    choosing: frozenset[int] = frozenset()
+    """During the opening: the seats still choosing their tickets."""
+    current: int | None = None
+    pick: Literal["first", "second"] | None = None
+    tickets_offered: int = 0
+    final: list[FinalPlayer] | None = None
+    result: GameResult | None = None
+
+
+def _opening(state: TtrState) -> _Turn:
+    """Everyone holding an offer chooses at once; nobody's turn yet."""
+    choosing = [seat for seat, offer in enumerate(state.offers) if offer]
+    return _Turn(to_act=choosing, choosing=frozenset(choosing))
+
+
+def _turn(state: TtrState) -> _Turn:
+    """The current seat picks its action, or its first card."""
+    return _Turn(to_act=[state.current], current=state.current, pick="first")
+
+
+def _second_pick(state: TtrState) -> _Turn:
+    """The current seat takes its second card."""
+    return _Turn(to_act=[state.current], current=state.current, pick="second")
+
+
+def _tunnel(state: TtrState) -> _Turn:
+    """The current seat pays for a tunnel or withdraws."""
+    return _Turn(to_act=[state.current], current=state.current)
+
+
+def _tickets(state: TtrState) -> _Turn:
+    """The current seat keeps some of the tickets it drew (everyone sees how many)."""
+    return _Turn(to_act=[state.current], current=state.current, tickets_offered=len(state.offers[state.current]))
+
+
+def _over(state: TtrState) -> _Turn:
+    """Nobody acts; every ticket, trail and station is revealed with the result."""
     board = board_for(state.map_id)
-    phase = state.phase
-    over = phase is Phase.OVER
+    final = [
+        FinalPlayer(
+            seat=s.seat,
+            total=s.total,
+            tickets=[_ticket_view(board, t, done) for t, done in s.tickets],
+            longest_trail=list(s.trail),
+            longest_length=s.trail_length,
+            longest_bonus=s.longest_bonus,
+            station_tracks=dict(s.borrowed),
+        )
+        for s in final_scores(state)
+    ]
+    return _Turn(to_act=[], final=final, result=game_result(state))
+
+
+_PHASES: dict[Phase, Callable[[TtrState], _Turn]] = {
+    Phase.OPENING: _opening,
+    Phase.TURN: _turn,
+    Phase.SECOND_PICK: _second_pick,
+    Phase.TUNNEL: _tunnel,
+    Phase.TICKETS: _tickets,
+    Phase.OVER: _over,
+}
+"""Each phase's part of the view, in one place per phase."""
+
+
+def _public_fields(state: TtrState, turn: _Turn) -> dict[str, object]:
+    board = board_for(state.map_id)
     players = [
         PlayerPublic(
             seat=seat,
@@ -169,7 +250,7 @@ def _public_fields(state: TtrState) -> dict[str, object]:
             stations_left=state.stations_left[seat],
             hand_size=sum(state.hands[seat]),
             ticket_count=len(state.tickets[seat]),
-            chosen=not (phase is Phase.OPENING and state.offers[seat]),
+            chosen=seat not in turn.choosing,
         )
         for seat in range(state.n_players)
     ]
@@ -183,39 +264,13 @@ def _public_fields(state: TtrState) -> dict[str, object]:
             revealed=[CARD_NAMES[c] for c in t.revealed],
             extra=t.extra,
         )
-    final = None
-    result = None
-    if over:
-        result = game_result(state)
-        scores = final_scores(state)
-        final = [
-            FinalPlayer(
-                seat=s.seat,
-                total=s.total,
-                tickets=[_ticket_view(board, t, done) for t, done in s.tickets],
-                longest_trail=list(s.trail),
-                longest_length=s.trail_length,
-                longest_bonus=s.longest_bonus,
-                station_tracks=dict(s.borrowed),
-            )
-            for s in scores
-        ]
-    pick: Literal["first", "second"] | None = None
-    if phase is Phase.TURN:
-        pick = "first"
-    elif phase is Phase.SECOND_PICK:
-        pick = "second"
-    if phase is Phase.OPENING:
-        to_act = [seat for seat, offer in enumerate(state.offers) if offer]
-    else:
-        to_act = [] if over else [state.current]
     return {
         "map": state.map_id,
         "n_players": state.n_players,
-        "phase": phase.value,
-        "current": None if over or phase is Phase.OPENING else state.current,
-        "to_act": to_act,
-        "pick": pick,
+        "phase": state.phase.value,
+        "current": turn.current,
+        "to_act": turn.to_act,
+        "pick": turn.pick,
         "owners": {board.track_ids[i]: o for i, o in enumerate(state.owners) if o >= 0},
         "stations": {board.city_ids[c]: o for c, o in enumerate(state.stations) if o >= 0},
         "market": [CARD_NAMES[c] for c in state.market],
@@ -224,14 +279,14 @@ def _public_fields(state: TtrState) -> dict[str, object]:
         "ticket_deck_size": len(state.ticket_deck),
         "players": players,
         "tunnel": tunnel,
-        "tickets_offered": len(state.offers[state.current]) if phase is Phase.TICKETS else 0,
+        "tickets_offered": turn.tickets_offered,
         "last_claim": board.track_ids[state.last_claim] if state.last_claim >= 0 else None,
         "last_move": _last_move_view(board, state.last_move),
         "closed": [board.track_ids[i] for i in closed_tracks(state, board)],
         "last_round": state.final_turns >= 0,
         "turns_left": state.final_turns if state.final_turns >= 0 else None,
-        "final": final,
-        "result": result,
+        "final": turn.final,
+        "result": turn.result,
     }
 
 
@@ -254,25 +309,26 @@ def _last_move_view(board: Board, move: LastMove | None) -> LastMoveView | None:
 
 def public_view(state: TtrState) -> PublicView:
     """Return what everyone may see."""
-    return PublicView.model_validate(_public_fields(state))
+    return PublicView.model_validate(_public_fields(state, _PHASES[state.phase](state)))
 
 
 def seat_view(state: TtrState, seat: int, legal: Sequence[TtrAction]) -> SeatView:
     """Return what `seat` may see: the public view plus its own hand, tickets, offer and legal moves."""
     board = board_for(state.map_id)
-    if state.phase is Phase.OVER:
-        done = dict(next(s.tickets for s in final_scores(state) if s.seat == seat))
+    turn = _PHASES[state.phase](state)
+    if turn.final is not None:  # the end: completed as scored, stations included
+        done = {t.id: t.completed for t in next(p.tickets for p in turn.final if p.seat == seat)}
         completed = [done[t] for t in state.tickets[seat]]
     else:
         completed = connected_tickets(board, state.owners, seat, state.tickets[seat])
     return SeatView.model_validate(
         {
-            **_public_fields(state),
+            **_public_fields(state, turn),
             "seat": seat,
             "hand": {CARD_NAMES[c]: n for c, n in enumerate(state.hands[seat])},
             "tickets": [_ticket_view(board, t, ok) for t, ok in zip(state.tickets[seat], completed, strict=True)],
             "offered": [_ticket_view(board, t, False) for t in state.offers[seat]],
-            "legal": [ActionChoice(action=a.encode(), label=describe_action(board, a)) for a in legal],
+            "legal": [ActionChoice(action=a, label=describe_action(board, a)) for a in legal],
         }
     )
 

@@ -17,10 +17,22 @@ from bot.exts.shared_commands import SharedCommands
 from bot.i18n import language_of, text
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
-from rules.cardgame.cards import KIND_NAMES
+from rules.cardgame.actions import DRAW_TICKETS, DrawCard
+from rules.cardgame.cards import KIND_NAMES, kind_of
 
 if TYPE_CHECKING:
     from bot.app import Conductor
+
+DECK = "deck"
+"""The /draw choice for the deck's top card (the others are the card kinds' names)."""
+
+
+def card_drawn(card: str) -> DrawCard | None:
+    """The draw a /draw choice names (None for a card the game does not know)."""
+    if card == DECK:
+        return DrawCard()
+    kind = kind_of(card)
+    return DrawCard(kind=kind) if kind is not None else None
 
 
 class CardGameCog(commands.Cog, SharedCommands):
@@ -47,17 +59,17 @@ class CardGameCog(commands.Cog, SharedCommands):
     def card_choices(self, language: str) -> list[app_commands.Choice[str]]:
         """The deck, then the kinds of train cards (locomotive last)."""
         return [
-            app_commands.Choice(name=text(language, "cardgame_bot.command.deck"), value="deck"),
+            app_commands.Choice(name=text(language, "cardgame_bot.command.deck"), value=DECK),
             *(app_commands.Choice(name=text(language, f"cardgame.color.{c}"), value=c) for c in KIND_NAMES),
         ]
 
     async def draw(self, interaction: discord.Interaction[Any], record: GameRecord, card: str) -> None:
         """Take a card, as the turn message's buttons do (also the second card of a turn)."""
-        await self.controller.act(interaction, record.id, f"draw:{card}", version=None)
+        await self.controller.act(interaction, record.id, card_drawn(card), version=None)
 
     async def tickets(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Draw tickets; the choice comes privately."""
-        await self.controller.act(interaction, record.id, "tickets", version=None)
+        await self.controller.act(interaction, record.id, DRAW_TICKETS, version=None)
 
     async def hand(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Show the player's hand privately, with the plays they can make now."""

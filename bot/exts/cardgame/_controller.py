@@ -20,13 +20,14 @@ from bot.storage.games import GameRecord
 from bot.ui.pictures import Picture
 from bot.ui.table_controller import TableController
 from rules.cardgame import CardGameEngine, CardGameState
+from rules.cardgame.actions import CardGameAction
 from rules.cardgame.view import CardGameView
 from rules.engine import Event
 
 FIRST_SCORING = "cardgame.event.first_scoring"
 
 
-class CardGameController(TableController[CardGameState, CardGameView, CardGameView]):
+class CardGameController(TableController[CardGameState, CardGameView, CardGameView, CardGameAction]):
     """The card game's messages; moves arrive through the base class's `act` (buttons, selects, commands)."""
 
     game = GAME

@@ -2,7 +2,7 @@
 scoring, and the final score sheet.
 
 Everything here is built from the public view and public events only; the buttons' enabled state comes from the
-current player's legal action texts, which for draws and tickets depend on public facts only.
+current player's legal actions, which for draws and tickets depend on public facts only.
 """
 
 from __future__ import annotations
@@ -15,9 +15,13 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import ComponentId
+from bot.ui.custom_ids import ComponentId, act_id
+from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, plain_names
 from rules.cardgame import CardGameEngine
+from rules.cardgame.actions import DRAW_TICKETS, CardGameAction, draw_action
+from rules.cardgame.cards import kind_of
+from rules.cardgame.state import Phase
 from rules.cardgame.view import CardGameView, PlayerView
 from rules.engine import Event, GameResult, Message
 
@@ -91,12 +95,19 @@ def cid(record: GameRecord, verb: str, arg: str = "") -> ComponentId:
     return ComponentId(GAME, record.id, record.version, verb, arg)
 
 
+def act_cid(record: GameRecord, action: CardGameAction) -> ComponentId:
+    """The custom id of a button that plays `action` in this game at its current version."""
+    return act_id(GAME, record.id, record.version, action)
+
+
 def hand_button(language: str, record: GameRecord, *, key: str = "cardgame_bot.button.hand") -> GameComponent:
     """The button that opens a player's private hand (or their ticket choice)."""
     return button(cid(record, "hand"), text(language, key), style=discord.ButtonStyle.success, emoji="🃏", row=1)
 
 
-def turn_buttons(language: str, record: GameRecord, view: CardGameView, legal: Sequence[str]) -> list[GameComponent]:
+def turn_buttons(
+    language: str, record: GameRecord, view: CardGameView, legal: Sequence[CardGameAction]
+) -> list[GameComponent]:
     """The face-up cards, the deck, new tickets, and My hand; what the player to act cannot do is disabled."""
     allowed = set(legal)
     items = [
@@ -104,28 +115,29 @@ def turn_buttons(language: str, record: GameRecord, view: CardGameView, legal: S
             cid(record, "take", f"{slot}:{colour}"),
             colour_word(language, colour),
             emoji=CARD_EMOJI[colour],
-            disabled=f"draw:{colour}" not in allowed,
+            disabled=draw_action(kind_of(colour)) not in allowed,
             row=0,
         )
         for slot, colour in enumerate(view.face_up)
     ]
-    deck = "cardgame_bot.button.deck" if view.deck_size else "cardgame_bot.button.deck_empty"
+    deck = draw_action(None)
+    deck_words = "cardgame_bot.button.deck" if view.deck_size else "cardgame_bot.button.deck_empty"
     items.append(
         button(
-            cid(record, "act", "draw:deck"),
-            text(language, deck, count=view.deck_size),
+            act_cid(record, deck),
+            text(language, deck_words, count=view.deck_size),
             style=discord.ButtonStyle.primary,
             emoji="🎴",
-            disabled="draw:deck" not in allowed,
+            disabled=deck not in allowed,
             row=1,
         )
     )
     items.append(
         button(
-            cid(record, "act", "tickets"),
+            act_cid(record, DRAW_TICKETS),
             text(language, "cardgame_bot.button.tickets", count=view.ticket_deck_size),
             emoji="🎫",
-            disabled="tickets" not in allowed,
+            disabled=DRAW_TICKETS not in allowed,
             row=1,
         )
     )
@@ -195,7 +207,7 @@ def turn_message(
     language: str,
     record: GameRecord,
     view: CardGameView,
-    legal: Sequence[str],
+    legal: Sequence[CardGameAction],
     lines: Sequence[str],
     pictures: list[Picture],
 ) -> TurnMessage:
@@ -204,8 +216,8 @@ def turn_message(
     seat = view.current
     who = GameController.mention(record, seat)
     key = {
-        "second_pick": "cardgame_bot.turn.second_pick",
-        "tickets": "cardgame_bot.turn.choosing_tickets",
+        Phase.SECOND_PICK: "cardgame_bot.turn.second_pick",
+        Phase.TICKETS: "cardgame_bot.turn.choosing_tickets",
     }.get(view.phase, "cardgame_bot.turn.your_turn")
     title = text(language, "cardgame_turn.title", turn=view.turn, player=GameController.names(record)[seat])
     return TurnMessage(
@@ -293,7 +305,7 @@ def final_message(
     return TurnMessage(
         heading=f"### {text(language, 'cardgame_bot.final.title')}",
         call=text(language, key, players=winners),
-        blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(ranking), *details],
+        blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(with_hints(language, record, ranking)), *details],
         pictures=pictures,
         accent=discord.Colour.gold().value,
         footer=footer(language, record, view),

@@ -15,14 +15,16 @@ from dataclasses import dataclass
 import discord
 
 from bot.exts.cardgame import _pictures
-from bot.exts.cardgame._presenter import CARD_EMOJI, cid, colour_word
+from bot.exts.cardgame._presenter import CARD_EMOJI, act_cid, cid, colour_word
 from bot.i18n import text
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateMessage
 from bot.ui.components import GameComponent, button, select
 from bot.ui.controller import GameController
+from bot.ui.custom_ids import ACT, action_text
 from bot.ui.pictures import Picture
-from rules.cardgame.cards import COLORS
+from rules.cardgame.actions import CardGameAction, KeepTickets, PlayGroup, PlayThree
+from rules.cardgame.cards import COLORS, KIND_NAMES
 from rules.cardgame.view import CardGameView, TicketView
 
 MENU_SIZE = 25
@@ -32,14 +34,26 @@ THREE = "three"
 
 @dataclass(frozen=True)
 class GroupPlay:
-    """A legal one-colour play read from its action code, with whom it would rob."""
+    """A legal one-colour play, with whom it would rob."""
 
-    code: str
-    colour: str
-    natural: int
-    locomotives: int
+    action: PlayGroup
     robs_seat: int | None
     robs_cards: int
+
+    @property
+    def colour(self) -> str:
+        """The group's colour name."""
+        return KIND_NAMES[self.action.color]
+
+    @property
+    def natural(self) -> int:
+        """Cards of the colour itself."""
+        return self.action.cards
+
+    @property
+    def locomotives(self) -> int:
+        """Locomotives joining the group."""
+        return self.action.locomotives
 
     @property
     def size(self) -> int:
@@ -49,22 +63,18 @@ class GroupPlay:
 
 def group_plays(view: CardGameView) -> list[GroupPlay]:
     """The seat's legal one-colour plays, smallest first."""
-    plays = []
-    for option in view.legal or []:
-        verb, _, rest = option.code.partition(":")
-        if verb != "play":
-            continue
-        colour, natural, locomotives = rest.split(":")
-        plays.append(
-            GroupPlay(option.code, colour, int(natural), int(locomotives), option.robs_seat, option.robs_cards)
-        )
-    return sorted(plays, key=lambda p: (COLORS.index(p.colour), p.size, p.locomotives))
+    plays = [
+        GroupPlay(option.action, option.robs_seat, option.robs_cards)
+        for option in view.legal or []
+        if isinstance(option.action, PlayGroup)
+    ]
+    return sorted(plays, key=lambda p: (p.action.color, p.size, p.locomotives))
 
 
 def three_colours(view: CardGameView) -> list[str]:
     """The colours that can go into a three-colour play (any three of them together are legal)."""
-    found = {c for o in view.legal or [] if o.code.startswith("play3:") for c in o.code[6:].split(",")}
-    return [c for c in COLORS if c in found]
+    found = {c for o in view.legal or [] if isinstance(o.action, PlayThree) for c in o.action.colors}
+    return [colour for kind, colour in enumerate(COLORS) if kind in found]
 
 
 def needs_choice(view: CardGameView) -> bool:
@@ -183,13 +193,13 @@ def colour_plays(language: str, record: GameRecord, view: CardGameView, colour: 
 
 def size_plays(
     language: str, record: GameRecord, view: CardGameView, colour: str, size: int
-) -> PrivateMessage | str | None:
+) -> PrivateMessage | PlayGroup | None:
     """After a size was picked: the single legal play if only one, else a menu of how many locomotives."""
     plays = [p for p in group_plays(view) if p.colour == colour and p.size == size]
     if not plays:
         return None
     if len(plays) == 1:
-        return plays[0].code
+        return plays[0].action
     menu = _plays_menu(language, record, plays, text(language, "cardgame_bot.play.which_cards"))
     content = text(
         language, "cardgame_bot.play.which_locomotives", color=text(language, f"cardgame.color.{colour}"), count=size
@@ -229,10 +239,13 @@ def _plays_menu(language: str, record: GameRecord, plays: Sequence[GroupPlay], p
             description = text(language, "cardgame_bot.play.free", color=colour)
         options.append(
             discord.SelectOption(
-                label=label[:100], value=play.code, description=description[:100], emoji=CARD_EMOJI[play.colour]
+                label=label[:100],
+                value=action_text(play.action),
+                description=description[:100],
+                emoji=CARD_EMOJI[play.colour],
             )
         )
-    return select(cid(record, "act"), placeholder, options)
+    return select(cid(record, ACT), placeholder, options)
 
 
 def _robbery_line(language: str, record: GameRecord, plays: Sequence[GroupPlay], content: str) -> str:
@@ -282,7 +295,7 @@ async def ticket_choice(
         question = text(language, "cardgame_bot.tickets.choose", offered=len(offered))
         items.append(
             button(
-                cid(record, "act", "keep:none"),
+                act_cid(record, KeepTickets(tickets=())),
                 text(language, "cardgame_bot.button.keep_none"),
                 style=discord.ButtonStyle.danger,
             )
@@ -329,6 +342,6 @@ def back(language: str, record: GameRecord) -> GameComponent:
     return button(cid(record, "hand"), text(language, "cardgame_bot.button.back"), emoji="↩️", row=4)
 
 
-def legal_codes(view: CardGameView) -> list[str]:
-    """The seat's legal action codes."""
-    return [option.code for option in view.legal or []]
+def legal_moves(view: CardGameView) -> list[CardGameAction]:
+    """The seat's legal actions."""
+    return [option.action for option in view.legal or []]

@@ -23,7 +23,7 @@ from bot.exts.cardgame._private import (
     PrivateMessage,
     colour_plays,
     hand_message,
-    legal_codes,
+    legal_moves,
     needs_choice,
     size_plays,
 )
@@ -33,23 +33,39 @@ from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
 from bot.ui.pictures import Picture
-from bot.ui.table_presenter import ControlMove, picked_tickets, take_card
+from bot.ui.table_presenter import ControlMove, face_up_colour, picked_tickets
+from rules.cardgame.actions import CardGameAction, DrawCard, KeepTickets, PlayThree
+from rules.cardgame.cards import kind_of
+from rules.cardgame.state import Phase
 from rules.cardgame.view import CardGameView
 from rules.engine import Event, GameResult
 
 TURN_STARTED = "cardgame.event.turn_started"
 
 
-def keep_tickets(cid: ComponentId, values: list[str]) -> str:
+def take_card(cid: ComponentId, values: list[str]) -> DrawCard | None:
+    """A face-up card's button: draw that colour (None for a colour the game does not know)."""
+    kind = kind_of(face_up_colour(cid))
+    return DrawCard(kind=kind) if kind is not None else None
+
+
+def keep_tickets(cid: ComponentId, values: list[str]) -> KeepTickets | None:
     """The ticket choice's menu: keep exactly the tickets picked (not bound to the version: the opening choice is
     simultaneous, so others' choices move the version on; the engine refuses it if the offer has changed)."""
-    return "keep:" + (",".join(picked_tickets(values)) or "none")
+    picked = picked_tickets(values)
+    return KeepTickets(tickets=picked) if picked is not None else None
+
+
+def three_play(values: list[str]) -> PlayThree | None:
+    """The three colours picked together, in kind order (None for a colour the game does not know)."""
+    kinds = [kind_of(value) for value in values]
+    return PlayThree(colors=tuple(sorted(k for k in kinds if k is not None))) if None not in kinds else None
 
 
 class CardGameTable:
     """The card game's words, pictures and controls for the shared presentation."""
 
-    continuing = frozenset({"second_pick", "tickets"})
+    continuing = frozenset({Phase.SECOND_PICK, Phase.TICKETS})
     narrowing = frozenset({"color", "size", "three"})
     not_possible = "cardgame_bot.reason.not_possible_now"
     moves: ClassVar[Mapping[str, ControlMove]] = {
@@ -58,7 +74,7 @@ class CardGameTable:
     }
 
     def turn_buttons(
-        self, language: str, record: GameRecord, public: CardGameView, legal: list[str]
+        self, language: str, record: GameRecord, public: CardGameView, legal: list[CardGameAction]
     ) -> list[GameComponent]:
         """The face-up cards, the deck, tickets and My hand."""
         return turn_buttons(language, record, public, legal)
@@ -67,9 +83,9 @@ class CardGameTable:
         """The My hand button."""
         return hand_button(language, record)
 
-    def legal_codes(self, seat_view: CardGameView) -> list[str]:
-        """The action codes listed in the seat's view."""
-        return legal_codes(seat_view)
+    def legal_moves(self, seat_view: CardGameView) -> list[CardGameAction]:
+        """The legal actions listed in the seat's view."""
+        return legal_moves(seat_view)
 
     def narrate(self, language: str, events: Sequence[Event], names: Mapping[int, str], *, summary: bool) -> list[str]:
         """The card game's narration (the same summed up or not)."""
@@ -94,10 +110,10 @@ class CardGameTable:
 
     def narrowed(
         self, language: str, record: GameRecord, view: CardGameView, cid: ComponentId, values: list[str]
-    ) -> PrivateMessage | str | None:
+    ) -> PrivateMessage | CardGameAction | None:
         """A colour, a size or three colours picked: the next menu, or the play itself."""
         if cid.verb == "three":
-            return "play3:" + ",".join(values)
+            return three_play(values)
         if cid.verb == "color":
             return colour_plays(language, record, view, values[0] if values else "")
         size = values[0] if values else ""
@@ -122,7 +138,7 @@ class CardGameTable:
         language: str,
         record: GameRecord,
         public: CardGameView,
-        legal: list[str],
+        legal: list[CardGameAction],
         lines: list[str],
         pictures: list[Picture],
     ) -> TurnMessage:

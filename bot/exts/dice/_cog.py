@@ -12,6 +12,7 @@ from bot.exts.dice._controller import DiceController
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.ui.answers import reply_private
+from rules.dice import Roll
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -47,4 +48,4 @@ class DiceCog(commands.Cog):
         except ServiceError as error:
             await reply_private(interaction, render(language_of(interaction.locale), error.message))
             return
-        await self.controller.act(interaction, record.id, "roll", version=None)
+        await self.controller.act(interaction, record.id, Roll(), version=None)

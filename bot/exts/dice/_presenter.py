@@ -10,20 +10,28 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import ComponentId
+from bot.ui.custom_ids import act_id
+from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, labels, plain_names
 from render.dice import render_scores, render_turn
-from rules.dice import DiceEngine, DiceView
+from rules.dice import Add, DiceEngine, DiceView, Face, Freight, Roll, Stop
 from rules.engine import Event, GameResult
 
 GAME = DiceEngine.game_id
 _COLOUR = discord.Colour.from_rgb(191, 54, 12)
-_STYLES = {
-    "roll": discord.ButtonStyle.primary,
-    "stop": discord.ButtonStyle.success,
-    "freight": discord.ButtonStyle.danger,
+_STYLES: dict[type, discord.ButtonStyle] = {
+    Roll: discord.ButtonStyle.primary,
+    Stop: discord.ButtonStyle.success,
+    Freight: discord.ButtonStyle.danger,
 }
-_FACE_EMOJI = {"E": "🚂", "C": "🪨", "T": "🛢️", "H": "⛰️", "B": "📦", "K": "🍽️"}
+_FACE_EMOJI = {
+    Face.LOCOMOTIVE: "🚂",
+    Face.COAL: "🪨",
+    Face.TANKER: "🛢️",
+    Face.HOPPER: "⛰️",
+    Face.BOXCAR: "📦",
+    Face.CABOOSE: "🍽️",
+}
 
 
 def narration(language: str, events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
@@ -33,17 +41,16 @@ def narration(language: str, events: Sequence[Event], names: Mapping[int, str]) 
 
 def action_buttons(language: str, record: GameRecord, view: DiceView) -> list[GameComponent]:
     """One button per legal move of the player to act: adds first (one per face), then roll, freight, stop."""
-    engine = DiceEngine()
     items = []
-    for code in view.legal:
-        action = engine.parse_action(code)
-        cid = ComponentId(GAME, record.id, record.version, "act", code)
+    for action in view.legal:
+        cid = act_id(GAME, record.id, record.version, action)
         label = render(language, action.describe())
-        if code == "stop" and view.turn is not None:
+        if isinstance(action, Stop) and view.turn is not None:
             label = text(language, "dice.button.stop", points=view.turn.score.points)
-        style = _STYLES.get(code, discord.ButtonStyle.secondary)
-        emoji = _FACE_EMOJI.get(code.removeprefix("add:")) if code.startswith("add:") else None
-        items.append(button(cid, label, style=style, emoji=emoji, row=0 if code.startswith("add:") else 1))
+        style = _STYLES.get(type(action), discord.ButtonStyle.secondary)
+        face = action.faces[0] if isinstance(action, Add) and len(action.faces) == 1 else None
+        emoji = _FACE_EMOJI[face] if face is not None else None
+        items.append(button(cid, label, style=style, emoji=emoji, row=0 if isinstance(action, Add) else 1))
     return items
 
 
@@ -113,7 +120,7 @@ def final_message(
     return TurnMessage(
         heading=f"### {title}",
         call=text(language, "dice.message.winners", winners=winners),
-        blocks=["\n".join(lines[-8:]), "\n".join(breakdown)],
+        blocks=["\n".join(lines[-8:]), "\n".join(with_hints(language, record, breakdown))],
         pictures=[picture],
         accent=discord.Colour.gold().value,
     )

@@ -30,11 +30,12 @@ from bot.exts.ttr._map import (
     track,
 )
 from bot.exts.ttr._presenter import GAME, standings
-from bot.exts.ttr._private import legal_texts
+from bot.exts.ttr._private import Target, legal_moves
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
+from rules.ttr.actions import DECK, BuildStation, Claim, DrawCard, DrawTickets
 from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO
 from rules.ttr.view import PublicView
 
@@ -99,13 +100,14 @@ class TtrCog(commands.Cog, SharedCommands):
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_route", typed=route[:80]))
             return
         mine = await self.controller.seat_view(record.id, interaction.user.id)
-        if mine is not None and any(c.track == track_id for c in claims_in(legal_texts(mine))):
-            await self.controller.offer_payment(interaction, record.id, f"claim:{track_id}")
+        if mine is not None and any(c.track == track_id for c in claims_in(legal_moves(mine))):
+            await self.controller.offer_payment(interaction, record.id, Target.claim(track_id))
             return
         # Not claimable now: let the engine say exactly why (taken, double, cars, cards, turn) with a plain claim.
         found = track(public.map, track_id)
         colour = found.color if found is not None and found.color in CARD_CODES else _most_held(mine)
-        await self.controller.act(interaction, record.id, f"claim:{track_id}:{colour}:0", version=None)
+        claim = Claim(track=track_id, color=colour, locomotives=0)
+        await self.controller.act(interaction, record.id, claim, version=None)
 
     @claim.autocomplete("route")
     async def claim_routes(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -114,7 +116,7 @@ class TtrCog(commands.Cog, SharedCommands):
         if mine is None:
             return []
         language = language_of(interaction.locale)
-        tracks = {c.track for c in claims_in(legal_texts(mine))}
+        tracks = {c.track for c in claims_in(legal_moves(mine))}
         matching = [t for t in tracks if not current.strip() or route_matches(language, mine.map, t, current)]
         matching.sort(key=lambda t: fold(route_name(language, mine.map, t)))
         return [
@@ -138,10 +140,11 @@ class TtrCog(commands.Cog, SharedCommands):
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_city", typed=city[:80]))
             return
         mine = await self.controller.seat_view(record.id, interaction.user.id)
-        if mine is not None and any(s.city == city_id for s in stations_in(legal_texts(mine))):
-            await self.controller.offer_payment(interaction, record.id, f"station:{city_id}")
+        if mine is not None and any(s.city == city_id for s in stations_in(legal_moves(mine))):
+            await self.controller.offer_payment(interaction, record.id, Target.station(city_id))
             return
-        await self.controller.act(interaction, record.id, f"station:{city_id}:{_most_held(mine)}:0", version=None)
+        station = BuildStation(city=city_id, color=_most_held(mine), locomotives=0)
+        await self.controller.act(interaction, record.id, station, version=None)
 
     @station.autocomplete("city")
     async def station_cities(
@@ -155,7 +158,7 @@ class TtrCog(commands.Cog, SharedCommands):
         wanted = fold(current)
         cities = [
             c
-            for c in by_name(language, [s.city for s in stations_in(legal_texts(mine))])
+            for c in by_name(language, [s.city for s in stations_in(legal_moves(mine))])
             if wanted in fold(city_name(language, c)) or wanted in fold(city_name("en", c))
         ]
         return [app_commands.Choice(name=city_name(language, c), value=c) for c in cities[:MENU_SIZE]]
@@ -163,17 +166,17 @@ class TtrCog(commands.Cog, SharedCommands):
     def card_choices(self, language: str) -> list[app_commands.Choice[str]]:
         """The deck, then the card colours (locomotive last)."""
         return [
-            app_commands.Choice(name=text(language, "ttr_bot.command.deck"), value="deck"),
+            app_commands.Choice(name=text(language, "ttr_bot.command.deck"), value=DECK),
             *(app_commands.Choice(name=text(language, f"ttr.color.{c}"), value=c) for c in CARD_NAMES),
         ]
 
     async def draw(self, interaction: discord.Interaction[Any], record: GameRecord, card: str) -> None:
         """Take a card, as the turn message's buttons do (also the second card of a turn)."""
-        await self.controller.act(interaction, record.id, f"draw:{card}", version=None)
+        await self.controller.act(interaction, record.id, DrawCard(source=card), version=None)
 
     async def tickets(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Draw destination tickets; the choice comes privately."""
-        await self.controller.act(interaction, record.id, "tickets", version=None)
+        await self.controller.act(interaction, record.id, DrawTickets(), version=None)
 
     async def hand(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Show the player's hand privately, with what they can do now."""

@@ -8,10 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.exts.ttr._presenter import (
-    GAME,
-)
-from bot.exts.ttr._private import PrivateMessage, payment_choice
+from bot.exts.ttr._presenter import GAME
+from bot.exts.ttr._private import PrivateMessage, Target, payment_choice
 from bot.exts.ttr._table import TtrTable
 from bot.i18n import language_of
 from bot.services.games import ServiceError
@@ -20,11 +18,12 @@ from bot.ui.answers import answer
 from bot.ui.table_controller import TableController
 from rules.engine import Event
 from rules.ttr import TicketToRideEngine
+from rules.ttr.actions import TtrAction
 from rules.ttr.state import TtrState
 from rules.ttr.view import PublicView, SeatView
 
 
-class TtrController(TableController[TtrState, PublicView, SeatView]):
+class TtrController(TableController[TtrState, PublicView, SeatView, TtrAction]):
     """Ticket to Ride's messages; moves arrive through the base class's `act` (buttons, selects, commands)."""
 
     game = GAME
@@ -32,7 +31,7 @@ class TtrController(TableController[TtrState, PublicView, SeatView]):
     def __init__(self, bot: Any) -> None:
         super().__init__(bot, TicketToRideEngine(), TtrTable())
 
-    async def offer_payment(self, interaction: discord.Interaction[Any], game_id: int, target: str) -> None:
+    async def offer_payment(self, interaction: discord.Interaction[Any], game_id: int, target: Target) -> None:
         """Claim a route or build a station chosen by a command: at once if only one way to pay, else ask how."""
         found = await self._player(interaction, game_id)
         if found is None:

@@ -1,18 +1,18 @@
 """The map as menus and searches see it: routes and cities worded in a language, and legal moves grouped by them.
 
-Nothing here decides what is legal: claims and stations come from the engine's legal action texts; this module
-only names them and sorts them into the groups a 25-option select menu can hold.
+Nothing here decides what is legal: claims and stations come from the engine's legal actions; this module only
+names them and sorts them into the groups a 25-option select menu can hold.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from bot.i18n import render, text
 from rules.engine import Message
+from rules.ttr.actions import BuildStation, Claim, TtrAction
 from rules.ttr.board import CARD_CODES, cards_message
 from rules.ttr.maps import GRAY, LOCOMOTIVE, GameMap, Track, load_map
 
@@ -33,44 +33,14 @@ COLOR_EMOJI = {
 }
 
 
-@dataclass(frozen=True)
-class Claim:
-    """A legal claim read from its action text."""
-
-    action: str
-    track: int
-    color: str
-    locomotives: int
+def claims_in(actions: Iterable[TtrAction]) -> list[Claim]:
+    """The claims among legal actions."""
+    return [action for action in actions if isinstance(action, Claim)]
 
 
-@dataclass(frozen=True)
-class Station:
-    """A legal station read from its action text."""
-
-    action: str
-    city: str
-    color: str
-    locomotives: int
-
-
-def claims_in(actions: Iterable[str]) -> list[Claim]:
-    """The claim actions among legal action texts."""
-    found = []
-    for action in actions:
-        verb, *parts = action.split(":")
-        if verb == "claim" and len(parts) == 3:
-            found.append(Claim(action, int(parts[0]), parts[1], int(parts[2])))
-    return found
-
-
-def stations_in(actions: Iterable[str]) -> list[Station]:
-    """The station actions among legal action texts."""
-    found = []
-    for action in actions:
-        verb, *parts = action.split(":")
-        if verb == "station" and len(parts) == 3:
-            found.append(Station(action, parts[0], parts[1], int(parts[2])))
-    return found
+def stations_in(actions: Iterable[TtrAction]) -> list[BuildStation]:
+    """The stations among legal actions."""
+    return [action for action in actions if isinstance(action, BuildStation)]
 
 
 def game_map(map_id: str) -> GameMap:
@@ -132,7 +102,7 @@ def claim_payment(language: str, map_id: str, claim: Claim) -> str:
     return payment_words(language, claim.color, length - claim.locomotives, claim.locomotives)
 
 
-def station_payment(language: str, station: Station, cost: int) -> str:
+def station_payment(language: str, station: BuildStation, cost: int) -> str:
     """The cards a station pays, in words."""
     return payment_words(language, station.color, cost - station.locomotives, station.locomotives)
 

@@ -1,7 +1,7 @@
 """Ticket to Ride's public messages: the opening, each turn (board, last turn, buttons) and the end.
 
 Everything here is built from the public view and public events only; the buttons' enabled state comes from the
-current player's legal action texts (which, for draws and tickets, depend on public facts only).
+current player's legal actions (which, for draws and tickets, depend on public facts only).
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import ComponentId
+from bot.ui.custom_ids import ComponentId, act_id
+from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, plain_names
 from render.ttr.palette import player_color
 from rules.engine import Event, GameResult
 from rules.ttr import TicketToRideEngine
+from rules.ttr.actions import DECK, DrawCard, DrawTickets, Pass, TtrAction
+from rules.ttr.state import Phase
 from rules.ttr.view import FinalPlayer, PublicView
 
 GAME = TicketToRideEngine.game_id
@@ -59,7 +62,14 @@ def cid(record: GameRecord, verb: str, arg: str = "") -> ComponentId:
     return ComponentId(GAME, record.id, record.version, verb, arg)
 
 
-def turn_buttons(language: str, record: GameRecord, view: PublicView, legal: Sequence[str]) -> list[GameComponent]:
+def act_cid(record: GameRecord, action: TtrAction) -> ComponentId:
+    """The custom id of a button that plays `action` in this game at its current version."""
+    return act_id(GAME, record.id, record.version, action)
+
+
+def turn_buttons(
+    language: str, record: GameRecord, view: PublicView, legal: Sequence[TtrAction]
+) -> list[GameComponent]:
     """The five face-up cards, the deck, new tickets (and pass, when that is all that is left), and My hand."""
     allowed = set(legal)
     items = [
@@ -67,32 +77,33 @@ def turn_buttons(language: str, record: GameRecord, view: PublicView, legal: Seq
             cid(record, "take", f"{slot}:{colour}"),
             colour_word(language, colour),
             emoji=COLOR_EMOJI[colour],
-            disabled=f"draw:{colour}" not in allowed,
+            disabled=DrawCard(source=colour) not in allowed,
             row=0,
         )
         for slot, colour in enumerate(view.market)
     ]
+    deck, tickets, pass_turn = DrawCard(source=DECK), DrawTickets(), Pass()
     items.append(
         button(
-            cid(record, "act", "draw:deck"),
+            act_cid(record, deck),
             text(language, "ttr_bot.button.deck", count=view.deck_size),
             style=discord.ButtonStyle.primary,
             emoji="🎴",
-            disabled="draw:deck" not in allowed,
+            disabled=deck not in allowed,
             row=1,
         )
     )
     items.append(
         button(
-            cid(record, "act", "tickets"),
+            act_cid(record, tickets),
             text(language, "ttr_bot.button.tickets", count=view.ticket_deck_size),
             emoji="🎫",
-            disabled="tickets" not in allowed,
+            disabled=tickets not in allowed,
             row=1,
         )
     )
-    if "pass" in allowed:
-        items.append(button(cid(record, "act", "pass"), text(language, "ttr_bot.button.pass"), row=1))
+    if pass_turn in allowed:
+        items.append(button(act_cid(record, pass_turn), text(language, "ttr_bot.button.pass"), row=1))
     items.append(hand_button(language, record))
     return items
 
@@ -175,7 +186,7 @@ def turn_message(
     language: str,
     record: GameRecord,
     view: PublicView,
-    legal: Sequence[str],
+    legal: Sequence[TtrAction],
     lines: Sequence[str],
     pictures: list[Picture],
 ) -> TurnMessage:
@@ -185,10 +196,10 @@ def turn_message(
     seat = view.current
     who = GameController.mention(record, seat)
     phase_key = {
-        "second_pick": "ttr_bot.turn.second_pick",
-        "tunnel": "ttr_bot.turn.tunnel",
-        "tickets": "ttr_bot.turn.choosing_tickets",
-    }.get(view.phase, "ttr_bot.turn.your_turn")
+        Phase.SECOND_PICK: "ttr_bot.turn.second_pick",
+        Phase.TUNNEL: "ttr_bot.turn.tunnel",
+        Phase.TICKETS: "ttr_bot.turn.choosing_tickets",
+    }.get(Phase(view.phase), "ttr_bot.turn.your_turn")
     return TurnMessage(
         heading=f"### {_title(language, view)} · {GameController.names(record)[seat]}",
         call=text(language, phase_key, player=who),
@@ -257,7 +268,7 @@ def final_message(
     return TurnMessage(
         heading=f"### {text(language, 'ttr_bot.final.title', title=_title(language, view))}",
         call=text(language, key, players=winners),
-        blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(ranking), *details],
+        blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(with_hints(language, record, ranking)), *details],
         pictures=[scores, board],
         accent=discord.Colour.gold().value,
         footer=_footer(language, record),

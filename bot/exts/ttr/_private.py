@@ -1,13 +1,15 @@
 """Ticket to Ride's private messages: a player's hand with the moves they can make now, the ticket choice, the
 tunnel's pay-or-withdraw choice, and the menus that narrow a claim or a station down to one legal action.
 
-Every option here is a legal action text of the player's own seat view; a select menu holds 25 options, so a
-long list is split by city, and the colour and locomotives are asked only when there is a real choice.
+Every option here is a legal action of the player's own seat view; a select menu holds 25 options, so a long
+list is split by city, and the colour and locomotives are asked only when there is a real choice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 
 import discord
 
@@ -29,20 +31,67 @@ from bot.exts.ttr._map import (
     ticket_words,
     track,
 )
-from bot.exts.ttr._presenter import cid, colour_word
+from bot.exts.ttr._presenter import act_cid, cid, colour_word
 from bot.i18n import text
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateMessage
 from bot.ui.components import GameComponent, button, select
 from bot.ui.controller import GameController
+from bot.ui.custom_ids import ACT, action_text
 from bot.ui.pictures import Picture
+from rules.ttr.actions import BuildStation, Claim, KeepTickets, PayTunnel, TtrAction, Withdraw
 from rules.ttr.board import board_for
 from rules.ttr.moves import station_cost
 from rules.ttr.view import SeatView
 
 
-def legal_texts(view: SeatView) -> list[str]:
-    """The seat's legal action texts."""
+class PayFor(StrEnum):
+    """What a payment menu is for; the value begins the `paycolor` menu's custom id argument (`claim:<track id>`
+    or `station:<city id>`), which menus already posted carry."""
+
+    CLAIM = "claim"
+    STATION = "station"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a payment is for: a track to claim or a city to build a station on."""
+
+    kind: PayFor
+    key: str
+    """The track id (as written in a custom id) or the city id."""
+
+    @classmethod
+    def claim(cls, track: int | str) -> Target:
+        """Paying for a claim of this track (its id, or as a menu's value writes it)."""
+        return cls(PayFor.CLAIM, str(track))
+
+    @classmethod
+    def station(cls, city: str) -> Target:
+        """Paying for a station on this city."""
+        return cls(PayFor.STATION, city)
+
+    @classmethod
+    def read(cls, parts: Sequence[str]) -> Target | None:
+        """The target a `paycolor` menu's argument parts name, or None."""
+        if len(parts) != 2 or parts[0] not in set(PayFor):
+            return None
+        return cls(PayFor(parts[0]), parts[1])
+
+    @property
+    def arg(self) -> str:
+        """The `paycolor` menu's custom id argument."""
+        return f"{self.kind.value}:{self.key}"
+
+    def paid_by(self, action: Claim | BuildStation) -> bool:
+        """Whether `action` is one way to pay for this."""
+        if isinstance(action, Claim):
+            return self.kind is PayFor.CLAIM and str(action.track) == self.key
+        return self.kind is PayFor.STATION and action.city == self.key
+
+
+def legal_moves(view: SeatView) -> list[TtrAction]:
+    """The seat's legal actions."""
     return [choice.action for choice in view.legal]
 
 
@@ -85,8 +134,7 @@ def _status(language: str, record: GameRecord, view: SeatView) -> list[str]:
 
 async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
     """The offered tickets as a picture and a multi-select that enforces the minimum to keep."""
-    keeps = [a.removeprefix("keep:").split(",") for a in legal_texts(view) if a.startswith("keep:")]
-    least = min((len(k) for k in keeps), default=1)
+    least = min((len(a.tickets) for a in legal_moves(view) if isinstance(a, KeepTickets)), default=1)
     offered = ", ".join(ticket_words(language, view.map, t.id) for t in view.offered)
     picture = Picture(
         _pictures.TICKETS,
@@ -119,21 +167,18 @@ async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines
     assert tunnel is not None
     revealed = ", ".join(text(language, f"ttr.color.{c}") for c in tunnel.revealed)
     items = []
-    for action in legal_texts(view):
-        if action.startswith("pay:"):
-            locomotives = int(action.removeprefix("pay:"))
-            cards = payment_words(language, tunnel.color, tunnel.extra - locomotives, locomotives)
+    for action in legal_moves(view):
+        if isinstance(action, PayTunnel):
+            cards = payment_words(language, tunnel.color, tunnel.extra - action.locomotives, action.locomotives)
             items.append(
                 button(
-                    cid(record, "act", action),
+                    act_cid(record, action),
                     text(language, "ttr_bot.tunnel.pay", cards=cards),
                     style=discord.ButtonStyle.success,
                 )
             )
     items.append(
-        button(
-            cid(record, "act", "withdraw"), text(language, "ttr_bot.tunnel.withdraw"), style=discord.ButtonStyle.danger
-        )
+        button(act_cid(record, Withdraw()), text(language, "ttr_bot.tunnel.withdraw"), style=discord.ButtonStyle.danger)
     )
     content = text(
         language,
@@ -161,7 +206,7 @@ async def hand_picture(language: str, record: GameRecord, view: SeatView) -> Pic
 def claim_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
     """The routes this player can claim now: one menu of routes, or, when more than fit, menus of cities."""
     tracks = sorted(
-        {c.track for c in claims_in(legal_texts(view))}, key=lambda t: fold(route_name(language, view.map, t))
+        {c.track for c in claims_in(legal_moves(view))}, key=lambda t: fold(route_name(language, view.map, t))
     )
     if not tracks:
         return []
@@ -208,7 +253,7 @@ def route_menu(language: str, record: GameRecord, view: SeatView, tracks: Sequen
 def routes_from(language: str, record: GameRecord, view: SeatView, city: str) -> PrivateMessage:
     """After a city was picked: the claimable routes from it, and a way back to the whole hand."""
     tracks = sorted(
-        {c.track for c in claims_in(legal_texts(view)) if city in _ends(view.map, c.track)},
+        {c.track for c in claims_in(legal_moves(view)) if city in _ends(view.map, c.track)},
         key=lambda t: fold(route_name(language, view.map, t)),
     )
     if not tracks:
@@ -221,7 +266,7 @@ def routes_from(language: str, record: GameRecord, view: SeatView, city: str) ->
 
 def station_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
     """The cities where this player can build a station now, split in menus of at most 25."""
-    cities = by_name(language, [s.city for s in stations_in(legal_texts(view))])
+    cities = by_name(language, [s.city for s in stations_in(legal_moves(view))])
     menus = []
     for number, part in enumerate(chunks(cities)):
         options = [discord.SelectOption(label=city_name(language, c), value=c, emoji="🏠") for c in part]
@@ -236,36 +281,35 @@ def station_menus(language: str, record: GameRecord, view: SeatView) -> list[Gam
 
 
 def payment_choice(
-    language: str, record: GameRecord, view: SeatView, target: str, colour: str | None = None
-) -> PrivateMessage | str | None:
-    """How to pay for a claim (`claim:<track>`) or a station (`station:<city>`): the single legal action when
-    there is no real choice, else a menu of payments (by colour first when more than 25), None when none."""
-    kind, _, key = target.partition(":")
-    choices = [c for c in view.legal if _targets(c.action, kind, key)]
+    language: str, record: GameRecord, view: SeatView, target: Target, colour: str | None = None
+) -> PrivateMessage | Claim | BuildStation | None:
+    """How to pay for a claim or a station: the single legal action when there is no real choice, else a menu of
+    payments (by colour first when more than 25), None when none."""
+    choices = [a for a in legal_moves(view) if isinstance(a, Claim | BuildStation) and target.paid_by(a)]
     if colour is not None:
-        choices = [c for c in choices if c.action.split(":")[2] == colour]
+        choices = [a for a in choices if a.color == colour]
     if not choices:
         return None
     if len(choices) == 1:
-        return choices[0].action
-    subject = _subject(language, view, kind, key)
+        return choices[0]
+    subject = _subject(language, view, target)
     if len(choices) > MENU_SIZE:
-        colours = sorted({c.action.split(":")[2] for c in choices})
+        colours = sorted({a.color for a in choices})
         options = [discord.SelectOption(label=colour_word(language, c), value=c, emoji=COLOR_EMOJI[c]) for c in colours]
-        menu = select(cid(record, "paycolor", target), text(language, "ttr_bot.pay.colour"), options)
+        menu = select(cid(record, "paycolor", target.arg), text(language, "ttr_bot.pay.colour"), options)
         return PrivateMessage(
             text(language, "ttr_bot.pay.which_colour", subject=subject), [], [menu, _back(language, record)]
         )
-    ordered = sorted(choices, key=lambda c: (int(c.action.split(":")[3]), c.action))
     options = []
-    for choice in ordered:
-        colour_name = choice.action.split(":")[2]
-        if kind == "claim":
-            label = claim_payment(language, view.map, claims_in([choice.action])[0])
+    for choice in sorted(choices, key=lambda a: (a.locomotives, a.color)):
+        if isinstance(choice, Claim):
+            label = claim_payment(language, view.map, choice)
         else:
-            label = station_payment(language, stations_in([choice.action])[0], _station_cost(view))
-        options.append(discord.SelectOption(label=label[:100], value=choice.action, emoji=COLOR_EMOJI.get(colour_name)))
-    menu = select(cid(record, "act"), text(language, "ttr_bot.pay.placeholder"), options)
+            label = station_payment(language, choice, _station_cost(view))
+        options.append(
+            discord.SelectOption(label=label[:100], value=action_text(choice), emoji=COLOR_EMOJI.get(choice.color))
+        )
+    menu = select(cid(record, ACT), text(language, "ttr_bot.pay.placeholder"), options)
     return PrivateMessage(
         text(language, "ttr_bot.pay.which_cards", subject=subject), [], [menu, _back(language, record)]
     )
@@ -276,15 +320,10 @@ def _station_cost(view: SeatView) -> int:
     return station_cost(view.players[view.seat].stations_left, board_for(view.map))
 
 
-def _targets(action: str, kind: str, key: str) -> bool:
-    parts = action.split(":")
-    return len(parts) == 4 and parts[0] == kind and parts[1] == key
-
-
-def _subject(language: str, view: SeatView, kind: str, key: str) -> str:
-    if kind == "claim" and key.isdigit():
-        return route_name(language, view.map, int(key))
-    return text(language, "ttr_bot.station.subject", city=city_name(language, key))
+def _subject(language: str, view: SeatView, target: Target) -> str:
+    if target.kind is PayFor.CLAIM and target.key.isdigit():
+        return route_name(language, view.map, int(target.key))
+    return text(language, "ttr_bot.station.subject", city=city_name(language, target.key))
 
 
 def _ends(map_id: str, track_id: int) -> tuple[str, ...]:

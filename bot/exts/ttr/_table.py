@@ -19,29 +19,45 @@ from bot.exts.ttr._presenter import (
     turn_buttons,
     turn_message,
 )
-from bot.exts.ttr._private import PrivateMessage, hand_message, needs_choice, payment_choice, routes_from
+from bot.exts.ttr._private import (
+    PrivateMessage,
+    Target,
+    hand_message,
+    legal_moves,
+    needs_choice,
+    payment_choice,
+    routes_from,
+)
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
 from bot.ui.custom_ids import ComponentId
 from bot.ui.pictures import Picture
-from bot.ui.table_presenter import ControlMove, picked_tickets, take_card
+from bot.ui.table_presenter import ControlMove, face_up_colour, picked_tickets
 from rules.engine import Event, GameResult
+from rules.ttr.actions import DrawCard, KeepTickets, TtrAction
+from rules.ttr.state import Phase
 from rules.ttr.view import PublicView, SeatView
 
 PLAY_BEGINS = "ttr.event.play_begins"
 
 
-def keep_tickets(cid: ComponentId, values: list[str]) -> str:
+def take_card(cid: ComponentId, values: list[str]) -> DrawCard:
+    """A face-up card's button: draw that colour (the engine refuses a colour it does not know)."""
+    return DrawCard(source=face_up_colour(cid))
+
+
+def keep_tickets(cid: ComponentId, values: list[str]) -> KeepTickets | None:
     """The ticket choice's menu: keep exactly the tickets picked (not bound to the version: the opening choice is
     simultaneous, so others' choices move the version on; the engine refuses it if the offer has changed)."""
-    return "keep:" + ",".join(picked_tickets(values))
+    picked = picked_tickets(values)
+    return KeepTickets(tickets=picked) if picked is not None else None
 
 
 class TtrTable:
     """Ticket to Ride's words, pictures and controls for the shared presentation."""
 
-    continuing = frozenset({"second_pick", "tunnel", "tickets"})
+    continuing = frozenset({Phase.SECOND_PICK, Phase.TUNNEL, Phase.TICKETS})
     narrowing = frozenset({"city", "route", "station", "paycolor"})
     not_possible = "ttr_bot.reason.not_possible_now"
     moves: ClassVar[Mapping[str, ControlMove]] = {
@@ -50,7 +66,7 @@ class TtrTable:
     }
 
     def turn_buttons(
-        self, language: str, record: GameRecord, public: PublicView, legal: list[str]
+        self, language: str, record: GameRecord, public: PublicView, legal: list[TtrAction]
     ) -> list[GameComponent]:
         """The face-up cards, the deck, tickets, pass and My hand."""
         return turn_buttons(language, record, public, legal)
@@ -59,9 +75,9 @@ class TtrTable:
         """The My hand button."""
         return hand_button(language, record)
 
-    def legal_codes(self, seat_view: SeatView) -> list[str]:
-        """The action texts listed in the seat's view."""
-        return [choice.action for choice in seat_view.legal]
+    def legal_moves(self, seat_view: SeatView) -> list[TtrAction]:
+        """The legal actions listed in the seat's view."""
+        return legal_moves(seat_view)
 
     def own_move(self, events: list[Event]) -> list[Event]:
         """All of a move's events are the actor's own."""
@@ -83,16 +99,17 @@ class TtrTable:
 
     def narrowed(
         self, language: str, record: GameRecord, view: SeatView, cid: ComponentId, values: list[str]
-    ) -> PrivateMessage | str | None:
+    ) -> PrivateMessage | TtrAction | None:
         """A city, route, station city or colour picked: the next menu, or the move itself."""
         value = values[0] if values else ""
         if cid.verb == "city":
             return routes_from(language, record, view, value)
         if cid.verb == "route":
-            return payment_choice(language, record, view, f"claim:{value}")
+            return payment_choice(language, record, view, Target.claim(value))
         if cid.verb == "station":
-            return payment_choice(language, record, view, f"station:{value}")
-        return payment_choice(language, record, view, cid.arg, colour=value)
+            return payment_choice(language, record, view, Target.station(value))
+        target = Target.read(cid.parts)
+        return payment_choice(language, record, view, target, colour=value) if target is not None else None
 
     async def draw(self, language: str, record: GameRecord, public: PublicView) -> Picture:
         """The board."""
@@ -112,7 +129,7 @@ class TtrTable:
         language: str,
         record: GameRecord,
         public: PublicView,
-        legal: list[str],
+        legal: list[TtrAction],
         lines: list[str],
         pictures: list[Picture],
     ) -> TurnMessage:

@@ -10,8 +10,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.sandbox import LocalDiscord
-from bot.sandbox.run import bot_policy
+from bot.sandbox.run import add_bot, bot_policy
 from rules.cardgame import CardGameState
+from rules.cardgame.actions import PlayGroup
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE
 from rules.engine import GameEngine
 from tests.bot.e2e.cardgame_support import (
@@ -85,7 +86,7 @@ async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_eve
         lobby = (await stand_in.slash(ann, f"newgame {GAME}")).message
         assert lobby is not None
         await stand_in.click(ben, lobby, lobby.custom_id("Join"))
-        await stand_in.click(ann, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Add bot player"))
+        await add_bot(stand_in, ann, lobby.id)
         await stand_in.click(ann, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Start"))
         record = await bot.service.game_in_channel(lobby.channel_id)
         opening = await stand_in.wait_for_message(lambda m: "opening tickets" in m.text, after=lobby)
@@ -199,7 +200,9 @@ async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, ru
         now = await play_until(players, game_id, can_rob, rng)
         mine = view(bot, game_id, now.current)
         robbery = next(o for o in mine.legal or [] if o.robs_seat is not None)
-        colour = robbery.code.split(":")[1]
+        play = robbery.action
+        assert isinstance(play, PlayGroup)
+        colour = KIND_NAMES[play.color]
         person = people(stand_in, "Ann", "Ben")[now.current]
         victim = ("Ann", "Ben")[robbery.robs_seat or 0]
         message = await players.turn_message(game_id)
@@ -213,13 +216,13 @@ async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, ru
         menu = controls(answer.message).get("act")
         if menu is None:  # more ways than a menu holds: how many cards first, then locomotives
             menu = controls(answer.message)[f"size:{colour}"]
-            size = str(sum(map(int, robbery.code.split(":")[2:])))
+            size = str(play.cards + play.locomotives)
             answer = await stand_in.select(person, answer.message, menu["custom_id"], [size])
             menu = controls(answer.message)["act"]
         assert all(f"Robs {victim}" in o["description"] for o in menu["options"])
         at = await version(bot, game_id)
         assert answer.message is not None
-        await stand_in.select(person, answer.message, menu["custom_id"], [robbery.code])
+        await stand_in.select(person, answer.message, menu["custom_id"], [play.encode()])
         await players.wait_for_version_after(game_id, at)
         assert f"Train robbery! {victim} loses their" in stand_in.transcript()
 
@@ -248,7 +251,7 @@ async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDisc
 
         lobby = (await stand_in.slash("Cat", "newgame ticket-to-ride", channel="general")).message
         assert lobby is not None
-        await stand_in.click("Cat", lobby, lobby.custom_id("Add bot player"))
+        await add_bot(stand_in, stand_in.user("Cat"), lobby.id)
         await stand_in.click("Cat", stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Start"))
         other = await stand_in.slash("Cat", "hand", channel="general")
         assert other.ephemeral and other.message is not None

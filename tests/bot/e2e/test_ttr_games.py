@@ -14,7 +14,7 @@ from bot.app import Conductor
 from bot.exts.ttr._map import ticket_words
 from bot.i18n import render
 from bot.sandbox import LocalDiscord, RecordedMessage
-from bot.sandbox.run import bot_policy
+from bot.sandbox.run import add_bot, bot_policy
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map
@@ -277,7 +277,7 @@ async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_eve
         lobby = (await stand_in.slash(ann, f"newgame {GAME}", {"map": "usa"})).message
         assert lobby is not None
         await stand_in.click(ben, lobby, lobby.custom_id("Join"))
-        await stand_in.click(ann, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Add bot player"))
+        await add_bot(stand_in, ann, lobby.id)
         await stand_in.click(ann, stand_in.message(lobby.id), stand_in.message(lobby.id).custom_id("Start"))
         record = await bot.service.game_in_channel(lobby.channel_id)
         opening = await stand_in.wait_for_message(lambda m: "opening tickets" in m.text, after=lobby)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from rules.cardgame.actions import (
@@ -16,7 +18,7 @@ from rules.cardgame.actions import (
 from rules.cardgame.state import Phase
 from rules.engine import CommonReason, IllegalAction
 
-from .support import ENGINE, colors, kinds, playout, started, with_player
+from .support import ENGINE, colors, kind, kinds, playout, started, with_player
 
 
 def test_public_view_holds_sizes_yards_face_up_and_plays() -> None:
@@ -42,11 +44,30 @@ def test_seat_view_adds_hand_tickets_offered_and_legal_moves_with_robberies() ->
     assert view.hand == {"blue": 3, "locomotive": 1}
     assert view.tickets is not None and len(view.tickets) == 1 and view.offered == []
     assert view.stack is None
-    legal = {o.code: o for o in view.legal or []}
-    assert legal["play:blue:3:0"].robs_seat == other and legal["play:blue:3:0"].robs_cards == 2
-    assert "play:blue:2:0" not in legal and legal["play:blue:2:1"].robs_seat == other
-    assert legal["draw:deck"].robs_seat is None
-    assert legal["play:blue:3:0"].description.key == "cardgame.action.play_group"
+    legal = {o.action: o for o in view.legal or []}
+    assert [o.action for o in view.legal or []] == ENGINE.legal_actions(state, me)
+    blue = kind("blue")
+    three, two = PlayGroup(color=blue, cards=3), PlayGroup(color=blue, cards=2)
+    assert legal[three].robs_seat == other and legal[three].robs_cards == 2
+    assert two not in legal and legal[PlayGroup(color=blue, cards=2, locomotives=1)].robs_seat == other
+    assert legal[DrawCard()].robs_seat is None
+    assert legal[three].description.key == "cardgame.action.play_group"
+
+
+def test_seat_views_carry_the_engines_actions_in_every_phase() -> None:
+    """Legal moves cross the seam as the engine's own actions (never their texts), in the engine's order; a view's
+    dump keeps each move's fields and a pickled view (pictures are drawn in workers) is equal."""
+    phases = set()
+    for before, seat, _, _, _ in playout(3, 5, "sensible"):
+        view = ENGINE.view(before, seat)
+        assert [o.action for o in view.legal or []] == ENGINE.legal_actions(before, seat)
+        phases.add(view.phase)
+        plays = [o for o in view.legal or [] if isinstance(o.action, PlayGroup)]
+        if plays:
+            dumped = view.model_dump()["legal"][(view.legal or []).index(plays[0])]["action"]
+            assert dumped == plays[0].action.model_dump() and "locomotives" in dumped
+            assert pickle.loads(pickle.dumps(view)) == view
+    assert phases == {Phase.OPENING, Phase.TURN, Phase.SECOND_PICK, Phase.TICKETS}
 
 
 def test_the_end_reveals_everything_with_the_assignment_and_big_cities() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import pickle
 
+from rules.ttr.actions import BuildStation, Claim
 from rules.ttr.board import LOCO, board_for
 from rules.ttr.options import TtrOptions
 from rules.ttr.view import PublicView, SeatView
@@ -52,7 +54,7 @@ def test_r_v2_seat_view_adds_only_its_own_hand_tickets_offer_and_moves() -> None
     assert view.hand == {name: n for name, n in zip(view.hand, state.hands[0], strict=True)}
     assert [t.id for t in view.tickets] == list(state.tickets[0])
     assert [t.id for t in view.offered] == list(state.offers[0])
-    assert {c.action for c in view.legal} == {a.encode() for a in ENGINE.legal_actions(state, 0)}
+    assert [c.action for c in view.legal] == ENGINE.legal_actions(state, 0)
     assert all(c.label.key.startswith("ttr.action.") for c in view.legal)
     other = ENGINE.view(state, 2)
     assert isinstance(other, SeatView) and other.offered == [] and other.legal == []
@@ -85,3 +87,21 @@ def test_r_v3_nothing_hidden_in_public_views_until_the_end() -> None:
         assert player.longest_length == sum(lengths) and all(
             last.owners[board.track_index[t]] == player.seat for t in player.longest_trail
         )
+
+
+def test_seat_views_carry_the_engines_actions_in_every_phase() -> None:
+    """Legal moves cross the seam as the engine's own actions (never their texts), in the engine's order, with
+    their words; a view's dump keeps each move's fields and a pickled view (pictures are drawn in workers) is
+    equal."""
+    phases = set()
+    for before, seat, _, _, _ in playout("europe", 3, 7, ["sensible", "random"]):
+        view = ENGINE.view(before, seat)
+        assert isinstance(view, SeatView)
+        assert [c.action for c in view.legal] == ENGINE.legal_actions(before, seat)
+        phases.add(view.phase)
+        claims = [c for c in view.legal if isinstance(c.action, Claim | BuildStation)]
+        if claims:
+            dumped = view.model_dump()["legal"][view.legal.index(claims[0])]["action"]
+            assert dumped == claims[0].action.model_dump() and "color" in dumped
+            assert pickle.loads(pickle.dumps(view)) == view
+    assert phases == {"opening", "turn", "second_pick", "tunnel", "tickets"}
