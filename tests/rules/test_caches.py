@@ -26,6 +26,8 @@ FIXED_KEY_SPACE = {
     "rules.cardgame.tickets.load_data": "no arguments",
     "rules.cardgame.tickets.ticket_message": "the game's tickets",
     "rules.cardgame.tickets.ticket_needs": "no arguments",
+    "rules.ttr.bots.plan._adjacency": "one entry per bundled map",
+    "rules.ttr.bots.search._engine": "no arguments",
 }
 """functools caches left unbounded on purpose, and why their keys cannot grow."""
 

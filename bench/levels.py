@@ -1,0 +1,161 @@
+"""Bot level figures: win rates with 95 % Wilson intervals, and the `hard` player's CPU time per move.
+
+Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` per row, `--workers N` processes,
+`--maps usa` to pick maps). Each row is a match spec: a game, its options, the bot kind of each seat and the goal
+for the first seat's kind (the subject). Seats rotate from game to game so every kind plays from every seat; a
+shared win counts as half (a third, … for a three-way share). Other games add rows as more `Match` values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from typing import Any
+
+from rules.engine import GameEngine
+
+TIMED_KIND = "hard"
+"""The kind whose think time per move is measured."""
+TTR = "ticket-to-ride"
+AGENT_KINDS = ("route_focus", "destination_hungry", "one_step_thinker", "long_route")
+
+
+@dataclass(frozen=True)
+class Match:
+    """One row of the table: seat kinds (the first is the subject) in a game with these options, and the goal."""
+
+    label: str
+    game_id: str
+    kinds: tuple[str, ...]
+    goal: float
+    """The subject's win share wanted (0–1)."""
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One game's result for the subject and the timed kind's think times."""
+
+    share: float
+    times: tuple[float, ...]
+
+
+def ttr_matches(maps: Sequence[str]) -> list[Match]:
+    """The Ticket to Ride rows of issue 12, per map."""
+    rows = []
+    for map_id in maps:
+        options = {"map": map_id}
+        for agent in AGENT_KINDS:
+            rows.append(Match(f"{map_id}: hard vs {agent}", TTR, ("hard", agent), 0.75, options))
+        rows.append(Match(f"{map_id}: hard vs the other three (4p)", TTR, ("hard", *AGENT_KINDS[1:]), 0.5, options))
+        rows.append(Match(f"{map_id}: hard vs normal", TTR, ("hard", "normal"), 0.5, options))
+        rows.append(Match(f"{map_id}: normal vs easy", TTR, ("normal", "easy"), 0.75, options))
+    return rows
+
+
+def _engine(game_id: str) -> GameEngine[Any, Any, Any]:
+    from bot.games import GAMES
+
+    return GAMES[game_id].engine
+
+
+def play(match: Match, index: int) -> Outcome:
+    """Play game `index` of a match with seats rotated by `index`; the subject's share of the win."""
+    engine = _engine(match.game_id)
+    n = len(match.kinds)
+    shift = index % n
+    kinds = match.kinds[shift:] + match.kinds[:shift]
+    subject = (n - shift) % n
+    seed = 1_000_003 * (index + 1)
+    state = engine.new_game(engine.load_options(match.options), n, seed)
+    rngs = [random.Random(seed * 31 + seat) for seat in range(n)]
+    times = []
+    while not engine.is_over(state):
+        for seat in sorted(engine.to_act(state)):
+            start = time.process_time()
+            action = engine.bot_action(state, seat, rngs[seat], kinds[seat])
+            if kinds[seat] == TIMED_KIND:
+                times.append(time.process_time() - start)
+            state, _ = engine.apply(state, seat, action)
+    result = engine.result(state)
+    assert result is not None
+    share = 1 / len(result.winners) if subject in result.winners else 0.0
+    return Outcome(share, tuple(times))
+
+
+def _play(job: tuple[Match, int]) -> tuple[str, Outcome]:
+    match, index = job
+    return match.label, play(match, index)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0–1) of the values, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] if ordered else 0.0
+
+
+def run(matches: Sequence[Match], games: int, workers: int) -> None:
+    """Play every match `games` times over a process pool; print each row as soon as its games are done."""
+    jobs = [(match, i) for match in matches for i in range(games)]
+    shares: dict[str, list[float]] = {m.label: [] for m in matches}
+    times: list[float] = []
+    start = time.perf_counter()
+    print(f"{'match':44} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
+    with Pool(workers) as pool:
+        for label, outcome in pool.imap(_play, jobs, chunksize=1):
+            shares[label].append(outcome.share)
+            times.extend(outcome.times)
+            if len(shares[label]) == games:
+                match = next(m for m in matches if m.label == label)
+                _print_row(match, shares[label])
+    wall = time.perf_counter() - start
+    if times:
+        print(
+            f"{TIMED_KIND} CPU s per move over {len(times)} moves: p50 {statistics.median(times):.3f}"
+            f" p90 {percentile(times, 0.9):.3f} p99 {percentile(times, 0.99):.3f} max {max(times):.3f}"
+        )
+    print(f"{len(jobs)} games in {wall:.0f} s wall on {workers} workers")
+
+
+def _print_row(match: Match, got: list[float]) -> None:
+    """One row: games, win share, its 95 % Wilson interval, the goal and whether it is met."""
+    wins = sum(got)
+    low, high = wilson(wins, len(got))
+    rate = wins / len(got)
+    met = "yes" if rate >= match.goal else "no"
+    print(f"{match.label:44} {len(got):5} {rate:6.1%} {low:7.1%}–{high:6.1%} {match.goal:5.0%}  {met}", flush=True)
+
+
+def main() -> None:
+    """Parse the options and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=100, help="games per row")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--quick", action="store_true", help="10 games per row")
+    parser.add_argument("--maps", default="usa,europe", help="comma-separated map ids")
+    parser.add_argument("--only", default="", help="play only rows whose label contains this text")
+    args = parser.parse_args()
+    games = 10 if args.quick else args.games
+    matches = [m for m in ttr_matches(args.maps.split(",")) if args.only in m.label]
+    run(matches, games, args.workers)
+
+
+if __name__ == "__main__":
+    main()

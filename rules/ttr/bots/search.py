@@ -1,0 +1,213 @@
+"""The `hard` player: determinized rollouts over the heuristic's best few moves.
+
+What the seat cannot see (other hands, the deck's order, other tickets and offers, the ticket deck, the seed) is
+rebuilt from what it can: the unseen cards are the 110 minus its hand, the face-up row, the discards (public: every
+card reaches them face up, a claim's payment, a tunnel's reveal or a reset row) and a pending tunnel's reveal, listed
+in a canonical order and then shuffled with the bot's `rng`; the unseen tickets likewise. So a state whose hidden
+parts differ but look alike from the seat gives the same move. Each sampled world is played to the end by the
+`normal` player from every candidate move (the same world and seed for each candidate: common random numbers). The
+`normal` move stands unless another gains clearly more than sampling noise, world by world: with a few dozen
+playouts a plain "best mean" picks noise, and measured, lost to `normal` itself 2 games in 20.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from functools import cache
+
+from rules.engine import Budget, GameEngine
+from rules.rng import Rng
+from rules.ttr.actions import DECK, DrawCard, DrawTickets, KeepTickets, TtrAction
+from rules.ttr.board import CARD_NAMES, Board, board_for
+from rules.ttr.cards import DECK_COMPOSITION
+from rules.ttr.moves import MoveSet, move_set
+from rules.ttr.options import TtrOptions
+from rules.ttr.scoring import final_scores
+from rules.ttr.state import Phase, TtrState
+
+from .heuristic import normal
+from .plan import claim, claims_by_track, offer_costs, target_tracks
+
+ROLLOUTS = 24
+"""Playouts per decision, shared among the candidates (at least `MIN_WORLDS` sampled worlds each)."""
+MIN_WORLDS = 6
+MAX_CANDIDATES = 4
+MIN_GAIN = 3.0
+"""Points a candidate must gain on average over the heuristic's move to replace it."""
+CONFIDENCE = 1.5
+"""Standard errors of the paired gain a candidate must clear (its gain must not be sampling noise)."""
+MAX_KEEPS = 5
+"""Ticket choices tried: the heuristic's cheapest subsets."""
+ROLLOUT_TURNS = 400
+"""A safety bound on a playout's length (sensible games end in under 200 turns)."""
+WIN_BONUS = 20.0
+"""A playout's value: the final margin over the best opponent, plus this when it wins."""
+
+
+def hard(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.Random, budget: Budget) -> TtrAction:
+    """The candidate move whose playouts end best; the `normal` move when there is nothing to choose."""
+    fallback = normal(state, seat, moves, board, rng)
+    if state.phase in (Phase.SECOND_PICK, Phase.TUNNEL) or moves.pass_only:
+        return fallback
+    candidates = candidate_moves(state, seat, moves, board, fallback)
+    if len(candidates) == 1:
+        return fallback
+    return best_by_rollouts(state, seat, candidates, rng, budget)[0]
+
+
+def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
+    """The heuristic's move first, then a few other sensible ones: claims on the plan, drawing, tickets."""
+    out: list[TtrAction] = [fallback]
+
+    def add(action: TtrAction) -> None:
+        if action not in out and len(out) < MAX_CANDIDATES:
+            out.append(action)
+
+    if moves.keeps:
+        costs = offer_costs(state, seat, board, state.offers[seat])
+        ranked = sorted(moves.keeps, key=lambda keep: (sum(costs[t] for t in keep) / len(keep), -len(keep), keep))
+        for keep in ranked[:MAX_KEEPS]:
+            if len(out) < MAX_KEEPS:
+                action = KeepTickets(tickets=keep)
+                if action not in out:
+                    out.append(action)
+        return out
+    hand = state.hands[seat]
+    by_track = claims_by_track(moves, board, hand)
+    targets = target_tracks(state, seat, board)
+    for track in sorted((t for t in targets if t in by_track), key=lambda t: (-board.track_len[t], t))[:2]:
+        add(claim(board, track, by_track[track], hand))
+    if moves.tickets:
+        add(DrawTickets())
+    if moves.draws and not isinstance(fallback, DrawCard):
+        add(DrawCard(source=DECK) if DECK in moves.draws else DrawCard(source=moves.draws[0]))
+    if by_track:
+        track = max(by_track, key=lambda t: (board.track_points[t], -t))
+        add(claim(board, track, by_track[track], hand))
+    return out
+
+
+def best_by_rollouts(
+    state: TtrState, seat: int, candidates: Sequence[TtrAction], rng: random.Random, budget: Budget
+) -> tuple[TtrAction, list[float]]:
+    """Play every candidate out in the same sampled worlds; return the pick and each one's mean gain over the first.
+
+    A candidate replaces the first (the heuristic's move) only when its mean gain, paired world by world, is clearly
+    more than noise: `MIN_GAIN` points and `CONFIDENCE` standard errors.
+    """
+    deadline = time.process_time() + budget.seconds
+    worlds = max(MIN_WORLDS, -(-ROLLOUTS // len(candidates)))
+    gains: list[list[float]] = [[] for _ in candidates]
+    for _ in range(worlds):
+        world = determinize(state, seat, rng)
+        seed = rng.getrandbits(32)
+        values = [rollout(world, seat, action, seed) for action in candidates]
+        for i, v in enumerate(values):
+            gains[i].append(v - values[0])
+        if time.process_time() >= deadline:
+            break
+    means = [statistics.fmean(g) for g in gains]
+    best = 0
+    for i in range(1, len(candidates)):
+        g = gains[i]
+        spread = statistics.stdev(g) / math.sqrt(len(g)) if len(g) > 1 else math.inf
+        if means[i] >= MIN_GAIN and means[i] >= CONFIDENCE * spread and means[i] > means[best]:
+            best = i
+    return candidates[best], means
+
+
+def rollout(world: TtrState, seat: int, action: TtrAction, seed: int) -> float:
+    """Play `action`, then `normal` for everyone to the end; the seat's margin over the best other player."""
+    engine = _engine()
+    rng = random.Random(seed)
+    state, _ = engine.apply(world, seat, action)
+    for _ in range(ROLLOUT_TURNS):
+        if state.phase is Phase.OVER:
+            break
+        actor = _actor(state)
+        moves = move_set(state, actor)
+        state, _ = engine.apply(state, actor, normal(state, actor, moves, board_for(state.map_id), rng))
+    return value(state, seat)
+
+
+@cache
+def _engine() -> GameEngine[TtrState, TtrAction, TtrOptions]:
+    """The rules the playouts follow (imported late: the engine module imports the bots)."""
+    from rules.ttr.engine import TicketToRideEngine
+
+    return TicketToRideEngine()
+
+
+def _actor(state: TtrState) -> int:
+    """Who acts next in a playout: during the opening the lowest seat still choosing, else the current seat."""
+    if state.phase is Phase.OPENING:
+        return next(s for s, offer in enumerate(state.offers) if offer)
+    return state.current
+
+
+def value(state: TtrState, seat: int) -> float:
+    """A finished (or cut-off) playout's worth to the seat: its margin over the best other, a bonus for a win."""
+    over = state.phase is Phase.OVER
+    totals = [s.total for s in final_scores(state)] if over else list(state.route_points)
+    best_other = max(t for s, t in enumerate(totals) if s != seat)
+    margin = totals[seat] - best_other
+    return margin + (WIN_BONUS if margin > 0 else WIN_BONUS / 2 if margin == 0 else 0.0)
+
+
+def determinize(state: TtrState, seat: int, rng: random.Random) -> TtrState:
+    """A full state the seat cannot tell from the real one: hidden parts sampled from a canonical order with `rng`."""
+    board = board_for(state.map_id)
+    counts = list(DECK_COMPOSITION)
+    seen = [*state.market, *state.discard, *(state.tunnel.revealed if state.tunnel is not None else ())]
+    for card in seen:
+        counts[card] -= 1
+    for card, n in enumerate(state.hands[seat]):
+        counts[card] -= n
+    unseen = [card for card, n in enumerate(counts) for _ in range(max(0, n))]
+    rng.shuffle(unseen)
+    hands = list(state.hands)
+    for other in range(state.n_players):
+        if other == seat:
+            continue
+        size = sum(state.hands[other])
+        hand = [0] * len(CARD_NAMES)
+        for card in unseen[:size]:
+            hand[card] += 1
+        del unseen[:size]
+        hands[other] = tuple(hand)
+    deck = tuple(unseen[: len(state.deck)])
+    known = {*state.tickets[seat], *state.offers[seat]}
+    regular = set(board.regular_ticket_ids)
+    pool = sorted(t for t in board.tickets if t not in known)
+    rng.shuffle(pool)
+    ticket_deck = tuple([t for t in pool if t in regular][: len(state.ticket_deck)])
+    in_deck = set(ticket_deck)
+    pool = [t for t in pool if t not in in_deck]
+    tickets = list(state.tickets)
+    offers = list(state.offers)
+    for other in range(state.n_players):
+        if other == seat:
+            continue
+        tickets[other] = _take(pool, len(state.tickets[other]))
+        offers[other] = _take(pool, len(state.offers[other]))
+    return state.model_copy(
+        update={
+            "deck": deck,
+            "hands": tuple(hands),
+            "tickets": tuple(tickets),
+            "offers": tuple(offers),
+            "ticket_deck": ticket_deck,
+            "rng": Rng(seed=rng.getrandbits(62)),
+        }
+    )
+
+
+def _take(pool: list[int], n: int) -> tuple[int, ...]:
+    """Remove and return the first `n` tickets of the pool."""
+    taken = tuple(pool[:n])
+    del pool[:n]
+    return taken

@@ -1,0 +1,198 @@
+"""Bot levels, playstyle agents and the coach: legal, deterministic, blind to hidden data (R-V1 … R-V3)."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rules.engine import Budget, Message
+from rules.rng import Rng
+from rules.ttr.board import board_for
+from rules.ttr.bots import KINDS
+from rules.ttr.bots.search import determinize
+from rules.ttr.cards import TOTAL_CARDS
+from rules.ttr.state import Phase, TtrState
+
+from .ttr_support import ENGINE, playout
+
+QUICK = Budget(seconds=0.005)
+"""Hard cut short after its first sampled world: legal moves, fast tests."""
+ROOMY = Budget(seconds=60.0)
+"""Hard always finishes its fixed iterations: the move depends on the rng alone."""
+I18N = Path(__file__).parents[3] / "bot" / "i18n"
+HEURISTIC_KINDS = [kind for kind in KINDS if kind != "hard"]
+
+
+def _scrambled(state: TtrState, seat: int, rnd: random.Random) -> TtrState:
+    """The state as `seat` sees it with every hidden part dealt anew: the deck and the other hands (their sizes
+    kept), the other seats' tickets and offers and the ticket deck (their counts kept), the seed."""
+    cards = list(state.deck)
+    for other in range(state.n_players):
+        if other != seat:
+            cards += [card for card, n in enumerate(state.hands[other]) for _ in range(n)]
+    rnd.shuffle(cards)
+    hands = list(state.hands)
+    for other in range(state.n_players):
+        if other != seat:
+            size = sum(state.hands[other])
+            hand = [0] * 9
+            for card in cards[:size]:
+                hand[card] += 1
+            del cards[:size]
+            hands[other] = tuple(hand)
+    pool = list(state.ticket_deck)
+    for other in range(state.n_players):
+        if other != seat:
+            pool += [*state.tickets[other], *state.offers[other]]
+    rnd.shuffle(pool)
+    tickets, offers = list(state.tickets), list(state.offers)
+    for other in range(state.n_players):
+        if other != seat:
+            n, m = len(state.tickets[other]), len(state.offers[other])
+            tickets[other], offers[other], pool = tuple(pool[:n]), tuple(pool[n : n + m]), pool[n + m :]
+    return state.model_copy(
+        update={
+            "deck": tuple(cards),
+            "hands": tuple(hands),
+            "tickets": tuple(tickets),
+            "offers": tuple(offers),
+            "ticket_deck": tuple(pool),
+            "rng": Rng(seed=rnd.getrandbits(40)),
+        }
+    )
+
+
+def _sampled(map_id: str, n_players: int, seed: int, every: int) -> Iterator[tuple[TtrState, int]]:
+    """Every `every`-th decision of a game of normal players, with the seat to move."""
+    for i, (before, seat, _, _, _) in enumerate(playout(map_id, n_players, seed, ["normal"])):
+        if i % every == 0:
+            yield before, seat
+
+
+@pytest.mark.parametrize("map_id", ["usa", "europe"])
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_every_kind_plays_legal_moves_to_the_end(map_id: str, n_players: int) -> None:
+    kinds = [*KINDS, "sensible"]
+    for seed in range(2):
+        seated = [kinds[(seed * n_players + i + n_players) % len(kinds)] for i in range(n_players)]
+        if n_players in (2, 4) and seed == 0:
+            seated[0] = "hard"
+        state = ENGINE.new_game(ENGINE.load_options({"map": map_id}), n_players, seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if ENGINE.is_over(state):
+                break
+            for seat in sorted(ENGINE.to_act(state)):
+                action = ENGINE.bot_action(state, seat, rng, seated[seat], QUICK)
+                assert action.encode() in {a.encode() for a in ENGINE.legal_actions(state, seat)}
+                state, _ = ENGINE.apply(state, seat, action)
+        assert ENGINE.is_over(state), f"{seated} did not finish on {map_id}"
+
+
+@pytest.mark.parametrize("kind", HEURISTIC_KINDS)
+def test_r_v2_r_v3_a_heuristic_kind_moves_alike_whatever_the_hidden_parts(kind: str) -> None:
+    rnd = random.Random(3)
+    checked = 0
+    for map_id, n_players in (("usa", 2), ("europe", 4)):
+        for state, seat in _sampled(map_id, n_players, 11, every=4):
+            seen = ENGINE.bot_action(state, seat, random.Random(5), kind).encode()
+            assert ENGINE.bot_action(state, seat, random.Random(5), kind).encode() == seen, "not deterministic"
+            scrambled = _scrambled(state, seat, rnd)
+            assert ENGINE.bot_action(scrambled, seat, random.Random(5), kind).encode() == seen
+            checked += 1
+    assert checked > 40
+
+
+def test_r_v2_r_v3_hard_moves_alike_whatever_the_hidden_parts() -> None:
+    rnd = random.Random(4)
+    checked = 0
+    for map_id, n_players in (("usa", 2), ("europe", 3)):
+        for state, seat in _sampled(map_id, n_players, 12, every=23):
+            seen = ENGINE.bot_action(state, seat, random.Random(6), "hard", ROOMY).encode()
+            assert ENGINE.bot_action(state, seat, random.Random(6), "hard", ROOMY).encode() == seen, "not deterministic"
+            scrambled = _scrambled(state, seat, rnd)
+            assert ENGINE.bot_action(scrambled, seat, random.Random(6), "hard", ROOMY).encode() == seen
+            checked += 1
+    assert checked >= 6
+
+
+def test_r_c1_a_sampled_world_keeps_every_card_and_every_visible_fact() -> None:
+    for state, seat in _sampled("europe", 4, 13, every=17):
+        world = determinize(state, seat, random.Random(1))
+        held = sum(sum(hand) for hand in world.hands)
+        assert held + len(world.deck) + len(world.discard) + len(world.market) == TOTAL_CARDS - (
+            len(state.tunnel.revealed) if state.tunnel else 0
+        )
+        assert [sum(h) for h in world.hands] == [sum(h) for h in state.hands]
+        assert world.hands[seat] == state.hands[seat] and world.tickets[seat] == state.tickets[seat]
+        assert [len(t) for t in world.tickets] == [len(t) for t in state.tickets]
+        assert len(world.ticket_deck) == len(state.ticket_deck)
+        assert (world.market, world.discard, world.owners) == (state.market, state.discard, state.owners)
+
+
+def test_legacy_sensible_is_normal_and_unknown_kinds_are_refused() -> None:
+    for state, seat in _sampled("usa", 3, 14, every=9):
+        normal = ENGINE.bot_action(state, seat, random.Random(1), "normal")
+        assert ENGINE.bot_action(state, seat, random.Random(1), "sensible") == normal
+    state, seat = next(_sampled("usa", 2, 14, every=1))
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        ENGINE.bot_action(state, seat, random.Random(1), "genius")
+
+
+def _win_share(map_id: str, kinds: list[str], games: int) -> float:
+    """The first kind's share of wins over seeded 2-player games, seats alternating."""
+    won = 0.0
+    for seed in range(games):
+        seated = kinds if seed % 2 == 0 else kinds[::-1]
+        *_, (_, _, _, last, _) = playout(map_id, 2, 100 + seed, seated)
+        result = ENGINE.result(last)
+        assert result is not None
+        me = seated.index(kinds[0])
+        won += 1 / len(result.winners) if me in result.winners else 0.0
+    return won / games
+
+
+def test_normal_beats_easy() -> None:
+    assert _win_share("usa", ["normal", "easy"], 40) + _win_share("europe", ["normal", "easy"], 40) >= 2 * 0.6
+
+
+def _messages(value: object) -> Iterator[Message]:
+    """Every message nested in a parameter value."""
+    if isinstance(value, Message):
+        yield value
+        for param in value.params.values():
+            yield from _messages(param)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _messages(item)
+
+
+def _keys(language: str) -> set[str]:
+    data = tomllib.loads((I18N / language / "ttr_hint.toml").read_text(encoding="utf-8"))
+    return {f"ttr_hint.{key}" for key in data}
+
+
+def test_the_hint_is_a_legal_move_with_a_worded_reason_naming_only_what_the_seat_knows() -> None:
+    keys = _keys("en")
+    assert keys == _keys("ru")
+    rnd = random.Random(7)
+    reasons = set()
+    for map_id, n_players in (("usa", 2), ("europe", 4)):
+        board = board_for(map_id)
+        for state, seat in _sampled(map_id, n_players, 15, every=11):
+            hint = ENGINE.hint(state, seat, random.Random(2), ROOMY)
+            assert hint.action.encode() in {a.encode() for a in ENGINE.legal_actions(state, seat)}
+            assert hint.reason.key in keys
+            reasons.add(hint.reason.key)
+            mine = [board.ticket_message(t) for t in (*state.tickets[seat], *state.offers[seat])]
+            for message in _messages(hint.reason):
+                if message.key == "ttr.ticket":
+                    assert message in mine, "the hint names a ticket the seat does not hold"
+            if state.phase is not Phase.OPENING or seat == 0:
+                again = ENGINE.hint(_scrambled(state, seat, rnd), seat, random.Random(2), ROOMY)
+                assert again == hint
+    assert len(reasons) >= 4
