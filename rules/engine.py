@@ -213,9 +213,9 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
     def new_game(self, options: OptionsT, n_players: int, seed: int) -> StateT:
         """Return the opening state: decks shuffled from `seed`, whose generator state lives in the state."""
 
+    @abstractmethod
     def phase(self, state: StateT) -> Phase[StateT, ActionT]:
         """Return the rules of the phase `state` is in (`OVER` once the game has ended)."""
-        raise NotImplementedError  # SCAFFOLD: abstract once every engine is on the phase idiom (issue 12)
 
     def to_act(self, state: StateT) -> frozenset[Seat]:
         """Return the seats that must act now (several during a simultaneous phase; none once over)."""
@@ -266,13 +266,13 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
         legal moves; for benchmarks and tests); anything else raises ValueError. Deterministic for a given `rng`.
         """
 
+    @abstractmethod
     def hint(self, state: StateT, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[ActionT]:
         """What the `hard` player would do in `seat` now, and why in one sentence."""
-        raise NotImplementedError  # SCAFFOLD: each engine implements this (issue 12); made abstract at integration
 
     def is_over(self, state: StateT) -> bool:
         """Whether the game has ended."""
-        return self.result(state) is not None  # SCAFFOLD: `self.phase(state) is OVER` once every engine has phases
+        return self.phase(state) is OVER
 
     def load_state(self, data: str) -> StateT:
         """Validate a state from its JSON snapshot."""

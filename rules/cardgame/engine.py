@@ -113,10 +113,6 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
             return None
         return game_result(state)
 
-    def is_over(self, state: CardGameState) -> bool:
-        """Whether the game has ended (without computing the result)."""
-        return PHASES[state.phase] is OVER
-
     def parse_action(self, text: str) -> CardGameAction:
         """Read an action from its `encode()` text, or raise `IllegalAction(MALFORMED_ACTION)`."""
         return parse_action(text)

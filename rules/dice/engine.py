@@ -109,10 +109,6 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
         """What the hard player would do in `seat` now, and why."""
         return bot.hint(state, seat, rng, budget)
 
-    def is_over(self, state: DiceState) -> bool:
-        """Whether the game has ended (without computing the result)."""
-        return state.turn is None
-
 
 # The turn phase: who acts, the legal moves, and one handler per kind of move.
 

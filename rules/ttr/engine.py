@@ -179,10 +179,6 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
         """Final totals with per-item breakdown and the winners after tie-breaks, once the game is over."""
         return game_result(state) if state.phase is Phase.OVER else None
 
-    def is_over(self, state: TtrState) -> bool:
-        """Whether the game has ended."""
-        return state.phase is Phase.OVER
-
     def parse_action(self, text: str) -> TtrAction:
         """Read a move from its short text form."""
         return parse_action(text)

@@ -28,6 +28,9 @@ FIXED_KEY_SPACE = {
     "rules.cardgame.tickets.ticket_needs": "no arguments",
     "rules.ttr.bots.plan._adjacency": "one entry per bundled map",
     "rules.ttr.bots.search._engine": "no arguments",
+    "rules.dice.bot.turn_model.outcomes": "1 to 6 dice",
+    "rules.dice.bot.turn_model.turn_distribution": "no arguments",
+    "rules.dice.bot.winning.rival_turn": "no arguments",
 }
 """functools caches left unbounded on purpose, and why their keys cannot grow."""
 

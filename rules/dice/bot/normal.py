@@ -1,4 +1,4 @@
-"""A plain heuristic player: builds the train, takes the caboose when it pays, freights when behind."""
+"""The normal player: a plain heuristic that builds the train, takes the caboose when it pays, freights when behind."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from rules.dice.faces import CARGO_POINTS, Face
 from rules.dice.options import GameMode
 from rules.dice.state import MAX_ROLLS, DiceState, Turn
 from rules.dice.train import score_train
-from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget, CommonReason, IllegalAction
 
 E, C, K = Face.LOCOMOTIVE, Face.COAL, Face.CABOOSE
 CARGO_BEST_FIRST = sorted(CARGO_POINTS, key=lambda face: -CARGO_POINTS[face])
@@ -17,21 +16,6 @@ CABOOSE_WORTH = 16
 """A caboose that makes the train worth this much is taken at once rather than rolling on."""
 FREIGHT_BELOW = 25
 FREIGHT_MAYBE_BELOW = 40
-
-
-def choose(state: DiceState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET) -> DiceAction:
-    """Return a legal move for a bot of this kind in `seat`."""
-    from rules.dice.engine import DiceEngine
-
-    legal = DiceEngine().legal_actions(state, seat)
-    if not legal:
-        raise IllegalAction(CommonReason.GAME_OVER if state.over else CommonReason.NOT_YOUR_TURN)
-    kind = LEGACY_KINDS.get(kind, kind)
-    if kind == "random":
-        return rng.choice(legal)
-    if kind != "normal":
-        raise ValueError(f"unknown bot kind {kind!r}")
-    return choose_action(state, legal, rng)
 
 
 def choose_action(state: DiceState, legal: list[DiceAction], rng: random.Random) -> DiceAction:

@@ -1,4 +1,4 @@
-"""The "sensible" bot: aims its yard at the colours its tickets need, robs when it pays, draws tickets wisely.
+"""The normal player (once "sensible"): aims its yard at its tickets' colours, robs when it pays, draws tickets wisely.
 
 It reads only what its seat may know: its hand and tickets, every yard and the face-up row, the deck sizes, and
 its own stack, which it knows only as any player with a perfect memory would (every card in a stack passed
@@ -15,7 +15,6 @@ from rules.cardgame.cards import LOCOMOTIVE, N_COLORS
 from rules.cardgame.plays import holder
 from rules.cardgame.state import CardGameState, Phase
 from rules.cardgame.tickets import load_data, ticket_needs
-from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget, CommonReason, IllegalAction
 
 PLAY_THRESHOLD = 1.5
 """A play must be worth one or two useful cards in the yard before the bot prefers it to drawing."""
@@ -27,35 +26,18 @@ SURPLUS_WEIGHT = 0.5
 """Value of a yard card beyond what the tickets need now (it may serve a ticket drawn later)."""
 
 
-def choose(
-    state: CardGameState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET
-) -> CardGameAction:
-    """Return a legal move for a bot of this kind in `seat`."""
-    from rules.cardgame.engine import CardGameEngine
-
-    legal = CardGameEngine().legal_actions(state, seat)
-    if not legal:
-        raise IllegalAction(CommonReason.NOT_YOUR_TURN)
-    kind = LEGACY_KINDS.get(kind, kind)
-    if kind == "random":
-        return rng.choice(legal)
-    if kind != "normal":
-        raise ValueError(f"unknown bot kind {kind!r}")
-    return choose_action(state, seat, legal, rng)
-
-
 def choose_action(
     state: CardGameState, seat: int, legal: Sequence[CardGameAction], rng: random.Random
 ) -> CardGameAction:
     """Pick a legal action for `seat` by the heuristics above; `legal` is non-empty."""
     if isinstance(legal[0], KeepTickets):
         return _keep(state, seat, legal)
-    deficit = _deficit(state, seat)
+    deficit = ticket_deficit(state, seat)
     draws = [a for a in legal if isinstance(a, DrawCard)]
     if state.phase is Phase.SECOND_PICK:
         return _draw(state, seat, deficit, draws, rng)
     plays = [a for a in legal if isinstance(a, PlayGroup | PlayThree)]
-    best_play, value = _best_play(state, seat, deficit, plays)
+    best_play, value = most_valuable_play(state, seat, deficit, plays)
     if best_play is not None and (value >= PLAY_THRESHOLD or not draws):
         return best_play
     if _wants_tickets(state, seat, deficit) and any(isinstance(a, DrawTickets) for a in legal):
@@ -67,7 +49,7 @@ def choose_action(
     return legal[0]
 
 
-def _deficit(state: CardGameState, seat: int) -> list[int]:
+def ticket_deficit(state: CardGameState, seat: int) -> list[int]:
     """Cards per colour the seat's tickets still need beyond its stack and yard (locomotives there count)."""
     player = state.players[seat]
     needs = ticket_needs()
@@ -86,7 +68,7 @@ def _deficit(state: CardGameState, seat: int) -> list[int]:
     return deficit
 
 
-def _best_play(
+def most_valuable_play(
     state: CardGameState, seat: int, deficit: list[int], plays: Sequence[PlayGroup | PlayThree]
 ) -> tuple[PlayGroup | PlayThree | None, float]:
     """Return the most valuable play and its value: useful cards, robbed cards, locomotives spent."""
@@ -149,7 +131,7 @@ def _keep(state: CardGameState, seat: int, legal: Sequence[CardGameAction]) -> K
     budget = 8 if opening else max(0, len(state.deck) // (4 * state.n_players) - 2)
     if state.last_turns_left is not None and not (state.n_players == 4 and state.deck_number == 1):
         budget = -1  # no time left: only tickets already covered
-    ranked = sorted(player.offered, key=lambda t: -_ticket_rate(t))
+    ranked = sorted(player.offered, key=lambda t: -ticket_rate(t))
     kept: list[int] = []
     for ticket in ranked:
         cost = sum(max(0, need - surplus[c]) for c, need in enumerate(needs[ticket]))
@@ -160,7 +142,7 @@ def _keep(state: CardGameState, seat: int, legal: Sequence[CardGameAction]) -> K
                 surplus[c] = max(0, surplus[c] - need)
     if not kept and budget >= 0:
         # Keep one even so: a bot that drew tickets and kept none could draw again and stall the game.
-        kept = [min(player.offered, key=lambda t: (sum(needs[t]), -_ticket_rate(t)))]
+        kept = [min(player.offered, key=lambda t: (sum(needs[t]), -ticket_rate(t)))]
     choice = tuple(sorted(kept))
     for action in legal:
         if isinstance(action, KeepTickets) and action.tickets == choice:
@@ -179,6 +161,6 @@ def _surplus(state: CardGameState, seat: int) -> list[int]:
     return [max(0, h) for h in have]
 
 
-def _ticket_rate(ticket: int) -> float:
+def ticket_rate(ticket: int) -> float:
     """Points per card a ticket pays."""
     return load_data().ticket(ticket).points / sum(ticket_needs()[ticket])

@@ -1,0 +1,40 @@
+"""Bot players of «Поезд»: `easy`, `normal` (a plain heuristic), `hard` (plays for the chance to win), `random`.
+
+Everything in this game is public, so every level reads the whole state; none reads the generator's future.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.dice.actions import DiceAction
+from rules.dice.bot import easy, hard, normal
+from rules.dice.bot.hints import hint
+from rules.dice.state import DiceState
+from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget, CommonReason, IllegalAction, Level
+
+__all__ = ["KINDS", "choose", "hint"]
+
+KINDS = (Level.EASY.value, Level.NORMAL.value, Level.HARD.value, "random", *LEGACY_KINDS)
+"""Every bot kind `choose` accepts."""
+
+
+def choose(state: DiceState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET) -> DiceAction:
+    """Return a legal move for a bot of this kind in `seat`; the exact hard solve fits any sane budget."""
+    from rules.dice.engine import DiceEngine
+
+    kind = LEGACY_KINDS.get(kind, kind)
+    if kind not in KINDS:
+        raise ValueError(f"unknown bot kind {kind!r}")
+    legal = DiceEngine().legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction(CommonReason.GAME_OVER if state.over else CommonReason.NOT_YOUR_TURN)
+    if kind == "random":
+        return rng.choice(legal)
+    if kind == Level.EASY:
+        return easy.choose_action(state, legal, rng)
+    if kind == Level.HARD:
+        action = hard.choose_action(state, seat, legal)
+        if action is not None:
+            return action
+    return normal.choose_action(state, legal, rng)
