@@ -3,7 +3,10 @@
 Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` per row, `--workers N` processes,
 `--maps usa` to pick maps). Each row is a match spec: a game, its options, the bot kind of each seat and the goal
 for the first seat's kind (the subject). Seats rotate from game to game so every kind plays from every seat; a
-shared win counts as half (a third, … for a three-way share). Other games add rows as more `Match` values.
+shared win counts as half (a third, … for a three-way share). The rows: Ticket to Ride's `hard` against each playstyle
+agent and three of them at once, `hard` vs `normal` and `normal` vs `easy` per map; the card game's and «Поезд»'s
+levels each against the one below (`--games` `--only cards`, `--only dice` to pick). Times are CPU seconds of the
+process thinking, one move at a time, on one core; each worker first builds what a bot process builds once.
 """
 
 from __future__ import annotations
@@ -19,11 +22,14 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
+from bot.services.thinking import warm
 from rules.engine import GameEngine
 
 TIMED_KIND = "hard"
 """The kind whose think time per move is measured."""
 TTR = "ticket-to-ride"
+CARDS = "ticket-to-ride-cards"
+DICE = "dice"
 AGENT_KINDS = ("route_focus", "destination_hungry", "one_step_thinker", "long_route")
 
 
@@ -58,6 +64,15 @@ def ttr_matches(maps: Sequence[str]) -> list[Match]:
         rows.append(Match(f"{map_id}: hard vs normal", TTR, ("hard", "normal"), 0.5, options))
         rows.append(Match(f"{map_id}: normal vs easy", TTR, ("normal", "easy"), 0.75, options))
     return rows
+
+
+def level_matches() -> list[Match]:
+    """The card game's and «Поезд»'s rows: each level against the one below, head to head (goal 65 %)."""
+    return [
+        Match(f"{name}: {upper} vs {lower}", game_id, (upper, lower), 0.65)
+        for game_id, name in ((CARDS, "cards"), (DICE, "dice"))
+        for upper, lower in (("normal", "easy"), ("hard", "normal"))
+    ]
 
 
 def _engine(game_id: str) -> GameEngine[Any, Any, Any]:
@@ -118,7 +133,7 @@ def run(matches: Sequence[Match], games: int, workers: int) -> None:
     times: list[float] = []
     start = time.perf_counter()
     print(f"{'match':44} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
-    with Pool(workers) as pool:
+    with Pool(workers, initializer=warm) as pool:
         for label, outcome in pool.imap(_play, jobs, chunksize=1):
             shares[label].append(outcome.share)
             times.extend(outcome.times)
@@ -153,7 +168,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="play only rows whose label contains this text")
     args = parser.parse_args()
     games = 10 if args.quick else args.games
-    matches = [m for m in ttr_matches(args.maps.split(",")) if args.only in m.label]
+    matches = [m for m in (*ttr_matches(args.maps.split(",")), *level_matches()) if args.only in m.label]
     run(matches, games, args.workers)
 
 

@@ -15,8 +15,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench.ttr_worst_cases import SLOW_NETWORKS
-from rules.ttr.board import Board, board_for
+from bench.ttr_worst_cases import SLOW_NETWORKS, grow
+from rules.ttr.board import board_for
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.graph import Edge, longest_trail
 from rules.ttr.options import TtrOptions
@@ -58,29 +58,6 @@ def _timed(work: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-def _grow(board: Board, rnd: random.Random, cars: int) -> list[int]:
-    """A connected set of one player's tracks within `cars`, preferring short tracks (many edges, many cycles)."""
-    owned: list[int] = []
-    cities: set[int] = set()
-    left = cars
-    while True:
-        options = [
-            i
-            for i in range(board.n_tracks)
-            if i not in owned
-            and board.track_partner[i] not in owned
-            and board.track_len[i] <= left
-            and (not cities or board.track_a[i] in cities or board.track_b[i] in cities)
-        ]
-        if not options:
-            return owned
-        weights = [1.0 / board.track_len[i] ** 2 for i in options]
-        pick = rnd.choices(options, weights)[0]
-        owned.append(pick)
-        cities |= {board.track_a[pick], board.track_b[pick]}
-        left -= board.track_len[pick]
-
-
 def worst_longest_trail(samples: int) -> tuple[float, str]:
     """The slowest longest-trail search found over many dense random networks of 45 cars, on both maps."""
     worst, label = 0.0, ""
@@ -88,7 +65,7 @@ def worst_longest_trail(samples: int) -> tuple[float, str]:
     for map_id in ("usa", "europe"):
         board = board_for(map_id)
         for _ in range(samples):
-            owned = _grow(board, rnd, 45)
+            owned = grow(board, rnd, [])
             edges: list[Edge] = [
                 (board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in owned
             ]

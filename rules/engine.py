@@ -270,6 +270,9 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
     def hint(self, state: StateT, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[ActionT]:
         """What the `hard` player would do in `seat` now, and why in one sentence."""
 
+    def warm(self) -> None:
+        """Build once what this game's bot players reuse in every game (a thinking worker does it as it starts)."""
+
     def is_over(self, state: StateT) -> bool:
         """Whether the game has ended."""
         return self.phase(state) is OVER

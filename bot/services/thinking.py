@@ -92,7 +92,16 @@ class Thinker:
         raise WorkerDied(route)
 
 
+def warm() -> None:
+    """A thinking worker's first job: what every game's bot players build once (the dice game's race tables)."""
+    from bot.games import GAMES
+
+    for info in GAMES.values():
+        info.engine.warm()
+
+
 def start_thinking(workers: int) -> None:
-    """Start the process's thinking workers (`workers` of them) and wait until they run."""
+    """Start the process's thinking workers (`workers` of them), each warmed, and wait until they run."""
+    POOL.first = warm
     POOL.resize(workers)
     POOL.start()

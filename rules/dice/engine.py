@@ -103,6 +103,10 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
         """Choose a legal move for a bot of `kind` in `seat` (see `rules.dice.bot`)."""
         return bot.choose(state, seat, rng, kind, budget)
 
+    def warm(self) -> None:
+        """Build the hard player's race tables for the printed target (about a second, once per process)."""
+        bot.warm()
+
     def hint(
         self, state: DiceState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET
     ) -> Hint[DiceAction]:

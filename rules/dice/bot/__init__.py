@@ -10,10 +10,12 @@ import random
 from rules.dice.actions import DiceAction
 from rules.dice.bot import easy, hard, normal
 from rules.dice.bot.hints import hint
+from rules.dice.bot.winning import race_tables
+from rules.dice.options import DiceOptions
 from rules.dice.state import DiceState
 from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget, CommonReason, IllegalAction, Level
 
-__all__ = ["KINDS", "choose", "hint"]
+__all__ = ["KINDS", "choose", "hint", "warm"]
 
 KINDS = (Level.EASY.value, Level.NORMAL.value, Level.HARD.value, "random", *LEGACY_KINDS)
 """Every bot kind `choose` accepts."""
@@ -38,3 +40,8 @@ def choose(state: DiceState, seat: int, rng: random.Random, kind: str, budget: B
         if action is not None:
             return action
     return normal.choose_action(state, legal, rng)
+
+
+def warm() -> None:
+    """Build the hard player's race tables for the printed target, so its first move is not slow."""
+    race_tables(DiceOptions().target)

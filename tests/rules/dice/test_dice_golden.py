@@ -1,20 +1,18 @@
 """Golden transcripts of whole seeded dice games («Поезд»): every move and event as text, compared byte for byte.
 
-The moves come from a fixed policy written here (the first legal move after a seeded shuffle), not from the bot
+The moves come from a fixed policy (tests/rules/golden.py: the first legal move after a seeded shuffle), not the bot
 players, so only a change in the rules or the events shows up as a diff. Regenerate only on purpose:
 `UPDATE_GOLDEN=1 .venv/bin/pytest tests/rules/dice/test_dice_golden.py`.
 """
 
 from __future__ import annotations
 
-import os
-import random
 from pathlib import Path
 
 import pytest
 
 from rules.dice.options import DiceOptions
-from rules.engine import Event, Message
+from tests.rules.golden import check, fixed_policy_transcript
 
 from .helpers import ENGINE
 
@@ -27,53 +25,13 @@ GAMES = [
 """Seeds chosen so the games between them show a freight round, a crash, a bonus train, knock-outs and a tie-break."""
 
 
-def _words(message: Message) -> str:
-    """A message as compact text: `scored(how=score.caboose(…), points=12, …)`, keys without `dice.`."""
-    key = message.key.removeprefix("dice.")
-    if not message.params:
-        return key
-    return key + "(" + ", ".join(f"{k}={_param(v)}" for k, v in sorted(message.params.items())) + ")"
-
-
-def _param(value: object) -> str:
-    if isinstance(value, Message):
-        return _words(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_param(v) for v in value) + "]"
-    return str(value)
-
-
-def _event_line(event: Event) -> str:
-    audience = "all" if event.to is None else f"to {event.to}"
-    return f"    [{audience}] {_words(event)}"
-
-
 def transcript(n_players: int, seed: int, options: dict[str, object]) -> str:
     """Play a seeded game with the fixed policy and write it out: moves, events, and the result."""
-    lines = [f"# dice, {n_players} players, seed {seed}, options {options}"]
     state = ENGINE.new_game(DiceOptions.model_validate(options), n_players, seed)
-    rng = random.Random(seed)
-    while not ENGINE.is_over(state):
-        seat = min(ENGINE.to_act(state))
-        legal = ENGINE.legal_actions(state, seat)
-        rng.shuffle(legal)
-        state, events = ENGINE.apply(state, seat, legal[0])
-        lines.append(f"{seat}: {legal[0].encode()}")
-        lines.extend(_event_line(e) for e in events)
-    result = ENGINE.result(state)
-    assert result is not None
-    lines.append(f"winners: {result.winners}")
-    for player in result.players:
-        lines.append(f"seat {player.seat}: {player.total}")
-        lines.extend(f"    {line.points:+d} {_words(line.label)}" for line in player.breakdown)
-    return "\n".join(lines) + "\n"
+    header = f"# dice, {n_players} players, seed {seed}, options {options}"
+    return "\n".join([header, *fixed_policy_transcript(ENGINE, state, seed, "dice")]) + "\n"
 
 
 @pytest.mark.parametrize(("name", "n_players", "seed", "options"), GAMES)
 def test_golden_transcript(name: str, n_players: int, seed: int, options: dict[str, object]) -> None:
-    path = GOLDEN / f"{name}.txt"
-    text = transcript(n_players, seed, options)
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing {path}: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8")
+    check(GOLDEN / f"{name}.txt", transcript(n_players, seed, options))

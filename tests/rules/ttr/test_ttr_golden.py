@@ -6,12 +6,11 @@ A change in the rules, the bots or the events shows up here as a diff. Regenerat
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from rules.engine import Event, Message
+from tests.rules.golden import check, event_lines, result_lines
 
 from .ttr_support import ENGINE, playout
 
@@ -23,50 +22,18 @@ GAMES = [
 ]
 
 
-def _words(message: Message) -> str:
-    """A message as compact text: `claimed(seat=1, track=track(from=city.paris, …))`, keys without `ttr.`."""
-    key = message.key.removeprefix("ttr.")
-    if not message.params:
-        return key
-    return key + "(" + ", ".join(f"{k}={_param(v)}" for k, v in sorted(message.params.items())) + ")"
-
-
-def _param(value: object) -> str:
-    if isinstance(value, Message):
-        return _words(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_param(v) for v in value) + "]"
-    return str(value)
-
-
-def _event_line(event: Event) -> str:
-    audience = "all" if event.to is None else f"to {event.to}"
-    return f"    [{audience}] {_words(event)}"
-
-
 def transcript(map_id: str, n_players: int, seed: int, kinds: list[str]) -> str:
     """Play a seeded game and write it out: moves, events, and the result."""
     lines = [f"# {map_id}, {n_players} players, seed {seed}, bots {kinds}"]
     last = None
     for _, seat, text, after, events in playout(map_id, n_players, seed, kinds):
         lines.append(f"{seat}: {text}")
-        lines.extend(_event_line(e) for e in events)
+        lines.extend(event_lines(events, "ttr"))
         last = after
     assert last is not None
-    result = ENGINE.result(last)
-    assert result is not None
-    lines.append(f"winners: {result.winners}")
-    for player in result.players:
-        lines.append(f"seat {player.seat}: {player.total}")
-        lines.extend(f"    {line.points:+d} {_words(line.label)}" for line in player.breakdown)
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *result_lines(ENGINE.result(last), "ttr")]) + "\n"
 
 
 @pytest.mark.parametrize(("name", "map_id", "n_players", "seed", "kinds"), GAMES)
 def test_golden_transcript(name: str, map_id: str, n_players: int, seed: int, kinds: list[str]) -> None:
-    path = GOLDEN / f"{name}.txt"
-    text = transcript(map_id, n_players, seed, kinds)
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing {path}: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8")
+    check(GOLDEN / f"{name}.txt", transcript(map_id, n_players, seed, kinds))

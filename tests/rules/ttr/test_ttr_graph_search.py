@@ -8,6 +8,7 @@ from itertools import product
 
 import pytest
 
+from bench.ttr_worst_cases import grow
 from rules.ttr import graph
 from rules.ttr.board import Board, board_for
 from rules.ttr.graph import Edge, components, longest_trail
@@ -98,35 +99,13 @@ def test_longest_trail_is_exact_on_random_networks_of_both_maps() -> None:
             _check_trail([(board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in owned])
 
 
-def _dense_network(board: Board, rnd: random.Random) -> list[int]:
-    """A connected network of up to 45 cars that prefers short tracks, as the bench's hill-climb grows them."""
-    owned: list[int] = []
-    cities: set[int] = set()
-    left = 45
-    while True:
-        options = [
-            i
-            for i in range(board.n_tracks)
-            if i not in owned
-            and board.track_partner[i] not in owned
-            and board.track_len[i] <= left
-            and (not cities or board.track_a[i] in cities or board.track_b[i] in cities)
-        ]
-        if not options:
-            return owned
-        pick = rnd.choices(options, [1.0 / board.track_len[i] ** 2 for i in options])[0]
-        owned.append(pick)
-        cities |= {board.track_a[pick], board.track_b[pick]}
-        left -= board.track_len[pick]
-
-
 @pytest.mark.usefixtures("walk_budget")
 def test_longest_trail_is_exact_on_dense_networks_of_45_cars() -> None:
     rnd = random.Random(21)
     for map_id in ("usa", "europe"):
         board = board_for(map_id)
         for _ in range(20):
-            owned = _dense_network(board, rnd)
+            owned = grow(board, rnd, [])
             _check_trail([(board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in owned])
 
 
