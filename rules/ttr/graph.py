@@ -221,11 +221,11 @@ def _chains(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[in
     return chains
 
 
-WALK_BUDGET = 1000
+WALK_BUDGET = 500
 """Steps the trail walk of `_search` may take in its first round."""
-LEAVE_OUT_STEP = 4
-"""About how many walk steps one step of the removal search costs (it checks parity bounds and connectivity), so
-the two get equal time each round."""
+LEAVE_OUT_STEP = 1
+"""About how many walk steps one step of the removal search costs (it checks parity bounds and connectivity; a walk
+step computes a reach bound: measured about even), so the two get equal time each round."""
 
 
 def _search(edges: Sequence[Edge], part: _Part, known: int) -> tuple[int, list[int]]:
@@ -244,11 +244,19 @@ def _search(edges: Sequence[Edge], part: _Part, known: int) -> tuple[int, list[i
         return total, _euler_trail(edges, incident, tracks, start)
     starts = [c for n, c in enumerate(cities) if odd >> n & 1]
     budget = WALK_BUDGET
+    walked = 0
+    steps: list[int] = []
+    # When the trail to beat (from another part) is within two cars of the ceiling, the removal search goes first:
+    # only sets of chains weighing what the ceiling leaves out or a car more are left for it to rule out, while the
+    # walk must still try every start (measured on bench/ttr_worst_cases.py; a wider gap made some networks slower).
+    removal_first = 0 < known >= ceiling - 2
     while True:
-        walked, steps, finished = _walk(chains, flips, odd, starts, near, known, ceiling, budget)
-        if finished:
-            cut = -1
-            break
+        if not removal_first:
+            walked, steps, finished = _walk(chains, flips, odd, starts, near, known, ceiling, budget)
+            if finished:
+                cut = -1
+                break
+        removal_first = False
         cut, finished = _leave_out(
             chains, flips, odd, near, total - max(walked, known), total - ceiling, budget // LEAVE_OUT_STEP
         )
@@ -359,21 +367,29 @@ def _walk(
         ends.append(1 << index[a] | 1 << index[b])
     lengths = [c[2] for c in chains]
     loops = sum(1 << k for k, (a, b, _, _) in enumerate(chains) if a == b)
-    out: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    # Cities by number (as in `index`) from here on: no dictionary lookups in the walk.
+    out: list[list[tuple[int, int, int, int, int]]] = [[] for _ in cities]
     for k in reversed(range(len(chains))):
         a, b, length, _ = chains[k]
-        out.setdefault(a, []).append((1 << k, b, length, k, flips[k]))
+        out[index[a]].append((1 << k, index[b], length, k, flips[k]))
         if b != a:
-            out.setdefault(b, []).append((1 << k, a, length, -k - 1, flips[k]))
+            out[index[b]].append((1 << k, index[a], length, -k - 1, flips[k]))
     best = known
     best_steps: list[int] = []
     steps: list[int] = []
     degree = {c: sum(1 + (a == b) for a, b, _, _ in chains if c in (a, b)) for c in cities}
     starts_order = sorted(starts, key=lambda c: (degree[c] != 1, c))
 
-    def reach_bound(city: int, used: int, odd: int) -> int:
-        """The most cars the rest of a trail from `city` can add over the unused chains it reaches."""
-        here = 1 << index[city]
+    # Keyed by a city's or chain's bit rather than its number: no bit_length in the hot loops below.
+    touching_of = {1 << n: mask for n, mask in enumerate(touching)}
+    length_of = {1 << k: length for k, length in enumerate(lengths)}
+    ends_of = {1 << k: mask for k, mask in enumerate(ends)}
+    near_of = {1 << n: [(d, 1 << u) for d, u in row] for n, row in enumerate(near)}
+
+    def reach_bound(city: int, used: int, odd: int, need: int) -> int:
+        """The most cars the rest of a trail from `city` (a number) can add over the unused chains it reaches; when
+        those chains weigh `need` or less, their weight (enough to cut the branch: the parity part is skipped)."""
+        here = 1 << city
         seen_cities = frontier = here
         reached = 0
         left = 0
@@ -382,17 +398,18 @@ def _walk(
             while frontier:
                 low = frontier & -frontier
                 frontier ^= low
-                new |= touching[low.bit_length() - 1]
+                new |= touching_of[low]
             new &= ~used & ~reached
             reached |= new
             while new:
                 low = new & -new
                 new ^= low
-                k = low.bit_length() - 1
-                left += lengths[k]
-                frontier |= ends[k]
+                left += length_of[low]
+                frontier |= ends_of[low]
             frontier &= ~seen_cities
             seen_cities |= frontier
+        if left <= need:
+            return left
         # `flips` and `odd` number the cities as `index` does (both sort the chains' end cities). Unless it closes,
         # the rest ends at a city it leaves no chain at, so what it leaves out pairs the reached odd cities but
         # two (that end and `city`) among themselves and `city`: each is at least as far as the nearest of those.
@@ -401,28 +418,32 @@ def _walk(
         partners = odd & seen_cities
         rest = partners
         partners |= here
-        terms = []
+        terms = top = second = 0
         dead_ends = longest = 0
         while rest:
             low = rest & -rest
             rest ^= low
-            city_k = low.bit_length() - 1
-            free = touching[city_k] & reached
+            free = touching_of[low] & reached
             first = free & -free
-            shortest = lengths[first.bit_length() - 1]
+            shortest = length_of[first]
             if free == first and low != here and not free & loops:
                 dead_ends += shortest
                 if shortest > longest:
                     longest = shortest
-            for d, u in near_bits[city_k]:
+            for d, u in near_of[low]:
                 if partners & u:
-                    terms.append(d if d > shortest else shortest)
+                    term = d if d > shortest else shortest
+                    terms += term
+                    if term > second:
+                        if term > top:
+                            top, second = term, top
+                        else:
+                            second = term
                     break
-        terms.sort()
-        parity = (sum(terms[:-2]) + 1) // 2
+        # Half the terms but the two largest, rounded up.
+        parity = (terms - top - second + 1) // 2
         return left - max(parity, dead_ends - longest)
 
-    near_bits = [[(d, 1 << u) for d, u in row] for row in near]
     visited: set[int] = set()
     shift = len(cities).bit_length()
 
@@ -437,8 +458,8 @@ def _walk(
             return True
         # The same tracks used, ending in the same city, leave the same rest: walked once is enough (an earlier walk
         # of them scored at least as much, from fewer banned chains).
-        key = used << shift | index[city]
-        if key in visited or done + reach_bound(city, used, odd) <= best:
+        key = used << shift | city
+        if key in visited or done + reach_bound(city, used, odd, best - done) <= best:
             return False
         visited.add(key)
         for bit, other, length, step, flip in out[city]:
@@ -459,7 +480,7 @@ def _walk(
         if not odd_left:
             break
         start = odd_left[0]
-        if walk(start, banned, 0, odd):
+        if walk(index[start], banned, 0, odd):
             break
         explored.add(start)
         free = touching[index[start]] & ~banned

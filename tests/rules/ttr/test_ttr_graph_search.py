@@ -115,6 +115,7 @@ SLOW_NETWORKS = (
     "europe:0,1,3,15,16,20,26,27,29,38,39,48,49,54,57,59,74,77,79,89,97,100",
     "usa:0,2,6,7,9,16,22,25,27,28,56,58,60,63,65,66,76,78,80,83,85,86,93",
     "usa:0,2,5,16,17,21,25,27,28,31,34,40,54,56,58,59,63,65,66,76,92",
+    "europe:0,2,13,21,22,23,26,29,48,49,57,58,71,72,74,77,79,96,97",
 )
 """Networks hill-climbed to be slow for one search or another (see bench/ttr_worst_cases.py)."""
 
@@ -130,6 +131,33 @@ def test_longest_trail_is_exact_on_networks_found_slow(network: str) -> None:
             for i in map(int, text.split(","))
         ]
     )
+
+
+@pytest.mark.usefixtures("walk_budget")
+def test_a_part_searched_against_a_trail_near_its_ceiling_is_exact() -> None:
+    """The removal search goes first then (`_search`): it must both find a longer trail and rule one out."""
+    rnd = random.Random(13)
+    outcomes = set()
+    for _ in range(300):
+        n_cities = rnd.randrange(3, 9)
+        # A spanning tree first (one part), then random tracks closing cycles.
+        edges = [(rnd.randrange(k), k, rnd.randrange(1, 7), k) for k in range(1, n_cities)]
+        for _ in range(rnd.randrange(1, 8)):
+            a, b = rnd.sample(range(n_cities), 2)
+            edges.append((a, b, rnd.randrange(1, 7), len(edges) + 1))
+        part = graph._contract(edges, list(range(len(edges))))
+        if not part.chains:
+            continue
+        brute = _brute_longest(edges)
+        by_id = {e[3]: e for e in edges}
+        for known in (part.ceiling - 1, part.ceiling - 2):
+            length, path = graph._search(edges, part, known)
+            assert length == (brute if brute > known else 0), (edges, known)
+            trail = [edges[i][3] for i in path]
+            assert sum(by_id[t][2] for t in trail) == length and len(set(trail)) == len(trail)
+            assert not trail or any(_walks(by_id, trail, start) for start in by_id[trail[0]][:2]), (edges, trail)
+            outcomes.add(length > 0)
+    assert outcomes == {True, False}
 
 
 def _bridged_blocks(rnd: random.Random) -> list[Edge]:
