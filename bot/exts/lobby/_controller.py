@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,9 +27,17 @@ log = logging.getLogger(__name__)
 
 
 class LobbyController(GameController):
-    """Handles `lobby:<game id>:<version>:<verb>` components."""
+    """Handles `lobby:<game id>:<version>:<verb>` components.
+
+    Clicks on one lobby are applied in turn by the service, but their redraws travel to Discord concurrently: each
+    redraw is sent under the lobby's drawing lock and shows the lobby as it is then, so the one that lands last
+    shows the last change (never an older lobby whose buttons would all be stale)."""
 
     game = "lobby"
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self._drawing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Join, leave, add (after choosing which, privately) or remove a bot player, start or cancel; refused
@@ -79,15 +89,14 @@ class LobbyController(GameController):
         except ServiceError as error:
             await self.refuse(interaction, error.message)
             return
-        info = GAMES[record.game]
-        language = await self.public_language(record)
-        timers, bots_allowed = await lobby_house_rules(self.bot, record, language)
         try:
-            await interaction.response.edit_message(
-                embed=lobby_embed(language, info, record, timers=timers),
-                view=lobby_view(language, info, record, bots_allowed=bots_allowed),
-            )
-        finally:  # a started or cancelled game goes on even if this one answer failed
+            async with self._drawing[record.id]:
+                shown = await self._latest(record)
+                embed, view = await self._drawn(shown)
+                await interaction.response.edit_message(embed=embed, view=view)
+        finally:
+            if record.status != "lobby":
+                self._drawing.pop(record.id, None)  # a started or cancelled game goes on even if this one answer failed
             if record.status == "active":
                 await self.bot.controllers[record.game].start(record, interaction)
             elif record.status == "cancelled":
@@ -128,14 +137,27 @@ class LobbyController(GameController):
         where = await self.service.message(record.id, "lobby")
         if where is None:
             return
+        message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
+        try:
+            async with self._drawing[record.id]:
+                embed, view = await self._drawn(await self._latest(record))
+                await message.edit(embed=embed, view=view)
+        except discord.HTTPException as error:
+            log.warning("could not redraw the lobby of game %s: %s", record.id, error)
+
+    async def _latest(self, record: GameRecord) -> GameRecord:
+        """The lobby as the service has it now, or `record` if that is newer or the lobby is gone."""
+        try:
+            latest = await self.service.get(record.id)
+        except ServiceError:
+            return record
+        return latest if latest.version >= record.version else record
+
+    async def _drawn(self, record: GameRecord) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The lobby message's embed and buttons for this record."""
         info = GAMES[record.game]
         language = await self.public_language(record)
         timers, bots_allowed = await lobby_house_rules(self.bot, record, language)
-        message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
-        try:
-            await message.edit(
-                embed=lobby_embed(language, info, record, timers=timers),
-                view=lobby_view(language, info, record, bots_allowed=bots_allowed),
-            )
-        except discord.HTTPException as error:
-            log.warning("could not redraw the lobby of game %s: %s", record.id, error)
+        return lobby_embed(language, info, record, timers=timers), lobby_view(
+            language, info, record, bots_allowed=bots_allowed
+        )
