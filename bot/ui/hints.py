@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.i18n import escaped, render, text
 from bot.services.games import Advice
 from bot.storage.games import GameRecord
-from rules.engine import LEGACY_KINDS, Action, GameEngine, Message
+from rules.engine import LEGACY_KINDS
 
 
 def kind_name(language: str, kind: str) -> str:
@@ -21,18 +19,10 @@ def kind_about(language: str, kind: str) -> str:
     return text(language, f"players.about.{LEGACY_KINDS.get(kind, kind)}")
 
 
-def move_words(engine: GameEngine[Any, Any, Any], state: Any, action: Action) -> Message:
-    """A move in the engine's own words (a game whose moves need the state to be named words them with it)."""
-    describe = getattr(engine, "describe_action", None)
-    return describe(state, action) if describe is not None else action.describe()
-
-
-def hint_text(language: str, engine: GameEngine[Any, Any, Any], advice: Advice) -> str:
-    """A hint as its asker reads it: the move, then why."""
+def hint_text(language: str, advice: Advice) -> str:
+    """A hint as its asker reads it: the reason sentence, which names the move itself ("Claim … : it completes …")."""
     names = {s.seat: escaped(s.name) for s in advice.record.seats}
-    move = render(language, move_words(engine, advice.state, advice.hint.action), names)
-    reason = render(language, advice.hint.reason, names)
-    return text(language, "players.hint.answer", move=move, reason=reason)
+    return text(language, "players.hint.answer", reason=render(language, advice.hint.reason, names))
 
 
 def hints_line(language: str, record: GameRecord) -> str | None:

@@ -126,7 +126,7 @@ class PlayCog(commands.Cog):
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
-        await reply_private(interaction, hint_text(language, service.engine(record.game), advice))
+        await reply_private(interaction, hint_text(language, advice))
 
     async def _game(
         self, interaction: discord.Interaction[Any], command: str, *, running: bool = False
