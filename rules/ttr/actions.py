@@ -164,6 +164,11 @@ class Pass(TtrAction):
         return Message(key="ttr.action.pass")
 
 
+TtrMove = DrawCard | Claim | PayTunnel | Withdraw | DrawTickets | KeepTickets | BuildStation | Pass
+"""Any Ticket to Ride move as a union of the action classes: a model field of this type (a view's legal moves)
+keeps each move's own fields when dumped."""
+
+
 def _malformed(text: str) -> IllegalAction:
     return IllegalAction(CommonReason.MALFORMED_ACTION, text=text)
 

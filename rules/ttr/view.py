@@ -15,13 +15,9 @@ from rules.engine import GameResult, Message
 from rules.ttr.actions import (
     BuildStation,
     Claim,
-    DrawCard,
-    DrawTickets,
     KeepTickets,
-    Pass,
-    PayTunnel,
     TtrAction,
-    Withdraw,
+    TtrMove,
 )
 from rules.ttr.board import CARD_CODES, CARD_NAMES, COLOR_MESSAGES, Board, board_for, cards_message
 from rules.ttr.moves import closed_tracks
@@ -99,10 +95,6 @@ class FinalPlayer(_View):
     longest_bonus: bool
     station_tracks: dict[str, int | None]
     """Station city id → the other player's track id it borrows (None: none useful)."""
-
-
-TtrMove = DrawCard | Claim | PayTunnel | Withdraw | DrawTickets | KeepTickets | BuildStation | Pass
-"""Any Ticket to Ride move as a view holds it: a union, so a view's dump keeps each move's own fields."""
 
 
 class ActionChoice(_View):
