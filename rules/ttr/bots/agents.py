@@ -18,6 +18,8 @@ from .heuristic import BIG_HAND, keep_cheapest
 from .plan import (
     UNREACHABLE,
     claim,
+    claim_best_scoring,
+    claim_longest,
     claims_by_track,
     draw,
     needed_colors,
@@ -63,11 +65,9 @@ def route_focus(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: r
     by_track = claims_by_track(moves, board, hand)
     wanted = [t for t in targets if t in by_track]
     if wanted:
-        track = max(wanted, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, wanted, by_track, hand)
     if by_track and (not targets or sum(hand) >= BIG_HAND or not moves.draws):
-        track = max(by_track, key=lambda t: (board.track_points[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_best_scoring(board, by_track, by_track, hand)
     if moves.draws:
         return draw(moves, needed_colors(targets, board, hand), first=True)
     return moves.pick(rng.randrange(moves.count()), board)
@@ -89,11 +89,9 @@ def destination_hungry(state: TtrState, seat: int, moves: MoveSet, board: Board,
     by_track = claims_by_track(moves, board, hand)
     wanted = [t for t in targets if t in by_track]
     if wanted:
-        track = max(wanted, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, wanted, by_track, hand)
     if by_track and (not targets or sum(hand) >= BIG_HAND or not moves.draws):
-        track = max(by_track, key=lambda t: (board.track_points[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_best_scoring(board, by_track, by_track, hand)
     if moves.draws:
         return draw(moves, needed_colors(targets, board, hand), first=True)
     return moves.pick(rng.randrange(moves.count()), board)
@@ -142,13 +140,11 @@ def one_step_thinker(state: TtrState, seat: int, moves: MoveSet, board: Board, r
     if not targets and moves.tickets and state.cars[seat] >= HUNGRY_MIN_CARS:
         return DrawTickets()
     if by_track and (not targets or not moves.draws):
-        track = max(by_track, key=lambda t: (board.track_points[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_best_scoring(board, by_track, by_track, hand)
     if moves.draws:
         return draw(moves, needed_colors(nearest, board, hand), first=True, locomotives=False)
     if by_track:
-        track = max(by_track, key=lambda t: (board.track_points[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_best_scoring(board, by_track, by_track, hand)
     return moves.pick(rng.randrange(moves.count()), board)
 
 
@@ -184,13 +180,11 @@ def long_route(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: ra
     wanted = [t for t in targets if t in by_track and board.track_len[t] >= 3]
     if wanted or (sum(hand) >= BIG_HAND and by_track) or (by_track and not moves.draws):
         pool = wanted or list(by_track)
-        track = max(pool, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, pool, by_track, hand)
     if moves.draws:
         return draw(moves, needed_colors(goals, board, hand), first=True)
     if by_track:
-        track = max(by_track, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, by_track, by_track, hand)
     return moves.pick(rng.randrange(moves.count()), board)
 
 

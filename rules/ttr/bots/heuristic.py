@@ -11,6 +11,8 @@ from rules.ttr.state import Phase, TtrState
 
 from .plan import (
     claim,
+    claim_best_scoring,
+    claim_longest,
     claims_by_track,
     draw,
     needed_colors,
@@ -47,13 +49,11 @@ def normal(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random
     by_track = claims_by_track(moves, board, hand)
     wanted = [t for t in targets if t in by_track]
     if wanted:
-        track = max(wanted, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, wanted, by_track, hand)
     if not targets and moves.tickets and state.cars[seat] >= NEW_TICKETS_MIN_CARS:
         return DrawTickets()
     if by_track and (not targets or sum(hand) >= BIG_HAND or not moves.draws or ending(state)):
-        track = max(by_track, key=lambda t: (board.track_points[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_best_scoring(board, by_track, by_track, hand)
     if moves.draws:
         return draw(moves, needed_colors(targets, board, hand), first=True)
     if moves.tickets:
@@ -101,16 +101,14 @@ def easy(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.R
         track = min(wanted, key=lambda t: (board.track_len[t], t))
         return claim(board, track, by_track[track], hand)
     if by_track and not wanted and (not targets or sum(hand) >= BIG_HAND or not moves.draws):
-        track = max(by_track, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, by_track, by_track, hand)
     if moves.draws:
         face_up = [source for source in moves.draws if source not in (DECK, CARD_NAMES[LOCO])]
         if face_up and rng.random() < EASY_SLIP:
             return DrawCard(source=face_up[rng.randrange(len(face_up))])
         return draw(moves, needed, first=True, locomotives=False)
     if by_track:
-        track = max(by_track, key=lambda t: (board.track_len[t], -t))
-        return claim(board, track, by_track[track], hand)
+        return claim_longest(board, by_track, by_track, hand)
     if moves.tickets:
         return DrawTickets()
     return moves.pick(rng.randrange(moves.count()), board)

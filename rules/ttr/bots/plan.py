@@ -7,6 +7,7 @@ cards, and that seat's own hand, tickets, offer and cars.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 
 from rules.ttr.actions import DECK, Claim, DrawCard
@@ -165,6 +166,22 @@ def claim(board: Board, track: int, pays: tuple[Payment, ...], hand: tuple[int, 
     """Claim with the fewest locomotives, then with the colour held most (keeps the rest of the hand varied)."""
     color, locos = min(pays, key=lambda p: (p[1], -hand[p[0]] if p[0] != LOCO else 0, p[0]))
     return Claim(track=board.track_ids[track], color=CARD_NAMES[color], locomotives=locos)
+
+
+def claim_longest(
+    board: Board, tracks: Iterable[int], by_track: Mapping[int, tuple[Payment, ...]], hand: tuple[int, ...]
+) -> Claim:
+    """Claim the longest of these affordable tracks (the lowest index among equals)."""
+    track = max(tracks, key=lambda t: (board.track_len[t], -t))
+    return claim(board, track, by_track[track], hand)
+
+
+def claim_best_scoring(
+    board: Board, tracks: Iterable[int], by_track: Mapping[int, tuple[Payment, ...]], hand: tuple[int, ...]
+) -> Claim:
+    """Claim the best-scoring of these affordable tracks (the lowest index among equals)."""
+    track = max(tracks, key=lambda t: (board.track_points[t], -t))
+    return claim(board, track, by_track[track], hand)
 
 
 def draw(moves: MoveSet, needed: list[int], first: bool, locomotives: bool = True) -> DrawCard:
