@@ -4,7 +4,9 @@ CPU-bound Python in a thread holds the GIL the event loop needs, so such work ru
 one-process pool, a request goes to the slot its route names (modulo their number), so one game's work always
 reaches the same process and whatever that process keeps for the game. Workers are spawned, never forked from the
 running bot; each watches the bot that started it and ends once it is gone, even killed. A worker that dies fails
-the request it held (BrokenProcessPool) and is replaced; the next requests go to the new one.
+the request it held (BrokenProcessPool) and is replaced; the next requests go to the new one. A request may carry a
+time limit: a worker still on it that long after it began (hung: a loop that never ends) ends itself, which fails
+the request the same way; time waiting in the queue behind other requests does not count.
 
 Whatever runs in a worker travels there pickled: a module-level function and its arguments, never a lambda.
 """
@@ -27,6 +29,8 @@ log = logging.getLogger(__name__)
 
 OWNER_CHECK = 1.0
 """Seconds between a worker's looks at whether the bot that started it still runs."""
+HUNG_EXIT = 70
+"""The exit status of a worker that ended itself because a request ran past its limit."""
 
 
 class WorkerPool:
@@ -50,14 +54,15 @@ class WorkerPool:
             if executor is not None:
                 executor.shutdown(wait=False)
 
-    def submit(self, route: int, work: Callable[..., T], *args: Any) -> Future[T]:
-        """Run `work(*args)` in the route's worker."""
+    def submit(self, route: int, work: Callable[..., T], *args: Any, limit: float | None = None) -> Future[T]:
+        """Run `work(*args)` in the route's worker; past `limit` seconds of running, the worker ends itself."""
         index = route % self.workers
         executor = self._executor(index)
+        call: tuple[Any, ...] = (work, *args) if limit is None else (_within, limit, work, *args)
         try:
-            future = executor.submit(work, *args)
+            future = executor.submit(*call)
         except BrokenProcessPool:  # it died since it was last used: nothing of this request ran yet
-            future = self._replace(index, executor).submit(work, *args)
+            future = self._replace(index, executor).submit(*call)
         future.add_done_callback(functools.partial(self._after, index, executor))
         return future
 
@@ -112,6 +117,23 @@ def _begin(owner: int, first: Callable[[], None] | None) -> None:
     threading.Thread(target=_end_with, args=(owner,), name="watch-owner", daemon=True).start()
     if first is not None:
         first()
+
+
+def _within(limit: float, work: Callable[..., T], *args: Any) -> T:
+    """In a worker: run `work(*args)`, ending this worker if it is still running after `limit` seconds."""
+    watchdog = threading.Timer(limit, _end_hung, args=(limit, getattr(work, "__name__", repr(work))))
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        return work(*args)
+    finally:
+        watchdog.cancel()
+
+
+def _end_hung(limit: float, name: str) -> None:
+    """End this worker: a request ran past its limit (the parent sees the worker die and replaces it)."""
+    log.error("a worker request (%s) still ran after %.1f s: ending the worker", name, limit)
+    os._exit(HUNG_EXIT)
 
 
 def _end_with(owner: int) -> None:

@@ -3,7 +3,8 @@
 A bot's thinking is CPU-bound Python (a search up to the per-move budget): in a thread it would hold the GIL the
 event loop needs, so it runs in the thinking workers (bot/workers.py), a game always routed to the same one. A worker
 that dies fails the request it held: it is asked once more of a fresh worker, and after a second death (or when the
-engine cannot play that level) the `normal` level plays the move in a thread, and that is logged. Whatever runs in a
+engine cannot play that level) the `normal` level plays the move in a thread, and that is logged. A thought still
+running long past its budget (`hung_after`) ends its worker, which counts as that worker dying. Whatever runs in a
 worker travels there pickled: the engine, the state and plain values, to a module-level function.
 """
 
@@ -28,6 +29,12 @@ log = logging.getLogger(__name__)
 AnyEngine = GameEngine[Any, Any, Any]
 TRIES = 2
 """A request whose worker died is asked of a fresh worker once more."""
+
+
+def hung_after(budget: Budget) -> float:
+    """Seconds of running after which a thought is taken to be hung: its budget is CPU time, and a busy machine
+    stretches CPU time into more wall time, so this is generous."""
+    return 10 * budget.seconds + 20
 
 
 class WorkerDied(Exception):
@@ -64,6 +71,7 @@ class Thinker:
     def __init__(self, budget: Budget = DEFAULT_BUDGET, pool: WorkerPool = POOL) -> None:
         self.budget = budget
         self.pool = pool
+        self.hung_after = hung_after(budget)
         self.move: Callable[..., Action] = choose_move
         self.advice: Callable[..., Hint[Any]] = give_hint
 
@@ -86,7 +94,7 @@ class Thinker:
     async def _think(self, route: int, think: Callable[..., T], *args: Any) -> T:
         for attempt in range(1, TRIES + 1):
             try:
-                return await asyncio.wrap_future(self.pool.submit(route, think, *args))
+                return await asyncio.wrap_future(self.pool.submit(route, think, *args, limit=self.hung_after))
             except BrokenProcessPool:
                 log.warning("game %s: a thinking worker died (try %d of %d)", route, attempt, TRIES)
         raise WorkerDied(route)

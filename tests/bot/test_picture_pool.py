@@ -85,6 +85,16 @@ def test_a_worker_killed_mid_draw_fails_its_request_and_the_next_one_is_drawn(po
     assert pool.submit(0, os.getpid).result(timeout=60) not in (before, after)  # the other worker lives on
 
 
+def test_a_request_past_its_limit_ends_its_worker_and_one_within_it_leaves_the_worker_be(pool: WorkerPool) -> None:
+    worker = pool.submit(0, os.getpid).result(timeout=120)
+    assert pool.submit(0, os.getpid, limit=0.2).result(timeout=60) == worker
+    pool.submit(0, time.sleep, 0.5).result(timeout=60)  # well past the first request's limit, without one
+    assert pool.submit(0, os.getpid).result(timeout=60) == worker, "a request done in time leaves no watchdog"
+    with pytest.raises(BrokenProcessPool):
+        pool.submit(0, time.sleep, 30, limit=0.3).result(timeout=60)
+    assert pool.submit(0, os.getpid).result(timeout=120) != worker
+
+
 class Recording:
     """A stand-in pool that draws in this thread and remembers what it was given."""
 

@@ -1,5 +1,5 @@
-"""What the thinking tests share: thoughts held until the test lets go, thoughts that fail or kill their worker, and a
-fixed hint, all module-level functions the real thinking workers can run."""
+"""What the thinking tests share: thoughts held until the test lets go, thoughts that fail, hang or kill their worker,
+and a fixed hint, all module-level functions the real thinking workers can run."""
 
 from __future__ import annotations
 
@@ -65,6 +65,12 @@ def dying_move(*args: Any) -> Action:
     """In a worker: the worker dies mid-thought."""
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")
+
+
+def spinning_move(*args: Any) -> Action:
+    """In a worker: a thought that never ends (a level stuck in a loop)."""
+    while True:
+        pass
 
 
 def fixed_hint(engine: Any, state: Any, seat: Seat, seed: str, seconds: float) -> Hint[Any]:

@@ -25,7 +25,7 @@ from rules.dice import DiceEngine
 from rules.engine import Budget, CommonReason, IllegalAction, Message
 from rules.ttr import TicketToRideEngine
 from tests.bot import thinking_support
-from tests.bot.thinking_support import Gate, dying_move, failing_move, fixed_hint
+from tests.bot.thinking_support import Gate, dying_move, failing_move, fixed_hint, spinning_move
 
 ANN, BEN = 1, 2
 TTR = TicketToRideEngine()
@@ -83,6 +83,21 @@ async def test_after_a_second_death_or_a_failing_level_the_normal_level_plays_in
     assert "the hard level failed; the normal level plays seat 0" in caplog.text
     thinker.move = choose_move
     assert await thinker.choose(0, TTR, state, 0, "s", "normal") == normal, "the pool still thinks"
+
+
+async def test_a_hung_thought_ends_its_worker_and_the_normal_level_plays(
+    pool: WorkerPool, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = TTR.new_game(TTR.load_options({}), 2, 5)
+    thinker = Thinker(Budget(0.2), pool)
+    thinker.move, thinker.hung_after = spinning_move, 0.5
+    replaced = pool.replaced
+    with caplog.at_level(logging.WARNING):
+        assert await thinker.choose(0, TTR, state, 0, "s", "hard") == TTR.bot_action(state, 0, random.Random("s"))
+    assert "thinking workers died twice; the normal level plays seat 0" in caplog.text
+    assert pool.replaced == replaced + 2, "each hung worker was replaced"
+    thinker.move = choose_move
+    assert await thinker.choose(0, TTR, state, 1, "s", "normal") == TTR.bot_action(state, 1, random.Random("s"))
 
 
 async def service(db: Database, thinker: Thinker) -> tuple[GameService, int]:
