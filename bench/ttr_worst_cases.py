@@ -6,7 +6,8 @@ makes the work slower (CPU time, best of 3 timings); for stations it also mutate
 tickets held, every other track being another player's. It first times the fixed `SLOW_NETWORKS`.
 `--trail europe:12,40,…` times a given network instead (the network line of another run); `--compare old.py`
 times another version of rules/ttr/graph.py (e.g. `git show HEAD:rules/ttr/graph.py > /tmp/old.py`) on the same
-networks in the same run, the hill-climbs included, so before and after are paired.
+networks in the same run, the hill-climbs included, so before and after are paired. `--games N` times ordinary
+networks instead: every player's at the end of N seeded games of `normal` bots per map (2 to 4 players).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 
@@ -38,9 +40,15 @@ SLOW_NETWORKS = (
     "europe:0,17,21,26,27,29,35,37,39,47,49,54,57,74,78,79,84,96,97,100",
     "usa:2,4,6,21,25,27,29,32,34,38,41,49,57,59,63,66,76,81,82,91",
     "europe:0,2,13,21,22,23,26,29,48,49,57,58,71,72,74,77,79,96,97",
+    "usa:0,2,6,7,9,16,17,20,21,29,41,55,57,60,63,65,66,76,78,80,86,92",
+    "usa:2,3,6,18,20,22,25,27,28,41,54,55,58,59,64,65,74,76,83,93",
+    "europe:0,1,2,15,21,22,26,28,36,38,39,49,54,57,74,77,78,84,96,97,100",
+    "europe:0,2,3,11,12,13,26,27,29,48,49,50,57,69,74,77,79,83,96,97",
+    "europe:0,1,2,15,16,20,26,29,30,37,39,49,54,57,58,74,77,79,96,97,100",
 )
-"""The slowest networks the hill-climb found, against the search before the bridge split (first five) and after
-it (the rest; the last against that search before its removal search could go first)."""
+"""The slowest networks the hill-climb found: against the search before the bridge split (first five), after it
+(the next seven; the seventh against that search before its removal search could go first), and against the
+search by blocks and arms (the last five)."""
 
 
 def timed(work: Callable[[], object], repeat: int = 3) -> float:
@@ -124,24 +132,28 @@ def load_trail(path: str) -> Trail:
     return trail
 
 
+def versions(other: Trail | None) -> list[tuple[str, Trail]]:
+    """This `longest_trail`, and the other one to compare if any, by name."""
+    return [("this", longest_trail)] + ([("other", other)] if other else [])
+
+
 def trail_figures(steps: int, seeds: list[int], other: Trail | None) -> None:
     """Time the fixed slow networks, hill-climb per map and seed, and print the worst; with `other`, time it on
     every network too (and hill-climb against it as well, so its own worst cases count)."""
-    versions: list[tuple[str, Trail]] = [("this", longest_trail)] + ([("other", other)] if other else [])
     found = list(SLOW_NETWORKS)
     for map_id in ("usa", "europe"):
         for seed in seeds:
-            for name, trail in versions:
+            for name, trail in versions(other):
                 seconds, owned = worst_trail(map_id, steps, seed, trail)
                 line = f"{map_id}:{','.join(map(str, sorted(owned)))}"
                 print(f"hill-climb vs {name}, {map_id} seed {seed}: {seconds * 1000:.2f} ms  {line}")
                 found.append(line)
-    worst = {name: (0.0, "") for name, _ in versions}
+    worst = {name: (0.0, "") for name, _ in versions(other)}
     for text in dict.fromkeys(found):
         board, owned = network(text)
         edges = edges_of(board, owned)
         figures = []
-        for name, trail in versions:
+        for name, trail in versions(other):
             seconds = timed(lambda: trail(edges))  # noqa: B023 (timed at once)
             figures.append(f"{name} {seconds * 1000:.2f} ms")
             if seconds > worst[name][0]:
@@ -153,6 +165,50 @@ def trail_figures(steps: int, seeds: list[int], other: Trail | None) -> None:
     if other:
         ratio = worst["other"][0] / worst["this"][0]
         print(f"longest trail, worst case other / this: {ratio:.1f}×")
+
+
+def end_networks(games: int) -> list[list[Edge]]:
+    """Every player's network at the end of `games` seeded games of `normal` bots per map, 2 to 4 players."""
+    # Imported here: the graph's tests import this module (`grow`) and need no engine.
+    from rules.ttr.engine import TicketToRideEngine
+    from rules.ttr.options import TtrOptions
+    from rules.ttr.scoring import own_edges
+
+    engine = TicketToRideEngine()
+    networks = []
+    for map_id in ("usa", "europe"):
+        board = board_for(map_id)
+        for seed in range(games):
+            n_players = 2 + seed % 3
+            state = engine.new_game(TtrOptions.model_validate({"map": map_id}), n_players, seed)
+            rng = random.Random(seed)
+            while not engine.is_over(state):
+                for seat in sorted(engine.to_act(state)):
+                    state, _ = engine.apply(state, seat, engine.bot_action(state, seat, rng, "normal"))
+            networks.extend(own_edges(board, state.owners, seat) for seat in range(n_players))
+    return networks
+
+
+def ordinary_figures(games: int, other: Trail | None) -> None:
+    """Median, 99th percentile and worst time of the longest trail over ordinary end-of-game networks; with
+    `other`, its figures too and the ratios, timed network by network in the same run."""
+    networks = end_networks(games)
+    timings: dict[str, list[float]] = {name: [] for name, _ in versions(other)}
+    for edges in networks:
+        for name, trail in versions(other):
+            timings[name].append(timed(lambda: trail(edges)))  # noqa: B023 (timed at once)
+    figures = {}
+    for name, seconds in timings.items():
+        seconds.sort()
+        figures[name] = (statistics.median(seconds), seconds[min(len(seconds) - 1, len(seconds) * 99 // 100)])
+        median, p99 = figures[name]
+        print(
+            f"longest trail over {len(networks)} end-of-game networks ({name}): median {median * 1000:.3f} ms, "
+            f"p99 {p99 * 1000:.3f} ms, worst {seconds[-1] * 1000:.3f} ms"
+        )
+    if other:
+        ratios = [a / b for a, b in zip(figures["other"], figures["this"], strict=True)]
+        print(f"longest trail, end-of-game networks other / this: median {ratios[0]:.1f}×, p99 {ratios[1]:.1f}×")
 
 
 StationCase = tuple[list[int], list[int], list[int]]
@@ -205,14 +261,18 @@ def main() -> None:
     parser.add_argument("--compare", help="another rules/ttr/graph.py to time on the same networks")
     parser.add_argument("--seeds", type=int, default=1, help="hill-climbs per map for the longest trail")
     parser.add_argument("--trail-only", action="store_true", help="skip the station search")
+    parser.add_argument("--games", type=int, help="time ordinary end-of-game networks of this many games per map")
     args = parser.parse_args()
     other = load_trail(args.compare) if args.compare else None
     if args.trail:
         board, owned = network(args.trail)
         edges = edges_of(board, owned)
-        for name, trail in [("this", longest_trail)] + ([("other", other)] if other else []):
+        for name, trail in versions(other):
             seconds = timed(lambda: trail(edges))  # noqa: B023 (timed at once)
             print(f"longest trail of the given network ({name}): {seconds * 1000:.3f} ms")
+        return
+    if args.games:
+        ordinary_figures(args.games, other)
         return
     steps = 100 if args.quick else args.steps
     trail_figures(steps, [args.seed + n for n in range(args.seeds)], other)

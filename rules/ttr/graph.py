@@ -1,17 +1,18 @@
 """Graph work on a player's routes: which cities they connect (R-P2) and the exact longest trail (R-P3).
 
-A trail may pass through a city many times but uses each track at most once. The search is exact. A trail
-crosses a bridge at most once, so a component is cut into parts along its bridges (`_bridge_paths`); a part with
-at most two odd-degree cities is walked whole (an Euler trail); otherwise a longest trail must start and end at
-odd-degree cities (an even end could be extended), and it is found over the part's chains (runs through cities of
-degree 2, contracted) by two bounded searches that take turns (`_search`), both cut by what parity makes a trail
-leave out (`_pairing_floor`). Nothing is memoised across calls.
+A trail may pass through a city many times but uses each track at most once. The search is exact. A component
+with at most two odd cities is walked whole (an Euler trail), a tree along its longest path. Otherwise, as a trail
+crosses a bridge at most once, the component is solved over the tree of its bridges and the blocks between them
+(`_component_trail`): a subtree becomes one dead-end track, an arm, and each block is searched once or twice with
+its arms. In a block a trail is what is left once a set of chains is taken out whose odd cities are all the
+block's odd cities but the trail's two ends (`_block_trail`): the ends that take arms are tried best bound first,
+and the chains taken out are searched city by city, bounded by the cheapest pairing of the cities still to fix.
+Nothing is memoised across calls.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 Edge = tuple[int, int, int, int]
 """(city a, city b, length, track id)."""
@@ -41,82 +42,73 @@ def longest_trail(edges: Sequence[Edge]) -> tuple[int, list[int]]:
     """Return the length in cars of the longest trail over these edges and its track ids in order."""
     if not edges:
         return 0, []
-    incident: dict[int, list[int]] = {}
-    for i, (a, b, _, _) in enumerate(edges):
-        incident.setdefault(a, []).append(i)
-        incident.setdefault(b, []).append(i)
+    incident = _incident(edges, range(len(edges)))
     best_len, best_path = 0, []
-    for comp in _edge_components(edges, incident):
-        for tracks in _bridge_paths(edges, incident, comp):
-            if sum(edges[i][2] for i in tracks) <= best_len:
-                break
-            part = _contract(edges, tracks)
-            if part.ceiling > best_len:
-                length, path = _search(edges, part, best_len)
-                if length > best_len:
-                    best_len, best_path = length, path
+    weighed = [(sum(edges[i][2] for i in comp), comp) for comp in _edge_components(edges, incident)]
+    for total, comp in sorted(weighed, key=lambda item: -item[0]):
+        if total <= best_len:
+            break
+        length, path = _component_trail(edges, incident, comp, best_len)
+        if length > best_len:
+            best_len, best_path = length, path
     return best_len, [edges[i][3] for i in best_path]
 
 
-Chain = tuple[int, int, int, tuple[int, ...]]
-"""(junction a, junction b, cars, edge indices in order from a to b): a path through cities of degree 2."""
-
-
-class _Part(NamedTuple):
-    """Connected tracks contracted to chains (see `_chains`), their cities numbered in order for bitmasks."""
-
-    tracks: list[int]
-    incident: dict[int, list[int]]
-    chains: list[Chain]
-    """Shortest first; empty when the tracks have at most two odd cities (one trail takes them all)."""
-    cities: list[int]
-    flips: list[int]
-    """Per chain, the cities whose parity it changes."""
-    odd: int
-    near: list[list[tuple[int, int]]]
-    """See `_nearest`."""
-    total: int
-    ceiling: int
-    """No trail is longer: all cars but the least a trail must leave out (`_pairing_floor`)."""
-
-
-def _contract(edges: Sequence[Edge], tracks: list[int]) -> _Part:
-    """Contract connected tracks to chains and bound their longest trail."""
+def _incident(edges: Sequence[Edge], tracks: Iterable[int]) -> dict[int, list[int]]:
+    """The tracks at each city."""
     incident: dict[int, list[int]] = {}
     for i in tracks:
         incident.setdefault(edges[i][0], []).append(i)
         incident.setdefault(edges[i][1], []).append(i)
-    total = sum(edges[i][2] for i in tracks)
-    if sum(len(ends) % 2 for ends in incident.values()) <= 2:
-        return _Part(tracks, incident, [], [], [], 0, [], total, total)
-    chains = _chains(edges, incident, tracks)
-    chains.sort(key=lambda c: c[2])
-    cities = sorted({c for a, b, _, _ in chains for c in (a, b)})
-    bit = {c: 1 << n for n, c in enumerate(cities)}
-    flips = [0 if a == b else bit[a] | bit[b] for a, b, _, _ in chains]
-    odd = 0
-    for flip in flips:
-        odd ^= flip
-    near = _nearest(chains, cities)
-    return _Part(tracks, incident, chains, cities, flips, odd, near, total, total - _pairing_floor(near, odd))
+    return incident
 
 
-def _bridge_paths(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[int]) -> list[list[int]]:
-    """The component's tracks split into parts one of which holds a longest trail, heaviest first.
+Arm = tuple[int, list[int]]
+"""(cars, edge indices in order from a block's city outward): the longest trail into a subtree over its bridge."""
 
-    A trail crosses a bridge (a track whose removal splits the component) at most once, so the pieces left
-    without bridges that it visits lie on one path of the tree they and the bridges form: one part per path
-    between two of its leaves, or the whole component when the tree has two leaves at most.
+
+def _component_trail(
+    edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[int], known: int
+) -> tuple[int, list[int]]:
+    """The longest trail of one component if longer than `known`, else (0, []).
+
+    A trail crosses a bridge at most once, so the blocks left between bridges (2-edge-connected, or a lone city)
+    that it visits lie on one path of the tree they and the bridges form. Rooted at its heaviest block, the tree is
+    solved bottom-up: a subtree hanging from a bridge is replaced by one dead-end track (an arm) as long as the
+    longest trail that enters it over that bridge, found as the longest trail of its own block and arms that starts
+    where the bridge lands. Each block is searched with its children's arms for trails whose highest block it is.
     """
+    cities = {c for i in comp for c in edges[i][:2]}
+    odd = sorted(c for c in cities if len(incident[c]) % 2)
+    if len(odd) <= 2:
+        total = sum(edges[i][2] for i in comp)
+        return (
+            (total, _euler_trail(edges, incident, comp, odd[0] if odd else edges[comp[0]][0]))
+            if total > known
+            else (0, [])
+        )
+    if len(cities) == len(comp) + 1:
+        # A tree: its longest path, from the city farthest from any city to the city farthest from that one.
+        far, _ = _farthest(edges, incident, odd[0])
+        other, came = _farthest(edges, incident, far)
+        path = []
+        while other != far:
+            j = came[other]
+            path.append(j)
+            other = edges[j][0] if edges[j][1] == other else edges[j][1]
+        length = sum(edges[i][2] for i in path)
+        return (length, path) if length > known else (0, [])
     bridges = _bridges(edges, incident, comp)
-    if len(bridges) < 2:
-        return [comp]
-    piece: dict[int, int] = {}
+    if not bridges:
+        return _block_trail(edges, comp, [], -1, 0, known)
+    block: dict[int, int] = {}
+    inner: dict[int, list[int]] = {}
     for i in comp:
         for root in edges[i][:2]:
-            if root in piece:
+            if root in block:
                 continue
-            piece[root] = root
+            block[root] = root
+            inner[root] = []
             stack = [root]
             while stack:
                 city = stack.pop()
@@ -124,42 +116,282 @@ def _bridge_paths(edges: Sequence[Edge], incident: dict[int, list[int]], comp: l
                     if j not in bridges:
                         a, b = edges[j][0], edges[j][1]
                         other = b if a == city else a
-                        if other not in piece:
-                            piece[other] = root
+                        if other not in block:
+                            block[other] = root
                             stack.append(other)
-    tree: dict[int, list[tuple[int, int]]] = {}
-    for j in bridges:
-        pa, pb = piece[edges[j][0]], piece[edges[j][1]]
-        tree.setdefault(pa, []).append((pb, j))
-        tree.setdefault(pb, []).append((pa, j))
-    leaves = sorted(p for p, links in tree.items() if len(links) == 1)
-    if len(leaves) <= 2:
-        return [comp]
-    inner: dict[int, list[int]] = {}
     for i in comp:
         if i not in bridges:
-            inner.setdefault(piece[edges[i][0]], []).append(i)
-    parts = []
-    for n, first in enumerate(leaves):
-        came: dict[int, tuple[int, int]] = {first: (-1, -1)}
-        stack = [first]
-        while stack:
-            node = stack.pop()
-            for other, j in tree[node]:
-                if other not in came:
-                    came[other] = (node, j)
-                    stack.append(other)
-        for last in leaves[n + 1 :]:
-            part: list[int] = []
-            node = last
-            while node >= 0:
-                part.extend(inner.get(node, ()))
-                node, j = came[node]
-                if j >= 0:
-                    part.append(j)
-            parts.append(sorted(part))
-    parts.sort(key=lambda part: -sum(edges[i][2] for i in part))
-    return parts
+            inner[block[edges[i][0]]].append(i)
+    tree: dict[int, list[int]] = {}
+    for j in sorted(bridges):
+        tree.setdefault(block[edges[j][0]], []).append(j)
+        tree.setdefault(block[edges[j][1]], []).append(j)
+    weight = {root: sum(edges[i][2] for i in tracks) for root, tracks in inner.items()}
+    top = max(inner, key=lambda root: (weight[root], -root))
+    # Blocks in depth-first order from the heaviest, each with the bridge to its parent: children come after.
+    order: list[tuple[int, int]] = [(top, -1)]
+    for root, via in order:
+        for j in tree[root]:
+            if j != via:
+                a, b = edges[j][0], edges[j][1]
+                order.append((block[b] if block[a] == root else block[a], j))
+    anchor = sum(edges[i][2] for i in comp) + 1
+    arms: dict[int, list[tuple[int, Arm]]] = {}
+    """Per block, its children's arms by the city they hang from."""
+    for root, via in reversed(order):
+        if via < 0:
+            continue
+        a, b = edges[via][0], edges[via][1]
+        here, there = (a, b) if block[a] == root else (b, a)
+        hanging = arms.get(root, [])
+        if inner[root]:
+            length, path = _block_trail(edges, inner[root], hanging, here, anchor, 0)
+            length -= anchor
+        else:
+            # A lone city: the longest arm on.
+            length, path = max((arm for _, arm in hanging), key=lambda arm: arm[0], default=(0, []))
+        arms.setdefault(block[there], []).append((there, (edges[via][2] + length, [via, *path])))
+    best_len, best_path = known, []
+    bounds = sorted(((weight[root] + _two_longest(arms.get(root, [])), root) for root, _ in order), reverse=True)
+    for bound, root in bounds:
+        if bound <= best_len:
+            break
+        length, path = _block_trail(edges, inner[root], arms.get(root, []), -1, 0, best_len)
+        if length > best_len:
+            best_len, best_path = length, path
+    return (best_len, best_path) if best_path else (0, [])
+
+
+def _farthest(edges: Sequence[Edge], incident: dict[int, list[int]], start: int) -> tuple[int, dict[int, int]]:
+    """The city of a tree farthest from `start` in cars, and the track by which each city is reached from it."""
+    dist = {start: 0}
+    came: dict[int, int] = {}
+    stack = [start]
+    while stack:
+        city = stack.pop()
+        for j in incident[city]:
+            a, b, length, _ = edges[j]
+            other = b if a == city else a
+            if other not in dist:
+                dist[other] = dist[city] + length
+                came[other] = j
+                stack.append(other)
+    return max(dist, key=lambda city: dist[city]), came
+
+
+def _two_longest(arms: list[tuple[int, Arm]]) -> int:
+    """The cars of the two longest arms: a trail takes two at most (it ends in them)."""
+    lengths = sorted((arm[0] for _, arm in arms), reverse=True)
+    return sum(lengths[:2])
+
+
+EXACT_PAIRING = 6
+"""Up to how many cities the pairing bound of `_block_trail` is an exact matching (measured on the hill-climbed
+networks of bench/ttr_worst_cases.py)."""
+
+Chain = tuple[int, int, int, tuple[int, ...]]
+"""(junction a, junction b, cars, edge indices in order from a to b): a path through cities of degree 2."""
+
+
+def _block_trail(
+    edges: Sequence[Edge], tracks: list[int], arms: list[tuple[int, Arm]], start: int, anchor: int, known: int
+) -> tuple[int, list[int]]:
+    """The longest trail over a block's tracks (no bridges among them) and its arms if longer than `known`, else
+    (0, []); with a `start` city, the longest from there (found as if one more arm `anchor` cars long hung there,
+    which every trail that beats the others must take; its cars are counted in the length).
+
+    The trail runs over the block between two ends (one city if it closes); an end may go on into the longest arm
+    at its city (a closed trail into the two longest), and an end that takes no arm is an odd city (else the trail
+    could go on). What the trail leaves of the block pairs the block's odd cities but its ends (a T-join), so it
+    weighs at least their cheapest pairing by distance (`pairing`). The ends that take arms are chosen first, best
+    bound first; then the chains left out are searched city by city, each city still to fix becoming a free end or
+    having one of its chains taken out (at a city, the lower chains not taken are kept), until none is left: the
+    trail is then the part of what is kept that holds an end (and the other: a part has an even number of odd
+    cities). The blocks of the networks hill-climbed in bench/ttr_worst_cases.py have up to 12 junctions and 18
+    chains.
+    """
+    if start >= 0:
+        arms = [*arms, (start, (anchor, []))]
+    if not tracks:
+        # A lone city: the trail is its two longest arms.
+        top = sorted((arm for _, arm in arms), key=lambda arm: -arm[0])[:2]
+        length = sum(arm[0] for arm in top)
+        if length <= known:
+            return 0, []
+        return length, [*reversed(top[0][1]), *(top[1][1] if len(top) > 1 else ())]
+    incident = _incident(edges, tracks)
+    longest: dict[int, list[Arm]] = {}
+    for city, arm in sorted(arms, key=lambda item: -item[1][0]):
+        if len(longest.setdefault(city, [])) < 2:
+            longest[city].append(arm)
+    junctions = sorted({c for c, ends in incident.items() if len(ends) != 2} | set(longest)) or [min(incident)]
+    chains = sorted(_chains(edges, incident, junctions), key=lambda chain: chain[2])
+    index = {c: n for n, c in enumerate(junctions)}
+    n = len(junctions)
+    # Junctions and chains as bits from here on, keyed by bit: no bit_length in the hot loops below.
+    touching = dict.fromkeys((1 << k for k in range(n)), 0)
+    branching = dict.fromkeys(touching, 0)
+    flip_of: dict[int, int] = {}
+    ends_of: dict[int, int] = {}
+    length_of: dict[int, int] = {}
+    odd = 0
+    for k, (a, b, length, _) in enumerate(chains):
+        bit, ends = 1 << k, 1 << index[a] | 1 << index[b]
+        flip_of[bit], ends_of[bit], length_of[bit] = (0 if a == b else ends), ends, length
+        odd ^= flip_of[bit]
+        touching[1 << index[a]] |= bit
+        touching[1 << index[b]] |= bit
+        if a != b:
+            branching[1 << index[a]] |= bit
+            branching[1 << index[b]] |= bit
+    every = (1 << len(chains)) - 1
+    total = sum(length_of.values())
+    dist = _distances(n, [(index[a], index[b], length) for a, b, length, _ in chains])
+    memo: dict[int, int] = {}
+    nearest: dict[int, list[tuple[int, int]]] = {}
+
+    def pairing(todo: int, free: int) -> int:
+        """At most the fewest cars of chains that pair the cities in `todo` but `free` of them (the trail's ends
+        still to choose): the cheapest matching by distance, or for many cities (its cost grows as 2 to their
+        number) half the sum of each one's distance to its nearest, the `free` largest left out."""
+        if not todo:
+            return 0
+        key = todo << 2 | free
+        found = memo.get(key)
+        if found is None:
+            if todo.bit_count() > EXACT_PAIRING:
+                if not nearest:
+                    nearest.update(
+                        (1 << v, sorted((d, 1 << u) for u, d in enumerate(row) if u != v)) for v, row in enumerate(dist)
+                    )
+                terms = []
+                rest = todo
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    for d, u in nearest[low]:
+                        if todo & u:
+                            terms.append(d)
+                            break
+                terms.sort()
+                found = (sum(terms[: len(terms) - free]) + 1) // 2
+            else:
+                low = todo & -todo
+                rest = todo ^ low
+                row = dist[low.bit_length() - 1]
+                found = pairing(rest, free - 1) if free else 1 << 20
+                scan = rest
+                while scan:
+                    other = scan & -scan
+                    scan ^= other
+                    d = row[other.bit_length() - 1]
+                    if d < found:
+                        found = min(found, d + pairing(rest ^ other, free))
+            memo[key] = found
+        return found
+
+    # The ends that take arms (u, v as bits; none, one, two, or one city taking two to close the trail), each with
+    # the cities still to fix and how many ends are still free to choose.
+    bonus = {1 << index[c]: [arm[0] for arm in found] + [0] for c, found in longest.items()}
+    arm_choices: list[tuple[int, int, int, int, int]] = [(0, 0, 0, odd, 2)]
+    for u, lengths in bonus.items():
+        arm_choices.append((lengths[0] + lengths[1], u, u, odd, 0))
+        arm_choices.append((lengths[0], u, 0, odd ^ u, 1))
+        arm_choices.extend((lengths[0] + other[0], u, v, odd ^ u ^ v, 0) for v, other in bonus.items() if v > u)
+    candidates = sorted(
+        ((total + gain - pairing(todo, free), gain, u, v, todo, free) for gain, u, v, todo, free in arm_choices),
+        key=lambda item: (-item[0], item[2], item[3]),
+    )
+    best, best_part, best_ends = known, -1, (0, 0, 0)
+    ceiling, arm_ends = 0, (0, 0)
+    """The trail's cars if it took every chain, and the ends that take arms, for the candidate being searched."""
+
+    def take_out(todo: int, free: int, ends: int, removed: int, decided: int, weight: int) -> None:
+        """Fix the cities in `todo` one by one, the one with the fewest chains left to take out first (the lowest
+        of those): make it a free end (`ends`) or take a chain at it out."""
+        nonlocal best, best_part, best_ends
+        if ceiling - weight - pairing(todo, free) <= best:
+            return
+        if todo:
+            low = todo & -todo
+            fewest = (branching[low] & ~decided).bit_count()
+            scan = todo ^ low
+            while scan and fewest > 1:
+                city = scan & -scan
+                scan ^= city
+                count = (branching[city] & ~decided).bit_count()
+                if count < fewest:
+                    low, fewest = city, count
+            if free:
+                take_out(todo ^ low, free - 1, ends | low, removed, decided, weight)
+            choices = branching[low] & ~decided
+            while choices:
+                chain = choices & -choices
+                choices ^= chain
+                decided |= chain
+                take_out(todo ^ flip_of[chain], free, ends, removed | chain, decided, weight + length_of[chain])
+            return
+        kept = every & ~removed
+        seen = frontier = arm_ends[0] or ends & -ends or 1
+        part = 0
+        value = ceiling - total
+        while frontier:
+            new = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                new |= touching[low]
+            new &= kept & ~part
+            part |= new
+            while new:
+                low = new & -new
+                new ^= low
+                frontier |= ends_of[low]
+                value += length_of[low]
+            frontier &= ~seen
+            seen |= frontier
+        if value > best:
+            best, best_part, best_ends = value, part, (*arm_ends, ends & -ends)
+
+    for bound, gain, u, v, todo, free in candidates:
+        if bound <= best:
+            break
+        ceiling, arm_ends = total + gain, (u, v)
+        take_out(todo, free, 0, 0, 0, 0)
+    if best_part < 0:
+        return 0, []
+    u, v, free_ends = (junctions[bit.bit_length() - 1] if bit else -1 for bit in best_ends)
+    if start >= 0 and v == start:
+        u, v = v, u
+    kept_tracks = [i for k, chain in enumerate(chains) if best_part >> k & 1 for i in chain[3]]
+    path = [*reversed(longest[u][0][1])] if u >= 0 else []
+    if kept_tracks:
+        first = u if u >= 0 else free_ends if free_ends >= 0 else junctions[0]
+        path += _euler_trail(edges, _incident(edges, kept_tracks), kept_tracks, first)
+    if v >= 0 and v != u:
+        path += longest[v][0][1]
+    elif v == u >= 0 and len(longest[u]) > 1:
+        path += longest[u][1][1]
+    return best, path
+
+
+def _distances(n: int, links: list[tuple[int, int, int]]) -> list[list[int]]:
+    """Cars apart of every two of `n` cities joined by these (a, b, cars) links (Floyd–Warshall: a block has a
+    dozen or so junctions)."""
+    far = 1 << 20
+    dist = [[far] * n for _ in range(n)]
+    for k in range(n):
+        dist[k][k] = 0
+    for i, j, length in links:
+        if length < dist[i][j]:
+            dist[i][j] = dist[j][i] = length
+    for k in range(n):
+        row_k = dist[k]
+        for i in range(n):
+            d_ik = dist[i][k]
+            if d_ik < far and i != k:
+                dist[i] = [x if x <= d_ik + y else d_ik + y for x, y in zip(dist[i], row_k, strict=True)]
+    return dist
 
 
 def _bridges(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[int]) -> set[int]:
@@ -168,41 +400,42 @@ def _bridges(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[i
     order = {start: 0}
     low = {start: 0}
     bridges: set[int] = set()
-    stack: list[tuple[int, int, int]] = [(start, -1, 0)]
+    stack = [(start, -1, iter(incident[start]))]
     while stack:
-        city, via, k = stack[-1]
-        if k < len(incident[city]):
-            stack[-1] = (city, via, k + 1)
-            j = incident[city][k]
+        city, via, tracks = stack[-1]
+        for j in tracks:
             if j == via:
                 continue
             a, b = edges[j][0], edges[j][1]
             other = b if a == city else a
-            if other in order:
-                low[city] = min(low[city], order[other])
-            else:
+            if other not in order:
                 order[other] = low[other] = len(order)
-                stack.append((other, j, 0))
-            continue
-        stack.pop()
-        if stack:
-            parent = stack[-1][0]
-            low[parent] = min(low[parent], low[city])
-            if low[city] > order[parent]:
-                bridges.add(via)
+                stack.append((other, j, iter(incident[other])))
+                break
+            if order[other] < low[city]:
+                low[city] = order[other]
+        else:
+            stack.pop()
+            if stack:
+                parent = stack[-1][0]
+                if low[city] < low[parent]:
+                    low[parent] = low[city]
+                if low[city] > order[parent]:
+                    bridges.add(via)
     return bridges
 
 
-def _chains(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[int]) -> list[Chain]:
-    """Contract the component's runs through degree-2 cities into single chains between the other cities.
+def _chains(edges: Sequence[Edge], incident: dict[int, list[int]], junctions: list[int]) -> list[Chain]:
+    """Contract the runs of tracks through cities other than these junctions into single chains between them.
 
-    A longest trail never ends inside such a run (it could go on along the run's other track), so it is made of
-    whole chains; the component has cities of another degree, since it has more than two odd ones.
+    A longest trail never ends inside such a run (the run's cities have degree 2 and no arm: it could go on along
+    the run's other track), so it is made of whole chains.
     """
+    stops = set(junctions)
     seen: set[int] = set()
     chains: list[Chain] = []
-    for start in sorted({c for i in comp for c in edges[i][:2] if len(incident[c]) != 2}):
-        for first in incident[start]:
+    for start in junctions:
+        for first in incident.get(start, ()):
             if first in seen:
                 continue
             path = [first]
@@ -210,7 +443,7 @@ def _chains(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[in
             length = edges[first][2]
             a, b = edges[first][0], edges[first][1]
             city = b if a == start else a
-            while len(incident[city]) == 2:
+            while city not in stops:
                 nxt = incident[city][0] if incident[city][1] == path[-1] else incident[city][1]
                 path.append(nxt)
                 seen.add(nxt)
@@ -221,378 +454,26 @@ def _chains(edges: Sequence[Edge], incident: dict[int, list[int]], comp: list[in
     return chains
 
 
-WALK_BUDGET = 500
-"""Steps the trail walk of `_search` may take in its first round."""
-LEAVE_OUT_STEP = 1
-"""About how many walk steps one step of the removal search costs (it checks parity bounds and connectivity; a walk
-step computes a reach bound: measured about even), so the two get equal time each round."""
-
-
-def _search(edges: Sequence[Edge], part: _Part, known: int) -> tuple[int, list[int]]:
-    """The longest trail over a part's tracks if longer than `known`, else (0, []).
-
-    With at most two odd cities it takes every track (an Euler trail). Otherwise two exact searches over the
-    part's chains, each fast where the other is slow, take turns with a budget of steps that doubles each round
-    until one finishes: a walk of trails from the odd cities (quick when trails are short or few), and a search of
-    the chains a trail leaves out, bounded by the best trail walked (quick when few chains must be left out). See
-    `_walk` and `_leave_out`.
-    """
-    tracks, incident, chains, cities, flips, odd, near, total, ceiling = part
-    if not chains:
-        odd_cities = [c for c in sorted(incident) if len(incident[c]) % 2]
-        start = odd_cities[0] if odd_cities else edges[tracks[0]][0]
-        return total, _euler_trail(edges, incident, tracks, start)
-    starts = [c for n, c in enumerate(cities) if odd >> n & 1]
-    budget = WALK_BUDGET
-    walked = 0
-    steps: list[int] = []
-    # When the trail to beat (from another part) is within two cars of the ceiling, the removal search goes first:
-    # only sets of chains weighing what the ceiling leaves out or a car more are left for it to rule out, while the
-    # walk must still try every start (measured on bench/ttr_worst_cases.py; a wider gap made some networks slower).
-    removal_first = 0 < known >= ceiling - 2
-    while True:
-        if not removal_first:
-            walked, steps, finished = _walk(chains, flips, odd, starts, near, known, ceiling, budget)
-            if finished:
-                cut = -1
-                break
-        removal_first = False
-        cut, finished = _leave_out(
-            chains, flips, odd, near, total - max(walked, known), total - ceiling, budget // LEAVE_OUT_STEP
-        )
-        if finished:
-            break
-        budget *= 2
-    if cut < 0:
-        # The walk's best trail is the longest: it finished, or the removal search found nothing to beat it.
-        if walked <= known:
-            return 0, []
-        path: list[int] = []
-        for step in steps:
-            path.extend(chains[step][3] if step >= 0 else reversed(chains[-step - 1][3]))
-        return walked, path
-    kept = [i for k, c in enumerate(chains) if not cut >> k & 1 for i in c[3]]
-    kept_incident: dict[int, list[int]] = {}
-    for i in kept:
-        kept_incident.setdefault(edges[i][0], []).append(i)
-        kept_incident.setdefault(edges[i][1], []).append(i)
-    odd_ends = [c for c in sorted(kept_incident) if len(kept_incident[c]) % 2]
-    start = odd_ends[0] if odd_ends else edges[kept[0]][0]
-    return sum(edges[i][2] for i in kept), _euler_trail(edges, kept_incident, sorted(kept), start)
-
-
-def _nearest(chains: list[Chain], cities: list[int]) -> list[list[tuple[int, int]]]:
-    """Per city (numbered as in `cities`), the other cities as (cars apart, number), nearest first (Floyd–Warshall:
-    the contracted graph has a few dozen cities at most)."""
-    n = len(cities)
-    index = {c: k for k, c in enumerate(cities)}
-    far = 1 << 20
-    dist = [[far] * n for _ in range(n)]
-    for k in range(n):
-        dist[k][k] = 0
-    for a, b, length, _ in chains:
-        i, j = index[a], index[b]
-        if length < dist[i][j]:
-            dist[i][j] = dist[j][i] = length
-    for k in range(n):
-        row_k = dist[k]
-        for i in range(n):
-            d_ik = dist[i][k]
-            if d_ik < far and i != k:
-                dist[i] = [x if x <= d_ik + y else d_ik + y for x, y in zip(dist[i], row_k, strict=True)]
-    return [sorted((dist[v][u], u) for u in range(n) if u != v) for v in range(n)]
-
-
-def _pairing_floor(near: list[list[tuple[int, int]]], odd: int) -> int:
-    """The least cars of chains a trail must leave out of the whole component, whose odd cities are `odd`.
-
-    What is left out has every odd city but the trail's two ends as an odd city of its own, so it holds paths
-    pairing them (a T-join): at least the cheapest such pairing by distance, exact for a few odd cities.
-    """
-    odd_cities = [k for k in range(len(near)) if odd >> k & 1]
-    if len(odd_cities) <= 2:
-        return 0
-    dist = {(v, u): d for v in odd_cities for d, u in near[v]}
-    if len(odd_cities) > 8:
-        terms = sorted(next(d for d, u in near[v] if odd >> u & 1) for v in odd_cities)
-        return (sum(terms[:-2]) + 1) // 2
-    memo: dict[tuple[int, int], int] = {}
-
-    def pair(rest: int, ends: int) -> int:
-        """The cheapest pairing of the cities in `rest`, `ends` of them left unpaired."""
-        if not rest:
-            return 0
-        key = (rest, ends)
-        if key not in memo:
-            low = rest & -rest
-            v = low.bit_length() - 1
-            others = rest ^ low
-            best = pair(others, ends - 1) if ends else 1 << 20
-            scan = others
-            while scan:
-                bit = scan & -scan
-                scan ^= bit
-                best = min(best, dist[v, bit.bit_length() - 1] + pair(others ^ bit, ends))
-            memo[key] = best
-        return memo[key]
-
-    return pair(odd, 2)
-
-
-def _walk(
-    chains: list[Chain],
-    flips: list[int],
-    odd: int,
-    starts: list[int],
-    near: list[list[tuple[int, int]]],
-    known: int,
-    ceiling: int,
-    budget: int,
-) -> tuple[int, list[int], bool]:
-    """Depth-first walk of trails over the chains from each odd city, chains used as a bitmask: (best length, its
-    chain steps, whether it finished within `budget` steps). A step is k for chain k walked from its first city,
-    -k - 1 from its second.
-
-    A branch is cut when it cannot beat the best: the rest of the trail runs over the unused chains it can still
-    reach, less what parity or dead ends make it leave out (see `reach_bound`); on tree-like networks most chains are
-    soon out of reach. A walk that reaches the same city over the same chains as an earlier one stops.
-    """
-    cities = sorted({c for a, b, _, _ in chains for c in (a, b)})
-    index = {c: n for n, c in enumerate(cities)}
-    touching = [0] * len(cities)
-    ends = []
-    for k, (a, b, _, _) in enumerate(chains):
-        touching[index[a]] |= 1 << k
-        touching[index[b]] |= 1 << k
-        ends.append(1 << index[a] | 1 << index[b])
-    lengths = [c[2] for c in chains]
-    loops = sum(1 << k for k, (a, b, _, _) in enumerate(chains) if a == b)
-    # Cities by number (as in `index`) from here on: no dictionary lookups in the walk.
-    out: list[list[tuple[int, int, int, int, int]]] = [[] for _ in cities]
-    for k in reversed(range(len(chains))):
-        a, b, length, _ = chains[k]
-        out[index[a]].append((1 << k, index[b], length, k, flips[k]))
-        if b != a:
-            out[index[b]].append((1 << k, index[a], length, -k - 1, flips[k]))
-    best = known
-    best_steps: list[int] = []
-    steps: list[int] = []
-    degree = {c: sum(1 + (a == b) for a, b, _, _ in chains if c in (a, b)) for c in cities}
-    starts_order = sorted(starts, key=lambda c: (degree[c] != 1, c))
-
-    # Keyed by a city's or chain's bit rather than its number: no bit_length in the hot loops below.
-    touching_of = {1 << n: mask for n, mask in enumerate(touching)}
-    length_of = {1 << k: length for k, length in enumerate(lengths)}
-    ends_of = {1 << k: mask for k, mask in enumerate(ends)}
-    near_of = {1 << n: [(d, 1 << u) for d, u in row] for n, row in enumerate(near)}
-
-    def reach_bound(city: int, used: int, odd: int, need: int) -> int:
-        """The most cars the rest of a trail from `city` (a number) can add over the unused chains it reaches; when
-        those chains weigh `need` or less, their weight (enough to cut the branch: the parity part is skipped)."""
-        here = 1 << city
-        seen_cities = frontier = here
-        reached = 0
-        left = 0
-        while frontier:
-            new = 0
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                new |= touching_of[low]
-            new &= ~used & ~reached
-            reached |= new
-            while new:
-                low = new & -new
-                new ^= low
-                left += length_of[low]
-                frontier |= ends_of[low]
-            frontier &= ~seen_cities
-            seen_cities |= frontier
-        if left <= need:
-            return left
-        # `flips` and `odd` number the cities as `index` does (both sort the chains' end cities). Unless it closes,
-        # the rest ends at a city it leaves no chain at, so what it leaves out pairs the reached odd cities but
-        # two (that end and `city`) among themselves and `city`: each is at least as far as the nearest of those.
-        # A dead end (a city with one unused chain, not a loop, so odd) ends the trail if it is entered, so the trail
-        # enters one at most: the others' chains are left out.
-        partners = odd & seen_cities
-        rest = partners
-        partners |= here
-        terms = top = second = 0
-        dead_ends = longest = 0
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            free = touching_of[low] & reached
-            first = free & -free
-            shortest = length_of[first]
-            if free == first and low != here and not free & loops:
-                dead_ends += shortest
-                if shortest > longest:
-                    longest = shortest
-            for d, u in near_of[low]:
-                if partners & u:
-                    term = d if d > shortest else shortest
-                    terms += term
-                    if term > second:
-                        if term > top:
-                            top, second = term, top
-                        else:
-                            second = term
-                    break
-        # Half the terms but the two largest, rounded up.
-        parity = (terms - top - second + 1) // 2
-        return left - max(parity, dead_ends - longest)
-
-    visited: set[int] = set()
-    shift = len(cities).bit_length()
-
-    def walk(city: int, used: int, done: int, odd: int) -> bool:
-        nonlocal best, best_steps, budget
-        if done > best:
-            best, best_steps = done, steps.copy()
-            if done >= ceiling:
-                return True
-        budget -= 1
-        if budget < 0:
-            return True
-        # The same tracks used, ending in the same city, leave the same rest: walked once is enough (an earlier walk
-        # of them scored at least as much, from fewer banned chains).
-        key = used << shift | city
-        if key in visited or done + reach_bound(city, used, odd, best - done) <= best:
-            return False
-        visited.add(key)
-        for bit, other, length, step, flip in out[city]:
-            if not used & bit:
-                steps.append(step)
-                if walk(other, used | bit, done + length, odd ^ flip):
-                    return True
-                steps.pop()
-        return False
-
-    # Every trail is walked from one of its ends, so once all walks from a city are done, no later walk needs to end
-    # there; a dead end's chain could only be walked to end there, so it is dropped, which makes its neighbour's
-    # parity change: the next start is the first unexplored city odd in what is left, dead ends first.
-    banned = 0
-    explored: set[int] = set()
-    while True:
-        odd_left = [c for c in starts_order if c not in explored and odd & 1 << index[c]]
-        if not odd_left:
-            break
-        start = odd_left[0]
-        if walk(index[start], banned, 0, odd):
-            break
-        explored.add(start)
-        free = touching[index[start]] & ~banned
-        if free and not free & (free - 1) and not free & loops:
-            banned |= free
-            odd ^= flips[free.bit_length() - 1]
-    return best, best_steps, budget >= 0 or best >= ceiling
-
-
-def _leave_out(
-    chains: list[Chain],
-    flips: list[int],
-    odd: int,
-    near: list[list[tuple[int, int]]],
-    beat: int,
-    floor: int,
-    budget: int,
-) -> tuple[int, bool]:
-    """The lightest set of chains (a bitmask) lighter than `beat` whose removal leaves the rest connected with at
-    most two odd cities, or -1, and whether that was settled within `budget` steps (else the bitmask means
-    nothing): include-or-skip over chains shortest first, cut when the set, plus what its odd cities still need,
-    weighs `beat` or more, and stopped once it weighs `floor` (no lighter one exists). An odd city that must turn
-    even starts a path of removed chains to another odd city (or to a trail's end, odd in the whole part), so it
-    needs at least its shortest undecided chain and its distance to the nearest such city; a path serves two
-    cities: half the sum, less the two largest (two cities may stay odd), is a lower bound."""
-    m = len(chains)
-    cities = sorted({c for a, b, _, _ in chains for c in (a, b)})
-    index = {c: n for n, c in enumerate(cities)}
-    touching: list[list[int]] = [[] for _ in cities]
-    for k, (a, b, _, _) in enumerate(chains):
-        touching[index[a]].append(k)
-        if b != a:
-            touching[index[b]].append(k)
-    lengths = [c[2] for c in chains]
-    best = beat
-    best_cut = -1
-
-    ends = odd
-
-    def needed(odd: int, first: int) -> int:
-        """Twice the least weight still to remove, by the odd cities' shortest undecided chains and their distance
-        to the nearest city they could be paired with (huge: hopeless)."""
-        shortest = []
-        stuck = 0
-        partners = odd | ends
-        rest = odd
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            city = low.bit_length() - 1
-            found = next((lengths[k] for k in touching[city] if k >= first), -1)
-            if found < 0:
-                stuck += 1
-            else:
-                shortest.append(max(found, next(d for d, u in near[city] if partners >> u & 1)))
-        if stuck > 2:
-            return 1 << 30
-        shortest.sort()
-        return sum(shortest[: max(0, len(shortest) - (2 - stuck))])
-
-    def connected(cut: int) -> bool:
-        parent: dict[int, int] = {}
-
-        def find(city: int) -> int:
-            while city in parent:
-                city = parent[city]
-            return city
-
-        kept = [c for k, c in enumerate(chains) if not cut >> k & 1]
-        for a, b, _, _ in kept:
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[ra] = rb
-        root = find(kept[0][0])
-        return all(find(a) == root for a, _, _, _ in kept)
-
-    def choose(first: int, cut: int, weight: int, odd: int) -> None:
-        nonlocal best, best_cut, budget
-        budget -= 1
-        if weight >= best or budget < 0:
-            return
-        if odd.bit_count() <= 2 and cut != (1 << m) - 1 and connected(cut):
-            best, best_cut = weight, cut
-            if weight <= floor:
-                budget = -1 << 30
-            return
-        if first >= m or 2 * weight + needed(odd, first) >= 2 * best:
-            return
-        choose(first + 1, cut | 1 << first, weight + lengths[first], odd ^ flips[first])
-        choose(first + 1, cut, weight, odd)
-
-    choose(0, 0, 0, odd)
-    return best_cut, budget >= 0 or best <= floor
-
-
 def _edge_components(edges: Sequence[Edge], incident: dict[int, list[int]]) -> list[list[int]]:
     """Group edge indices by connected component, in a stable order."""
     seen: set[int] = set()
     groups: list[list[int]] = []
-    for start in range(len(edges)):
-        if start in seen:
+    for first in range(len(edges)):
+        city = edges[first][0]
+        if city in seen:
             continue
-        group, stack = [], [start]
-        seen.add(start)
+        seen.add(city)
+        stack = [city]
+        group: set[int] = set()
         while stack:
-            i = stack.pop()
-            group.append(i)
-            for c in edges[i][:2]:
-                for j in incident[c]:
-                    if j not in seen:
-                        seen.add(j)
-                        stack.append(j)
+            city = stack.pop()
+            for j in incident[city]:
+                group.add(j)
+                a, b = edges[j][0], edges[j][1]
+                other = b if a == city else a
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
         groups.append(sorted(group))
     return groups
 

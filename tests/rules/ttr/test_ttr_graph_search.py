@@ -15,8 +15,9 @@ from rules.ttr.graph import Edge, components, longest_trail
 from rules.ttr.stations import StationChoice, TicketSpec, best_station_use, ticket_outcome
 
 
-def _brute_longest(edges: list[Edge]) -> int:
-    """Every trail from every city, tracks used at most once (memoised on city and tracks used: still exhaustive)."""
+def _brute_longest(edges: list[Edge], starts: set[int] | None = None) -> int:
+    """Every trail from every city (or from `starts`), tracks used at most once (memoised on city and tracks used:
+    still exhaustive)."""
 
     @cache
     def longest_from(city: int, used: int) -> int:
@@ -26,7 +27,7 @@ def _brute_longest(edges: list[Edge]) -> int:
                 best = max(best, n + longest_from(b if a == city else a, used | 1 << i))
         return best
 
-    return max(longest_from(city, 0) for city in {c for e in edges for c in e[:2]})
+    return max(longest_from(city, 0) for city in starts or {c for e in edges for c in e[:2]})
 
 
 def _check_trail(edges: list[Edge]) -> None:
@@ -71,13 +72,14 @@ def _network(board: Board, rnd: random.Random, cars: int) -> list[int]:
         left -= board.track_len[pick]
 
 
-@pytest.fixture(params=[graph.WALK_BUDGET, 1, 7], ids=["default", "tiny", "small"])
-def walk_budget(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run a test with the first round's budget as is and small, so both searches of a round decide some cases."""
-    monkeypatch.setattr(graph, "WALK_BUDGET", request.param)
+@pytest.fixture(params=[graph.EXACT_PAIRING, 0, 30], ids=["default", "nearest", "matching"])
+def pairing_bound(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run a test with the block search's pairing bound as is, always the nearest-city one, and always an exact
+    matching: both bounds must only cut what cannot beat the best."""
+    monkeypatch.setattr(graph, "EXACT_PAIRING", request.param)
 
 
-@pytest.mark.usefixtures("walk_budget")
+@pytest.mark.usefixtures("pairing_bound")
 def test_longest_trail_is_exact_on_abstract_multigraphs_with_chains_loops_and_parallel_tracks() -> None:
     rnd = random.Random(5)
     for _ in range(250):
@@ -89,7 +91,7 @@ def test_longest_trail_is_exact_on_abstract_multigraphs_with_chains_loops_and_pa
         _check_trail(edges)
 
 
-@pytest.mark.usefixtures("walk_budget")
+@pytest.mark.usefixtures("pairing_bound")
 def test_longest_trail_is_exact_on_random_networks_of_both_maps() -> None:
     rnd = random.Random(8)
     for map_id in ("usa", "europe"):
@@ -99,7 +101,7 @@ def test_longest_trail_is_exact_on_random_networks_of_both_maps() -> None:
             _check_trail([(board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in owned])
 
 
-@pytest.mark.usefixtures("walk_budget")
+@pytest.mark.usefixtures("pairing_bound")
 def test_longest_trail_is_exact_on_dense_networks_of_45_cars() -> None:
     rnd = random.Random(21)
     for map_id in ("usa", "europe"):
@@ -116,11 +118,16 @@ SLOW_NETWORKS = (
     "usa:0,2,6,7,9,16,22,25,27,28,56,58,60,63,65,66,76,78,80,83,85,86,93",
     "usa:0,2,5,16,17,21,25,27,28,31,34,40,54,56,58,59,63,65,66,76,92",
     "europe:0,2,13,21,22,23,26,29,48,49,57,58,71,72,74,77,79,96,97",
+    "usa:0,2,6,7,9,16,17,20,21,29,41,55,57,60,63,65,66,76,78,80,86,92",
+    "usa:2,3,6,18,20,22,25,27,28,41,54,55,58,59,64,65,74,76,83,93",
+    "europe:0,1,2,15,21,22,26,28,36,38,39,49,54,57,74,77,78,84,96,97,100",
+    "europe:0,2,3,11,12,13,26,27,29,48,49,50,57,69,74,77,79,83,96,97",
+    "europe:0,1,2,15,16,20,26,29,30,37,39,49,54,57,58,74,77,79,96,97,100",
 )
 """Networks hill-climbed to be slow for one search or another (see bench/ttr_worst_cases.py)."""
 
 
-@pytest.mark.usefixtures("walk_budget")
+@pytest.mark.usefixtures("pairing_bound")
 @pytest.mark.parametrize("network", SLOW_NETWORKS)
 def test_longest_trail_is_exact_on_networks_found_slow(network: str) -> None:
     map_id, _, text = network.partition(":")
@@ -131,33 +138,6 @@ def test_longest_trail_is_exact_on_networks_found_slow(network: str) -> None:
             for i in map(int, text.split(","))
         ]
     )
-
-
-@pytest.mark.usefixtures("walk_budget")
-def test_a_part_searched_against_a_trail_near_its_ceiling_is_exact() -> None:
-    """The removal search goes first then (`_search`): it must both find a longer trail and rule one out."""
-    rnd = random.Random(13)
-    outcomes = set()
-    for _ in range(300):
-        n_cities = rnd.randrange(3, 9)
-        # A spanning tree first (one part), then random tracks closing cycles.
-        edges = [(rnd.randrange(k), k, rnd.randrange(1, 7), k) for k in range(1, n_cities)]
-        for _ in range(rnd.randrange(1, 8)):
-            a, b = rnd.sample(range(n_cities), 2)
-            edges.append((a, b, rnd.randrange(1, 7), len(edges) + 1))
-        part = graph._contract(edges, list(range(len(edges))))
-        if not part.chains:
-            continue
-        brute = _brute_longest(edges)
-        by_id = {e[3]: e for e in edges}
-        for known in (part.ceiling - 1, part.ceiling - 2):
-            length, path = graph._search(edges, part, known)
-            assert length == (brute if brute > known else 0), (edges, known)
-            trail = [edges[i][3] for i in path]
-            assert sum(by_id[t][2] for t in trail) == length and len(set(trail)) == len(trail)
-            assert not trail or any(_walks(by_id, trail, start) for start in by_id[trail[0]][:2]), (edges, trail)
-            outcomes.add(length > 0)
-    assert outcomes == {True, False}
 
 
 def _bridged_blocks(rnd: random.Random) -> list[Edge]:
@@ -180,11 +160,69 @@ def _bridged_blocks(rnd: random.Random) -> list[Edge]:
     return edges
 
 
-@pytest.mark.usefixtures("walk_budget")
+@pytest.mark.usefixtures("pairing_bound")
 def test_longest_trail_is_exact_on_blocks_joined_by_bridges() -> None:
     rnd = random.Random(34)
     for _ in range(200):
         _check_trail(_bridged_blocks(rnd))
+
+
+def _glued_blocks(rnd: random.Random) -> list[Edge]:
+    """Small blocks (cycles, double routes, random tracks among a few cities) glued at a shared city, joined by a
+    bridge, or left apart as their own component, with dead-end arms: many ways for a trail to leave a block and
+    come back into it."""
+    edges: list[Edge] = []
+    n_cities = 0
+    for block in range(rnd.randrange(1, 5)):
+        glue = rnd.random()
+        shared = rnd.randrange(n_cities) if block and glue < 0.5 else -1
+        size = rnd.randrange(2, 5)
+        cities = [shared if shared >= 0 else n_cities, *range(n_cities + 1, n_cities + size)]
+        n_cities += size
+        kind = rnd.randrange(3)
+        links = (
+            list(zip(cities, cities[1:] + cities[:1], strict=True))
+            if kind == 0
+            else [(cities[0], cities[1])] * 2
+            if kind == 1
+            else [tuple(rnd.sample(cities, 2)) for _ in range(rnd.randrange(size, size + 3))]
+        )
+        for a, b in links:
+            edges.append((a, b, rnd.randrange(1, 5), len(edges) + 1))
+        if block and shared < 0 and glue < 0.85:
+            edges.append((rnd.randrange(cities[0]), rnd.choice(cities), rnd.randrange(1, 5), len(edges) + 1))
+        for _ in range(rnd.randrange(0, 3)):
+            edges.append((rnd.choice(range(n_cities)), n_cities, rnd.randrange(1, 5), len(edges) + 1))
+            n_cities += 1
+    return edges[:16]
+
+
+@pytest.mark.usefixtures("pairing_bound")
+def test_longest_trail_is_exact_on_blocks_glued_at_cities_double_routes_and_apart() -> None:
+    rnd = random.Random(89)
+    for _ in range(400):
+        _check_trail(_glued_blocks(rnd))
+
+
+@pytest.mark.usefixtures("pairing_bound")
+def test_a_block_searched_from_a_given_city_finds_the_longest_trail_from_there() -> None:
+    """How an arm is measured (`graph._block_trail` with a start): the longest trail from that city, walked from it,
+    its length counted with the start's `anchor` cars."""
+    rnd = random.Random(144)
+    for _ in range(150):
+        n_cities = rnd.randrange(2, 8)
+        # A spanning tree first (connected), then random tracks closing cycles, some doubling a route.
+        edges = [(rnd.randrange(k), k, rnd.randrange(1, 7), k) for k in range(1, n_cities)]
+        for _ in range(rnd.randrange(0, 7)):
+            a, b = rnd.sample(range(n_cities), 2)
+            edges.append((a, b, rnd.randrange(1, 7), len(edges) + 1))
+        by_id = {e[3]: e for e in edges}
+        for start in range(n_cities):
+            length, path = graph._block_trail(edges, list(range(len(edges))), [], start, 100, 0)
+            assert length - 100 == _brute_longest(edges, {start}), (edges, start)
+            trail = [edges[i][3] for i in path]
+            assert sum(by_id[t][2] for t in trail) == length - 100 and len(set(trail)) == len(trail)
+            assert _walks(by_id, trail, start), (edges, start, trail)
 
 
 def test_bridges_are_the_tracks_whose_removal_splits_a_component() -> None:
