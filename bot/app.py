@@ -13,19 +13,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.exts.notify import DirectMessenger
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
+from bot.services.charts import FinalCharts
 from bot.services.games import GameService, ServiceError
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
+from bot.services.notifications import NotificationService
+from bot.services.ratings import RatingService
 from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.database import Database, open_database
 from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
+from bot.storage.notifications import NotificationStore
 from bot.storage.places import PlaceStore
+from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore
 from bot.ui.answers import acknowledge, reply_private
 from bot.ui.components import GameComponent
@@ -40,7 +46,17 @@ from rules.engine import Budget
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.exts.lobby", *(info.extension for info in GAMES.values()), "bot.exts.play", "bot.exts.admin")
+EXTENSIONS = (
+    "bot.exts.lobby",
+    *(info.extension for info in GAMES.values()),
+    "bot.exts.play",
+    "bot.exts.admin",
+    "bot.exts.stats",
+    "bot.exts.vote",
+    "bot.exts.games_list",
+    "bot.exts.notify",
+    "bot.exts.replay",
+)
 """The lobby, each game's package, the commands several games share, the admins' commands (any order works)."""
 PICTURE_WARMERS = (ttr_art.warm, cardgame_art.warm)
 """Each draws its game's static art once per language; done before the bot is ready, not on someone's click."""
@@ -79,8 +95,11 @@ class Conductor(commands.AutoShardedBot):
     guild_settings: GuildSettingsStore
     config: GuildConfigService
     timers: TimerService
+    notifications: NotificationService
     lobbies: LobbyExpiry
     places: GamePlaces
+    ratings: RatingService
+    charts: FinalCharts
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -138,7 +157,15 @@ class Conductor(commands.AutoShardedBot):
         )
         self.places = GamePlaces(self, PlaceStore(self.database))
         self.service.add_listener(self.timers)
+        self.notifications = NotificationService(
+            NotificationStore(self.database), self.service, DirectMessenger(self), clock=self.clock
+        )
+        self.service.add_listener(self.notifications)
         self.service.add_listener(self.places)
+        self.ratings = RatingService(RatingStore(self.database), self.service)
+        self.service.add_listener(self.ratings)
+        self.charts = FinalCharts(self)
+        self.service.add_listener(self.charts)
         self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
@@ -185,7 +212,9 @@ class Conductor(commands.AutoShardedBot):
         for record in self.service.running():
             self.service.wake_bots(record.id)
         self.timers.start()
+        self.notifications.start()
         self.lobbies.start()
+        self.ratings.start()  # also stores the games finished before ratings existed, oldest first
 
     async def _catch_up_all(self) -> None:
         """Show every game whose channel does not show its newest version (a crash or failed post before)."""
@@ -199,6 +228,7 @@ class Conductor(commands.AutoShardedBot):
                 await controller.catch_up(record)
             except Exception as error:
                 await controller.publish_failed(record, None, error)
+        await self.charts.resume()  # after the final messages missed are shown
 
     async def close(self) -> None:
         """Refuse new interactions and let those in flight finish; let bot players finish the move they are making;
@@ -214,10 +244,16 @@ class Conductor(commands.AutoShardedBot):
             await asyncio.gather(self._catching_up, return_exceptions=True)
         if hasattr(self, "timers"):
             await self.timers.close()
+        if hasattr(self, "notifications"):
+            await self.notifications.close()
+        if hasattr(self, "ratings"):
+            await self.ratings.close()
         if hasattr(self, "lobbies"):
             await self.lobbies.close()
         if hasattr(self, "service"):
             await self.service.close()
+        if hasattr(self, "charts"):
+            await self.charts.close()  # after the service: a bot player's last move tells it of the end first
         await super().close()
         set_command_ids({})  # the ids belong to this connection's application; the next may differ
         if hasattr(self, "database"):

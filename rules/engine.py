@@ -60,6 +60,23 @@ class CommonReason(StrEnum):
     NOT_LEGAL_NOW = "common.reason.not_legal_now"
 
 
+class UndoReason(StrEnum):
+    """Why a move may not be taken back by consent: it let someone see what was hidden (values are keys)."""
+
+    SAW_HIDDEN = "undo.reason.saw_hidden"
+    """The mover saw cards nobody else has seen: a blind card, drawn tickets."""
+    TURNED_UP = "undo.reason.turned_up"
+    """Chance or a hidden pile showed something to everyone: dice rolled, a tunnel's cards, a card to refill a row."""
+
+
+def turned_up(before: Any, after: Any, piles: Sequence[str]) -> bool:
+    """Whether a move used chance or took from a hidden pile: the generator (`rng`) moved, or a pile named here no
+    longer starts with what it held (a pile only grows at its far end, as returned tickets go under a deck)."""
+    if before.rng != after.rng:
+        return True
+    return any(getattr(after, pile)[: len(getattr(before, pile))] != getattr(before, pile) for pile in piles)
+
+
 class IllegalAction(Exception):
     """Raised by `apply` (and action parsing) for a move the rules forbid; the state is left untouched."""
 
@@ -269,6 +286,11 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
     @abstractmethod
     def hint(self, state: StateT, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[ActionT]:
         """What the `hard` player would do in `seat` now, and why in one sentence."""
+
+    def undo_refusal(self, before: StateT, seat: Seat, action: ActionT) -> UndoReason | None:
+        """Why `seat`'s move `action`, made from `before`, may not be taken back (None: it may). A game allows it
+        only for the moves it knows reveal nothing; by default none."""
+        return UndoReason.TURNED_UP
 
     def warm(self) -> None:
         """Build once what this game's bot players reuse in every game (a thinking worker does it as it starts)."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.sandbox import payloads, permissions
 from bot.sandbox.errors import ImpossibleInteraction
+from bot.sandbox.form_errors import Problems
 from bot.sandbox.ids import next_snowflake
 from bot.sandbox.models import (
     BUTTON,
@@ -28,6 +30,10 @@ LINK_STYLE = 5
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
 USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT = 5, 6, 7, 8
 TEXT_INPUT, LABEL = 4, 18
+CHAT_INPUT, USER_COMMAND = 1, 2
+MAX_COMMAND_NAME, MAX_DESCRIPTION = 32, 100
+SLASH_NAME = re.compile(r"[-_\w]+")
+"""A slash command's name: Discord's `[-_` letters digits`]`, 1-32 of them, lowercase where the script has case."""
 
 
 class Resolved:
@@ -106,6 +112,41 @@ def command_data(
     if resolved.data:
         data["resolved"] = resolved.data
     return data
+
+
+def user_command_data(state: StandInState, command: SyncedCommand, target: LocalUser, guild: LocalGuild) -> Json:
+    """Build the APPLICATION_COMMAND data of a user context menu (type 2) run on ``target``: its ``target_id`` and
+    the target resolved as a user and, in the guild, as a member."""
+    resolved = Resolved(state, guild)
+    data: Json = {
+        "id": str(command.id),
+        "name": command.name,
+        "type": command.type,
+        "target_id": resolved.add_user(target),
+        "resolved": resolved.data,
+    }
+    if command.guild_id is not None:
+        data["guild_id"] = str(command.guild_id)
+    return data
+
+
+def command_problems(payload: Json, index: int, problems: Problems) -> None:
+    """Record what Discord refuses in one command of a bulk overwrite: a slash command's name is 1-32 lowercase
+    letters, digits, `-` or `_` and it needs a description of 1-100 characters; a context menu's name is 1-32
+    characters of any kind (spaces and capitals too) and it has no description."""
+    kind = int(payload.get("type", 1))
+    localized = payload.get("name_localizations") or {}
+    names = {"name": payload.get("name"), **{f"name_localizations.{k}": v for k, v in localized.items()}}
+    for field, name in names.items():
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_COMMAND_NAME:
+            problems.add(f"{index}.{field}", f"Must be between 1 and {MAX_COMMAND_NAME} in length.")
+        elif kind == CHAT_INPUT and (not SLASH_NAME.fullmatch(name) or name != name.lower()):
+            problems.add(f"{index}.{field}", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME")
+    description = payload.get("description") or ""
+    if kind == CHAT_INPUT and not 1 <= len(description) <= MAX_DESCRIPTION:
+        problems.add(f"{index}.description", f"Must be between 1 and {MAX_DESCRIPTION} in length.")
+    elif kind != CHAT_INPUT and description:
+        problems.add(f"{index}.description", "Context menu commands cannot have description")
 
 
 def _options(

@@ -624,9 +624,10 @@ class LocalDiscord:
         """Every synced command, guild and global."""
         return list(self._state.commands.values())
 
-    def command(self, name: str, *, guild_id: int | None = None) -> SyncedCommand:
-        """The synced slash command ``name`` as a guild (the default one if None) sees it: its own if both exist."""
-        return self._state.command(name, self._state.guild(guild_id))
+    def command(self, name: str, *, guild_id: int | None = None, command_type: int = 1) -> SyncedCommand:
+        """The synced command ``name`` (a slash command; ``command_type=2`` a user menu) as a guild (the default one
+        if None) sees it: its own if both exist."""
+        return self._state.command(name, self._state.guild(guild_id), command_type)
 
     @property
     def messages(self) -> list[RecordedMessage]:
@@ -645,6 +646,14 @@ class LocalDiscord:
     def channel_messages(self, channel: ChannelRef = "trains") -> list[RecordedMessage]:
         """The messages everyone sees in a channel or thread, oldest first."""
         return self._state.channel_messages(self._state.channel(channel))
+
+    def dms(self, user: UserRef) -> list[RecordedMessage]:
+        """The direct messages the bot sent a person, oldest first (never part of a guild channel's transcript)."""
+        return self._state.dms(self._state.user(user))
+
+    def close_dms(self, user: UserRef, closed: bool = True) -> None:
+        """Let a person refuse (or again accept) the bot's direct messages: sending one then fails with 403 / 50007."""
+        self._state.user(user).dms_closed = closed
 
     def ephemerals(self, user: UserRef) -> list[RecordedMessage]:
         """The ephemeral messages a user received and still sees, oldest first."""
@@ -775,6 +784,30 @@ class LocalDiscord:
         description = f"autocomplete of {focused} in /{' '.join([name, *path])} (typed {options[focused]!r})"
         outcome = await self._interact(InteractionType.AUTOCOMPLETE, person, place, data, description, timeout)
         return outcome.choices
+
+    async def user_command(
+        self,
+        user: UserRef,
+        command: str,
+        target: UserRef,
+        *,
+        channel: ChannelRef = "trains",
+        force: bool = False,
+        timeout: float | None = None,
+    ) -> InteractionOutcome:
+        """Run a user context menu command (right-click ``target`` → Apps → ``command``) as ``user`` in ``channel``
+        and wait for the bot's answer; the interaction carries ``target_id`` and the target in ``resolved``."""
+        person = self._state.user(user)
+        aimed = self._state.user(target)
+        place = self._state.channel(channel)
+        guild = self._state.guild_of(place)
+        synced = self._state.command(command, guild, interaction_data.USER_COMMAND)
+        self._check_can_use(person, synced, guild, force=force)
+        if not force and not self._state.is_member(aimed, guild):
+            raise ImpossibleInteraction(f"{aimed.name} is not a member of guild {guild.name!r}: nobody can click them")
+        data = interaction_data.user_command_data(self._state, synced, aimed, guild)
+        description = f"user menu {command!r} on {aimed.name}"
+        return await self._interact(InteractionType.APPLICATION_COMMAND, person, place, data, description, timeout)
 
     async def click(
         self,

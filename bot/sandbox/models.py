@@ -51,6 +51,8 @@ class LocalUser:
     roles: tuple[str, ...] = ()
     id: int = field(default_factory=next_snowflake)
     bot: bool = False
+    dms_closed: bool = False
+    """The person allows no direct messages from the bot: sending one is refused with 403 / 50007."""
 
 
 @dataclass
@@ -111,6 +113,8 @@ class LocalChannel:
     deleted: bool = False
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     guild_id: int = 0
+    recipient_id: int | None = None
+    """The person of a DM channel (``type`` 1, no guild), None for guild channels and threads."""
 
     @property
     def is_thread(self) -> bool:
@@ -237,6 +241,8 @@ class RecordedMessage:
     deleted: bool = False
     created_at: datetime | None = None
     edited_at: datetime | None = None
+    pinged: list[int] = field(default_factory=list)
+    """The people its creation notified: those it mentions that ``allowed_mentions`` lets ping (edits ping nobody)."""
 
     @property
     def ephemeral(self) -> bool:

@@ -10,7 +10,7 @@ from contextlib import suppress
 
 from aiohttp import web
 
-from bot.sandbox import payloads, validation
+from bot.sandbox import interaction_data, payloads, validation
 from bot.sandbox.faults import FailedRequests, Faults
 from bot.sandbox.form_errors import Problems
 from bot.sandbox.gateway import Gateway
@@ -85,6 +85,7 @@ class RestApi:
         return [
             web.get(f"{API}/users/@me", self.get_me),
             web.get(f"{API}/users/{{user_id}}", self.get_user),
+            web.post(f"{API}/users/@me/channels", self.create_dm),
             web.get(f"{API}/oauth2/applications/@me", self.get_application),
             web.get(f"{API}/applications/{{app_id}}/commands", self.get_commands),
             web.put(f"{API}/applications/{{app_id}}/commands", self.put_commands),
@@ -345,6 +346,11 @@ class RestApi:
         body = await request.json()
         if not isinstance(body, list):
             return self._error(request, 400, 50035, "Invalid Form Body: expected a list of commands")
+        problems = Problems()
+        for index, command in enumerate(body):
+            interaction_data.command_problems(command, index, problems)
+        if problems.items:
+            return self._error(request, 400, 50035, "Invalid Form Body", errors=problems.errors_json())
         synced = self._state.sync_commands(scope, body)
         return json_response([payloads.command(self._state, c) for c in synced])
 
@@ -624,6 +630,9 @@ class RestApi:
         It needs Send Messages (in Threads, in a thread), and Attach Files, Embed Links and Read Message
         History for files, embeds and replies.
         """
+        dm = self._state.dm_place(_snowflake(request.match_info["channel_id"]))
+        if dm is not None:
+            return await self._send_dm(request, dm)
         place = self._bot_place(request)
         if isinstance(place, web.Response):
             return place
@@ -641,6 +650,54 @@ class RestApi:
         message_type = 19 if body.get("message_reference") else 0
         message = self._state.create_message(place, body, files, kind=MessageKind.CHANNEL, message_type=message_type)
         return json_response(self._message_json(message))
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels: open (or find) the DM channel with ``recipient_id``; closed DMs only refuse
+        the messages sent there, as on Discord."""
+        refused = self._unauthorized(request)
+        if refused is not None:
+            return refused
+        body, _ = await read_body(request)
+        try:
+            person = self._state.user(_snowflake(str(body.get("recipient_id", ""))))
+        except KeyError:
+            return self._error(request, 400, 50035, "Invalid Form Body", note=" (no such recipient)")
+        place = self._state.dm_channel(person)
+        recipients = [payloads.user(person)]
+        return json_response({"id": str(place.id), "type": 1, "last_message_id": None, "recipients": recipients})
+
+    async def _send_dm(self, request: web.Request, place: LocalChannel) -> web.Response:
+        """POST /channels/{dm}/messages: a direct message, refused with 50007 to a person whose DMs are closed."""
+        refused = self._unauthorized(request)
+        if refused is not None:
+            return refused
+        body, files = await read_body(request)
+        refused = self._check_message(request, body, files)
+        if refused is not None:
+            return refused
+        person = self._state.user(place.recipient_id or 0)
+        if person.dms_closed or person.bot:
+            return self._error(request, 403, 50007, "Cannot send messages to this user")
+        message = self._state.create_message(place, body, files, kind=MessageKind.CHANNEL)
+        payload = {
+            "id": str(message.id),
+            "channel_id": str(place.id),
+            "author": payloads.user(self._state.bot_user),
+            "content": message.content,
+            "timestamp": payloads.iso(message.created_at),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [payloads.attachment(self._base_url(), a) for a in message.attachments],
+            "embeds": message.embeds,
+            "components": message.components,
+            "pinned": False,
+            "type": 0,
+            "flags": message.flags,
+        }
+        return json_response(payload)
 
     async def get_message(self, request: web.Request) -> web.Response:
         """GET /channels/{id}/messages/{id}: needs Read Message History."""

@@ -281,8 +281,12 @@ def _has_verb(message: RecordedMessage, verb: str) -> bool:
 
 
 def _is_final(message: RecordedMessage) -> bool:
-    """Whether a message is a game's last: the score picture and no controls (a layout's text is no control)."""
-    controls = any("custom_id" in component for component in message.walk_components())
+    """Whether a message is a game's last: the score picture and no controls but Rematch (a layout's text is no
+    control)."""
+    controls = any(
+        "custom_id" in component and not str(component["custom_id"]).endswith(":rematch")
+        for component in message.walk_components()
+    )
     return any(a.filename == "scores.png" for a in message.attachments) and not controls
 
 

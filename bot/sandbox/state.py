@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import mimetypes
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -101,6 +102,8 @@ class StandInState:
         self.users: dict[int, LocalUser] = {}
         self.guilds: dict[int, LocalGuild] = {}
         self.channels: dict[int, LocalChannel] = {}
+        self.dm_channels: dict[int, LocalChannel] = {}
+        """User id → the bot's DM channel with that person (apart from guild channels: no guild, no transcript)."""
         default = self.add_guild(guild_name, guild_locale, channel_names=channel_names, roles=roles)
         for user in users:
             self.add_user(user, default)
@@ -301,6 +304,7 @@ class StandInState:
             created_at=datetime.now(UTC),
         )
         self._apply(message, payload, files, creating=True)
+        message.pinged = _pinged(payload, message.text)
         self.messages[message.id] = message
         self._by_channel.setdefault(message.channel_id, []).append(message)
         self.log.append(MessageAction("create", message))
@@ -338,6 +342,22 @@ class StandInState:
     def channel_messages(self, channel: LocalChannel) -> list[RecordedMessage]:
         """The messages everyone sees in a channel, oldest first (ephemeral and deleted ones left out)."""
         return [m for m in self._by_channel.get(channel.id, ()) if not m.ephemeral and not m.deleted]
+
+    def dm_channel(self, user: LocalUser) -> LocalChannel:
+        """The bot's DM channel with ``user``, opened on first use (``POST /users/@me/channels``)."""
+        if user.id not in self.dm_channels:
+            place = LocalChannel(user.name, type=1, recipient_id=user.id, created_at=self.created_at)
+            self.dm_channels[user.id] = place
+        return self.dm_channels[user.id]
+
+    def dm_place(self, channel_id: int) -> LocalChannel | None:
+        """The DM channel with this id, or None for any other channel."""
+        return next((place for place in self.dm_channels.values() if place.id == channel_id), None)
+
+    def dms(self, user: LocalUser) -> list[RecordedMessage]:
+        """The direct messages the bot sent ``user``, oldest first."""
+        place = self.dm_channels.get(user.id)
+        return [] if place is None else self.channel_messages(place)
 
     def ephemerals(self, user: LocalUser) -> list[RecordedMessage]:
         """The ephemeral messages ``user`` received and still sees, oldest first."""
@@ -456,6 +476,20 @@ class StandInState:
                 lines.append(f"{title}:")
                 lines += [f"  {entry}" for entry in entries]
         return "\n".join(lines)
+
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _pinged(payload: Json, text: str) -> list[int]:
+    """The people a new message notifies: those it mentions, as far as its ``allowed_mentions`` lets (none given:
+    everyone mentioned, as on Discord)."""
+    mentioned = [int(found) for found in dict.fromkeys(_MENTION.findall(text))]
+    allowed = payload.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return mentioned
+    listed = {int(user_id) for user_id in allowed.get("users") or []}
+    return [user_id for user_id in mentioned if user_id in listed]
 
 
 def _reference_id(payload: Json) -> int | None:

@@ -63,6 +63,14 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class TakeBack:
+    """A person's last move as it may be taken back: its number in the log, and the game's version then."""
+
+    seq: int
+    version: int
+
+
+@dataclass(frozen=True)
 class Advice:
     """A hint given: the game as it was thought about, whose seat asked, and what the hard player would do."""
 
@@ -164,6 +172,8 @@ class GameService:
         self._flushing: asyncio.Task[None] | None = None
         self.flush_delay = FLUSH_DELAY
         self.locate_elsewhere: Locator | None = None
+        self._paused: set[int] = set()
+        """Running games paused by a vote: no moves, no bot players (the consent service keeps them stored)."""
 
     # ---- lookup -------------------------------------------------------------------------------------------
 
@@ -298,8 +308,10 @@ class GameService:
         host_id: int,
         host_name: str,
         options: Mapping[str, Any] | None = None,
+        seats: Sequence[SeatRecord] = (),
     ) -> GameRecord:
-        """Open a lobby with the host in the first seat; options are checked against the engine's model."""
+        """Open a lobby with the host in the first seat, or with `seats` (a rematch: the host and the bot players in
+        their places); options are checked against the engine's model."""
         engine = self.engine(game)
         try:
             checked = engine.load_options(dict(options or {}))
@@ -313,7 +325,7 @@ class GameService:
                 host_id=host_id,
                 options=checked.model_dump(mode="json"),
                 seed=self._new_seed(),
-                seats=[SeatRecord(seat=0, name=host_name, user_id=host_id)],
+                seats=list(seats) or [SeatRecord(seat=0, name=host_name, user_id=host_id)],
             )
         except ChannelBusy as busy:  # the database keeps one open game per channel, whatever raced
             raise ServiceError("bot.reason.channel_busy", id=busy.game_id) from None
@@ -331,16 +343,39 @@ class GameService:
         if version is not None and version != record.version:
             raise ServiceError("bot.reason.stale_lobby")
 
-    async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
-        """Seat a person in a lobby."""
+    async def join(
+        self, game_id: int, user_id: int, name: str, *, order: Callable[[SeatRecord], int] | None = None
+    ) -> GameRecord:
+        """Seat a person in a lobby, last or where `order` (a sort key over the seats) puts them; refused to someone
+        the host removed from it."""
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is not None:
                 raise ServiceError("bot.reason.already_joined")
             if len(record.seats) >= table.engine.max_players:
                 raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
+            if await self.store.removed_from(game_id, user_id):
+                raise ServiceError("lobby_control.reason.removed")
             seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, user_id=user_id)]
+            if order is not None:
+                seats = _renumber(sorted(seats, key=order))
             table.record = await self.store.update_lobby(record, seats)
+            return table.record
+
+    async def kick(self, game_id: int, host_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
+        """The host takes a person out of the lobby (as drawn at `version`); they may not join it again unless the
+        host invites them back."""
+        async with self._locked_lobby(game_id) as table:
+            record = table.record
+            if host_id != record.host_id:
+                raise ServiceError("bot.reason.only_host")
+            self.check_lobby_version(record, version)
+            if user_id == host_id:
+                raise ServiceError("lobby_control.reason.not_yourself")
+            if record.seat_of(user_id) is None:
+                raise ServiceError("lobby_control.reason.not_seated")
+            seats = _renumber(s for s in record.seats if s.user_id != user_id)
+            table.record = await self.store.remove_from_lobby(record, seats, user_id)
             return table.record
 
     async def leave(self, game_id: int, user_id: int) -> GameRecord:
@@ -451,17 +486,71 @@ class GameService:
         table = await self._table(game_id)
         async with table.lock:
             record = table.record
-            if record.status != "active" or table.state is None:
-                raise ServiceError("bot.reason.not_running")
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("bot.reason.not_a_player")
+            seat = _seat_in_play(table, user_id)
             if version is not None and version != record.version:
                 raise ServiceError("bot.reason.stale")
+            if game_id in self._paused:
+                raise ServiceError("undo.reason.paused")
             action = table.engine.parse_action(action_text)
             outcome = await self._apply(table, seat, action, by_bot=False)
         self.wake_bots(game_id)
         return outcome
+
+    async def take_back(self, game_id: int, user_id: int) -> TakeBack:
+        """The move this person may ask to take back now: the game's last, theirs, nothing since, and one that
+        revealed nothing (the engine's `undo_refusal`); else refused with the reason."""
+        table = await self._table(game_id)
+        async with table.lock:
+            last, _ = await self._last_move(table, user_id)
+            return last
+
+    async def undo(self, game_id: int, user_id: int, seq: int, version: int) -> GameRecord:
+        """Take back move `seq` by consent: refused unless it is still the game's last and the game has not changed
+        since `version`; the state is the log replayed without it, stored with the move marked undone."""
+        table = await self._table(game_id)
+        async with table.lock:
+            if table.record.version != version:
+                raise ServiceError("undo.reason.moved_on")
+            last, before = await self._last_move(table, user_id)
+            if last.seq != seq:
+                raise ServiceError("undo.reason.moved_on")
+            try:
+                table.record = await self.store.rewind(table.record, seq, before.model_dump_json())
+            except StaleVersion:
+                log.exception("game %s changed under its lock; reloading it", game_id)
+                self._forget(game_id)
+                raise ServiceError("bot.reason.stale") from None
+            table.state = before
+            return table.record
+
+    async def _last_move(self, table: _Table, user_id: int) -> tuple[TakeBack, BaseModel]:
+        """The person's last move and the state before it, when that move may be taken back; else refused."""
+        record = table.record
+        seat = _seat_in_play(table, user_id)
+        last = await self.store.last_action(record.id)
+        if last is None or last[1] != seat:
+            raise ServiceError("undo.reason.not_your_last")
+        engine = table.engine
+        options = engine.load_options(record.options)
+        log_entries = await self.store.actions(record.id)
+        before = await asyncio.to_thread(engine.replay, options, len(record.seats), record.seed, log_entries[:-1])
+        action = engine.parse_action(last[2])
+        refusal = await asyncio.to_thread(engine.undo_refusal, before, seat, action)
+        if refusal is not None:
+            raise ServiceError(refusal.value)
+        return TakeBack(last[0], record.version), before
+
+    def paused(self, game_id: int) -> bool:
+        """Whether a running game is paused by a vote."""
+        return game_id in self._paused
+
+    def set_paused(self, game_id: int, paused: bool) -> None:
+        """Pause a game (its moves refused, its bot players idle) or resume it (waking its bot players)."""
+        if paused:
+            self._paused.add(game_id)
+        else:
+            self._paused.discard(game_id)
+            self.wake_bots(game_id)
 
     async def play_for(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> Outcome | None:
         """Play one move for an absent person with a bot player of `level` (not published; bots not woken);
@@ -508,7 +597,9 @@ class GameService:
                 raise ServiceError("bot.reason.not_running")
             current = next(s for s in table.record.seats if s.seat == seat)
             if not current.is_bot:
-                replacement = SeatRecord(seat=seat, name=current.name, bot_kind=str(level), hints=current.hints)
+                replacement = SeatRecord(
+                    seat=seat, name=current.name, bot_kind=str(level), hints=current.hints, left_user_id=current.user_id
+                )
                 table.record = await self._keeping_shown(table, self.store.replace_seat(table.record, replacement))
             return table.record
 
@@ -669,7 +760,7 @@ class GameService:
             await self.publish(outcome)
 
     def _bot_seats_to_act(self, table: _Table) -> set[Seat]:
-        if table.state is None:
+        if table.state is None or table.record.id in self._paused:
             return set()
         bots = {s.seat for s in table.record.seats if s.is_bot}
         return set(table.engine.to_act(table.state)) & bots
@@ -809,6 +900,16 @@ class _LobbyLock:
         self._table.lock.release()
 
 
+def _seat_in_play(table: _Table, user_id: int) -> Seat:
+    """The seat this person plays in a running game; refused when the game is not running or they do not play."""
+    if table.record.status != "active" or table.state is None:
+        raise ServiceError("bot.reason.not_running")
+    seat = table.record.seat_of(user_id)
+    if seat is None:
+        raise ServiceError("bot.reason.not_a_player")
+    return seat
+
+
 def _renumber(seats: Any) -> list[SeatRecord]:
     return [SeatRecord(seat=i, name=s.name, user_id=s.user_id, bot_kind=s.bot_kind) for i, s in enumerate(seats)]
 
@@ -819,4 +920,4 @@ def _first_error(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', '')}".strip(": ")
 
 
-__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError"]
+__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError", "TakeBack"]

@@ -313,7 +313,9 @@ class TimerService(BackgroundLoop, GameListener):
                 log.exception("could not arm the timers of game %s", record.id)
 
     def _waiting_for(self, record: GameRecord, state: Any) -> set[Seat]:
-        """The seats of people (not bot players) the game waits for in this state."""
+        """The seats of people (not bot players) the game waits for in this state: none while a vote paused it."""
+        if self.games.paused(record.id):
+            return set()
         people = {s.seat for s in record.seats if s.user_id is not None}
         return set(self.games.engine(record.game).to_act(state)) & people
 

@@ -38,6 +38,8 @@ class SeatRecord:
     bot_kind: str | None = None
     hints: int = 0
     """How many hints (/hint) were given to whoever played this seat."""
+    left_user_id: int | None = None
+    """The person a bot player took this seat over from (they left, or timed out for good): rated as last."""
 
     @property
     def is_bot(self) -> bool:
@@ -75,6 +77,15 @@ class GameRecord:
     def bot_plays(self, seat: int) -> bool:
         """Whether a bot player sits in this seat."""
         return any(s.seat == seat and s.is_bot for s in self.seats)
+
+
+@dataclass(frozen=True)
+class DatedGame:
+    """A game as listed (/games, /history): its record, when it was opened and when it last changed (ISO text)."""
+
+    record: GameRecord
+    created_at: str
+    updated_at: str
 
 
 class GameStore:
@@ -218,8 +229,9 @@ class GameStore:
             [
                 self._bump(record, status=record.status),
                 Statement(
-                    "UPDATE seats SET user_id = ?, bot_kind = ?, name = ? WHERE game_id = ? AND seat = ?",
-                    (seat.user_id, seat.bot_kind, seat.name, record.id, seat.seat),
+                    "UPDATE seats SET user_id = ?, bot_kind = ?, name = ?, left_user_id = ?"
+                    " WHERE game_id = ? AND seat = ?",
+                    (seat.user_id, seat.bot_kind, seat.name, seat.left_user_id, record.id, seat.seat),
                 ),
             ],
         )
@@ -329,19 +341,41 @@ class GameStore:
         )
 
     async def actions(self, game_id: int, upto: int | None = None) -> list[tuple[int, str]]:
-        """Return the action log of a game as (seat, encoded action), in order (the first `upto` only, if given)."""
+        """Return the live action log of a game as (seat, encoded action), in order, without the moves taken back by
+        consent (only those numbered up to `upto`, if given): what every replay replays."""
         if upto is None:
             rows = await self.database.fetch(
-                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT seat, action FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY seq", (game_id,)
             )
         else:
             rows = await self.database.fetch(
-                "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq", (game_id, upto)
+                "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? AND undone_at IS NULL ORDER BY seq",
+                (game_id, upto),
             )
         return [(row["seat"], row["action"]) for row in rows]
 
+    async def last_action(self, game_id: int) -> tuple[int, int, str] | None:
+        """The last live action of a game as (seq, seat, encoded action), or None before the first."""
+        row = await self.database.fetchrow(
+            "SELECT seq, seat, action FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        )
+        return None if row is None else (row["seq"], row["seat"], row["action"])
+
+    async def rewind(self, record: GameRecord, seq: int, state: str) -> GameRecord:
+        """Take action `seq` back by consent: mark it undone (it stays in the log) and store the snapshot from before
+        it, bumping the version, in one transaction (StaleVersion if the version moved)."""
+        undone = Statement(
+            "UPDATE actions SET undone_at = ? WHERE game_id = ? AND seq = ? AND undone_at IS NULL",
+            (now_iso(), record.id, seq),
+            expect=1,
+        )
+        await self._write_versioned(record, [self._bump(record, status=record.status, state=state), undone])
+        return replace(record, version=record.version + 1, state=state)
+
     async def action_counts(self, game_id: int | None = None) -> dict[int, int]:
-        """Game id → how many actions its log holds (of one game, or of every game that has any)."""
+        """Game id → how many actions its log holds, those taken back included (of one game, or of every game that
+        has any): the next action's number follows them."""
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
         rows = await self.database.fetch(f"SELECT game_id, MAX(seq) AS n FROM actions {where} GROUP BY game_id", params)
         return {row["game_id"]: row["n"] for row in rows}
@@ -361,6 +395,90 @@ class GameStore:
             "SELECT channel_id, message_id FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind)
         )
         return None if row is None else (row["channel_id"], row["message_id"])
+
+    async def games_with_message(self, kind: str, message_id: int) -> list[int]:
+        """Return the ids of the games whose message of this kind has this id (a placeholder id marks work due)."""
+        rows = await self.database.fetch(
+            "SELECT game_id FROM game_messages WHERE kind = ? AND message_id = ? ORDER BY game_id", (kind, message_id)
+        )
+        return [int(row["game_id"]) for row in rows]
+
+    async def remove_from_lobby(self, record: GameRecord, seats: Sequence[SeatRecord], user_id: int) -> GameRecord:
+        """Replace a lobby's seats without `user_id` and remember that the host removed them (bumps the version)."""
+        await self._write_versioned(
+            record,
+            [
+                self._bump(record, status="lobby"),
+                Statement("DELETE FROM seats WHERE game_id = ?", (record.id,)),
+                self._seats_statement(record.id, seats),
+                Statement(
+                    "INSERT INTO lobby_removals (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (record.id, user_id),
+                ),
+            ],
+        )
+        return replace(record, version=record.version + 1, seats=tuple(seats))
+
+    async def removed_from(self, game_id: int, user_id: int) -> bool:
+        """Whether the host removed this person from this lobby (and has not invited them back)."""
+        found = await self.database.fetchval(
+            "SELECT 1 FROM lobby_removals WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return found is not None
+
+    async def readmit(self, game_id: int, user_id: int) -> None:
+        """Let a person the host removed join the lobby again (the host invited them back)."""
+        await self.database.write(
+            [Statement("DELETE FROM lobby_removals WHERE game_id = ? AND user_id = ?", (game_id, user_id))]
+        )
+
+    async def link_rematch(self, previous_id: int, game_id: int) -> int:
+        """Record `game_id` as the rematch of `previous_id`; return the rematch that counts (an earlier one wins)."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "INSERT INTO rematches (previous_id, game_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (previous_id, game_id),
+            )
+            found = await transaction.fetchval("SELECT game_id FROM rematches WHERE previous_id = ?", (previous_id,))
+            return int(found)
+
+    async def rematch_of(self, previous_id: int) -> int | None:
+        """The game opened as the rematch of a game, or None."""
+        found = await self.database.fetchval("SELECT game_id FROM rematches WHERE previous_id = ?", (previous_id,))
+        return None if found is None else int(found)
+
+    async def rematched_from(self, game_id: int) -> GameRecord | None:
+        """The game a rematch lobby was opened from, or None when it is no rematch."""
+        records = await self._select(
+            "SELECT * FROM games WHERE id = (SELECT previous_id FROM rematches WHERE game_id = ?)", (game_id,)
+        )
+        return records[0] if records else None
+
+    async def listed(
+        self,
+        guild_id: int,
+        statuses: Sequence[str],
+        *,
+        user_id: int | None = None,
+        limit: int,
+        offset: int = 0,
+        by_change: bool = False,
+    ) -> tuple[list[DatedGame], int]:
+        """A page of a server's games with these statuses (with a person in a seat, if given), newest first (or most
+        recently changed first), with when each was opened and last changed; and how many there are in all."""
+        where = f"g.guild_id = ? AND g.status IN ({_marks(statuses)})"
+        params: list[Any] = [guild_id, *statuses]
+        if user_id is not None:
+            where += " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+            params.append(user_id)
+        total = int(await self.database.fetchval(f"SELECT COUNT(*) FROM games g WHERE {where}", params))
+        rows = await self.database.fetch(
+            f"SELECT g.* FROM games g WHERE {where} ORDER BY {'g.updated_at DESC, ' if by_change else ''}g.id DESC"
+            " LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        )
+        records = await _with_seats(self.database, rows)
+        return [DatedGame(r, row["created_at"], row["updated_at"]) for r, row in zip(records, rows, strict=True)], total
 
     async def _write_versioned(self, record: GameRecord, statements: Sequence[Statement]) -> None:
         """Write statements whose first is `_bump(record)`: StaleVersion if the version moved, nothing written."""
@@ -385,8 +503,8 @@ class GameStore:
     @staticmethod
     def _seats_statement(game_id: int, seats: Sequence[SeatRecord]) -> Statement:
         return Statement(
-            "INSERT INTO seats (game_id, seat, user_id, bot_kind, name) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.bot_kind, s.name) for s in seats],
+            "INSERT INTO seats (game_id, seat, user_id, bot_kind, name, left_user_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.bot_kind, s.name, s.left_user_id) for s in seats],
             many=True,
         )
 
@@ -411,7 +529,14 @@ async def _with_seats(reader: Reader, rows: Sequence[Row]) -> list[GameRecord]:
     seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
     for s in await reader.fetch(f"SELECT * FROM seats WHERE game_id IN ({_marks(ids)}) ORDER BY seat", ids):
         seats[s["game_id"]].append(
-            SeatRecord(seat=s["seat"], name=s["name"], user_id=s["user_id"], bot_kind=s["bot_kind"], hints=s["hints"])
+            SeatRecord(
+                seat=s["seat"],
+                name=s["name"],
+                user_id=s["user_id"],
+                bot_kind=s["bot_kind"],
+                hints=s["hints"],
+                left_user_id=s["left_user_id"],
+            )
         )
     return [
         GameRecord(

@@ -480,11 +480,15 @@ class GameController(GameListener):
         """Post a public message where the game is played (as the answer to a command that "thinks" publicly, if
         given) and remember it as the game's message of this kind; return where it is."""
         posted: discord.Message
+        kwargs = message.send_kwargs()
+        if message.ping:  # only the players who kept the channel ping on (/notify)
+            pinged = [discord.Object(id=user_id) for user_id in await self.bot.notifications.pinged(record)]
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=pinged, roles=False, everyone=False)
         if answering is not None:
-            posted = await answering.followup.send(files=message.files(), wait=True, **message.send_kwargs())
+            posted = await answering.followup.send(files=message.files(), wait=True, **kwargs)
         else:
             channel = self.bot.get_partial_messageable(record.channel_id)
-            posted = await channel.send(files=message.files(), **message.send_kwargs())
+            posted = await channel.send(files=message.files(), **kwargs)
         self.service.remember_message(record.id, kind, record.channel_id, posted.id)
         return record.channel_id, posted.id
 

@@ -14,12 +14,16 @@ from collections.abc import Callable
 from discord.app_commands import Cooldown
 
 PICTURE_COMMANDS = frozenset({"hand", "board", "score"})
+"""Commands answered privately with a picture: acknowledged (privately) as soon as they are let in."""
 PICTURE_VERBS = frozenset({"hand"})
+REPLAY_COMMANDS = frozenset({"replay"})
 RATES = {
     "picture": (5, 15.0),
     "command": (10, 10.0),
+    "replay": (1, 60.0),
 }
-"""Kind -> (uses, per seconds) for one person: five pictures in 15 s, ten commands in 10 s."""
+"""Kind -> (uses, per seconds) for one person: five pictures in 15 s, ten commands in 10 s, one replay a minute (an
+animation of a long game is seconds of a worker's time)."""
 
 
 class _Buckets:
@@ -55,6 +59,8 @@ class Cooldowns:
     @staticmethod
     def kind_of_command(name: str) -> str:
         """The kind of limit a slash command falls under."""
+        if name in REPLAY_COMMANDS:
+            return "replay"
         return "picture" if name in PICTURE_COMMANDS else "command"
 
     @staticmethod

@@ -5,7 +5,8 @@
 - game: the engine id (`dice`, `ticket-to-ride`, …) or `lobby` for a lobby's buttons;
 - game id: the row id of the game in the database;
 - version: the game's version when the component was drawn; a game action from an older version is refused;
-- verb: what the component does (`act` applies the encoded action in the argument; `join`, `start`, `hand`, …);
+- verb: what the component does (`act` applies the encoded action in the argument; `join`, `start`, `hand`, …;
+  `lobby:<finished game id>:<its version>:rematch` opens a rematch of a finished game);
 - argument: free text without length limit of its own, but the whole id is at most 100 characters (Discord).
 
 A move becomes text in the bot only here (`action_text`, its `encode()`), and is read back only by the engine's
@@ -21,6 +22,9 @@ from rules.engine import Action
 
 ACT = "act"
 """The verb of a component that plays the action its argument (or, for a select, its picked value) names."""
+LOBBY = "lobby"
+"""The `game` part of every lobby component (and of Rematch: the lobby's controller opens the new lobby)."""
+REMATCH = "rematch"
 MAX_LENGTH = 100
 PATTERN = r"(?P<game>[a-z][a-z-]*):(?P<game_id>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z][a-z-]*)(?::(?P<arg>.*))?"
 _COMPILED = re.compile(PATTERN)
@@ -71,6 +75,11 @@ class ComponentId:
 def action_text(action: Action) -> str:
     """A move as a component or the game service carries it: its `encode()` text."""
     return action.encode()
+
+
+def rematch_id(game_id: int, version: int) -> ComponentId:
+    """The custom id of the Rematch button of a finished game's final message (the lobby's controller answers it)."""
+    return ComponentId(LOBBY, game_id, version, REMATCH)
 
 
 def act_id(game: str, game_id: int, version: int, action: Action) -> ComponentId:

@@ -32,8 +32,11 @@ class ChannelAnnouncer:
         """Games whose channel refuses their notices now (said once in the log; forgotten once one gets through)."""
 
     async def __call__(self, record: GameRecord, message: Message, ping: int | None) -> None:
-        """Post `message` worded in the server's language, pinging only the user `ping` (if any)."""
+        """Post `message` worded in the server's language, pinging only the user `ping` (if any, and if they kept
+        the channel ping on in /notify)."""
         language = await self.bot.public_language(record.guild_id)
+        if ping is not None and ping not in await self.bot.notifications.pinged(record):
+            ping = None
         mentions = discord.AllowedMentions(
             users=[discord.Object(id=ping)] if ping is not None else False, roles=False, everyone=False
         )

@@ -60,6 +60,8 @@ def warm(warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
 
 PUBLIC = WorkerPool("public pictures", public_workers())
 PRIVATE = WorkerPool("private pictures", PRIVATE_WORKERS)
+SLOW = WorkerPool("slow pictures", 1)
+"""Replays of finished games (seconds each): apart, so no board or hand waits behind one; started on first use."""
 _builders = ThreadPoolExecutor(1, thread_name_prefix="build-message")
 """For messages built together with their picture (the dice game's), which hold discord objects that cannot
 travel to a process."""
@@ -79,7 +81,7 @@ def start_pictures(warmers: Sequence[Warmer], languages: Sequence[str]) -> None:
 @atexit.register
 def stop_pictures() -> None:
     """Stop every picture worker (at exit; a test wanting a cold start too): the next picture starts them again."""
-    for pool in (PUBLIC, PRIVATE):
+    for pool in (PUBLIC, PRIVATE, SLOW):
         pool.shutdown()
 
 
@@ -175,6 +177,11 @@ PICTURES = PictureCache()
 async def draw_once(route: int, draw: Callable[..., T], *args: Any) -> T:
     """Draw something public nobody will ask for again (a score sheet) in the route's worker, without keeping it."""
     return await asyncio.wrap_future(PUBLIC.submit(route, draw, *args))
+
+
+async def draw_slow(draw: Callable[..., T], *args: Any) -> T:
+    """Draw something that takes seconds (a replay) in the slow pictures' worker, without keeping it."""
+    return await asyncio.wrap_future(SLOW.submit(0, draw, *args))
 
 
 async def build_once(build: Callable[..., T], *args: Any) -> T:

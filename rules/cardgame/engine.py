@@ -41,6 +41,8 @@ from rules.engine import (
     Level,
     Param,
     Seat,
+    UndoReason,
+    turned_up,
 )
 from rules.engine import Phase as Rules
 from rules.rng import Rng
@@ -133,6 +135,14 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
     ) -> Hint[CardGameAction]:
         """What the hard player would do in `seat` now, and why."""
         return bot.hint(state, seat, rng, budget)
+
+    def undo_refusal(self, before: CardGameState, seat: Seat, action: CardGameAction) -> UndoReason | None:
+        """A blind card or drawn tickets were seen by the mover; a face-up card replaced from the deck, a shuffle
+        (opening tickets shuffled back, a new deck dealt), by everyone."""
+        if isinstance(action, DrawTickets) or (isinstance(action, DrawCard) and action.kind is None):
+            return UndoReason.SAW_HIDDEN
+        after, _ = self.apply(before, seat, action)
+        return UndoReason.TURNED_UP if turned_up(before, after, ("deck", "ticket_deck")) else None
 
 
 # Who acts ----------------------------------------------------------------------------------------------------

@@ -31,6 +31,8 @@ from rules.engine import (
     PlayerResult,
     ScoreLine,
     Seat,
+    UndoReason,
+    turned_up,
 )
 from rules.engine import Phase as Rules
 from rules.rng import Rng
@@ -112,6 +114,12 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
     ) -> Hint[DiceAction]:
         """What the hard player would do in `seat` now, and why."""
         return bot.hint(state, seat, rng, budget)
+
+    def undo_refusal(self, before: DiceState, seat: Seat, action: DiceAction) -> UndoReason | None:
+        """Only an add that rolled nothing may be taken back: a roll, a freight train's roll, or the roll that
+        starts the next turn after a stop turned dice up for everyone (nothing else is hidden in this game)."""
+        after, _ = self.apply(before, seat, action)
+        return UndoReason.TURNED_UP if turned_up(before, after, ()) else None
 
 
 # The turn phase: who acts, the legal moves, and one handler per kind of move.

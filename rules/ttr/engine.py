@@ -27,6 +27,8 @@ from rules.engine import (
     Message,
     Param,
     Seat,
+    UndoReason,
+    turned_up,
 )
 from rules.engine import Phase as RulesPhase
 from rules.rng import Rng
@@ -192,6 +194,16 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
     def hint(self, state: TtrState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[TtrAction]:
         """What the hard player would do in `seat` now, and why."""
         return bots.hint(state, seat, rng, budget)
+
+    def undo_refusal(self, before: TtrState, seat: Seat, action: TtrAction) -> UndoReason | None:
+        """A blind card or drawn tickets were seen by the mover; a tunnel's cards (paying for it or withdrawing
+        finishes such a claim), a card off the deck to refill the face-up row, or a reshuffle, by everyone."""
+        if isinstance(action, DrawTickets) or (isinstance(action, DrawCard) and action.source == DECK):
+            return UndoReason.SAW_HIDDEN
+        if isinstance(action, PayTunnel | Withdraw):
+            return UndoReason.TURNED_UP
+        after, _ = self.apply(before, seat, action)
+        return UndoReason.TURNED_UP if turned_up(before, after, ("deck", "ticket_deck")) else None
 
     def describe_action(self, state: TtrState, action: TtrAction) -> Message:
         """Word a move with the map's names (a claim names its cities), for buttons and menus."""

@@ -28,6 +28,7 @@ from rules.ttr.board import CARD_NAMES
 from tests.bot.e2e import conftest as e2e
 
 warm_art = e2e.warm_art
+warm_thinking = e2e.warm_thinking
 stand_in = e2e.stand_in
 running = e2e.running
 SHARED = ("draw", "tickets", "hand", "board", "score")
@@ -171,3 +172,23 @@ async def test_the_shared_commands_answer_for_the_game_of_the_channel(
 def test_the_shared_commands_words_exist_in_both_languages() -> None:
     keys = ("play.reason.no_such_command", "play.reason.not_a_card")
     assert [(lang, key) for lang in LANGUAGES for key in keys if key not in table(lang)] == []
+
+
+async def test_the_lists_and_the_invite_menu_are_loaded_with_russian_names(db: Database, tmp_path: Path) -> None:
+    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+        found = await payloads(bot)
+    assert {"games", "history"} <= set(found) and found["history"]["contexts"] == [0]
+    assert [o["name"] for o in found["history"]["options"]] == ["member", "page"]
+    menu = found["Invite to a game"]
+    assert menu["type"] == 2 and "description" not in menu and len(menu["name"]) <= 32
+    assert menu["name_localizations"]["ru"] == "Пригласить в игру" and menu["contexts"] == [0]
+
+
+async def test_the_notification_commands_are_loaded_with_russian_names(db: Database, tmp_path: Path) -> None:
+    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+        found = await payloads(bot)
+    names = {name: found[name]["name_localizations"]["ru"] for name in ("notify", "mygames", "watch")}
+    assert names == {"notify": "уведомления", "mygames": "моиигры", "watch": "следить"}
+    assert found["mygames"]["contexts"] == [0] and found["watch"]["contexts"] == [0]
+    [game] = found["watch"]["options"]
+    assert (game["name"], game["required"], game["name_localizations"]["ru"]) == ("game", False, "игра")

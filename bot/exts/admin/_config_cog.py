@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.admin._words import game_name, limit_lines, player_lines, settings_embed, timers_lock_line
+from bot.exts.stats import reset_question
 from bot.games import GAMES
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
@@ -323,6 +324,18 @@ class ConfigCog(commands.Cog):
             else text(language, "admin.saved.reset_game", game=game_name(language, game))
         )
         await self._answer(interaction, said)
+
+    ratings = app_commands.Group(
+        name="ratings", description=text("en", "commands.config_ratings.description"), parent=config
+    )
+
+    @ratings.command(name="reset", description=text("en", "commands.config_ratings_reset.description"))
+    async def reset_ratings(self, interaction: discord.Interaction[Any]) -> None:
+        """Ask (privately, with a confirm button) whether to reset the server's ratings in every game."""
+        if await self._refused(interaction):
+            return
+        question, buttons = reset_question(language_of(interaction.locale))
+        await reply_private(interaction, question, view=buttons)
 
     # ---- shared steps ----------------------------------------------------------------------------------------
 

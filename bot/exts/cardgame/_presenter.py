@@ -15,7 +15,7 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import ComponentId, act_id
+from bot.ui.custom_ids import ComponentId, act_id, rematch_id
 from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, plain_names
 from rules.cardgame import CardGameEngine
@@ -307,6 +307,9 @@ def final_message(
         call=text(language, key, players=winners),
         blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(with_hints(language, record, ranking)), *details],
         pictures=pictures,
+        controls=[
+            button(rematch_id(record.id, record.version), text(language, "lobby_control.button.rematch"), emoji="🔁")
+        ],
         accent=discord.Colour.gold().value,
         footer=footer(language, record, view),
     )

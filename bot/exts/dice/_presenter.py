@@ -10,7 +10,7 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import act_id
+from bot.ui.custom_ids import act_id, rematch_id
 from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, labels, plain_names
 from render.dice import render_scores, render_turn
@@ -122,5 +122,8 @@ def final_message(
         call=text(language, "dice.message.winners", winners=winners),
         blocks=["\n".join(lines[-8:]), "\n".join(with_hints(language, record, breakdown))],
         pictures=[picture],
+        controls=[
+            button(rematch_id(record.id, record.version), text(language, "lobby_control.button.rematch"), emoji="🔁")
+        ],
         accent=discord.Colour.gold().value,
     )

@@ -1,4 +1,5 @@
-"""The lobby every game starts in: /newgame, then Join, Leave, bot players, Start and Cancel."""
+"""The lobby every game starts in: /newgame, then Join, Leave, bot players, Start and Cancel; the host's removals,
+Rematch on a final message, and the "Invite to a game" user menu."""
 
 from __future__ import annotations
 

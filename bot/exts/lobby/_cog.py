@@ -12,9 +12,11 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot.exts.lobby._control import INVITE_MENU
 from bot.exts.lobby._controller import LobbyController
 from bot.exts.lobby._options import OptionParameter, chosen_options, option_parameters
 from bot.exts.lobby._presenter import lobby_embed, lobby_view
+from bot.exts.lobby._seating import Seating
 from bot.games import GAMES, GameInfo
 from bot.i18n import fit, language_of, render, text
 from bot.services.games import ServiceError
@@ -48,11 +50,15 @@ class LobbyCog(commands.Cog):
         self._caps = asyncio.Lock()
         self._opening: dict[object, tuple[int | None, int]] = {}
         """/newgame calls past their caps check whose lobby is not stored yet: (server, person) each."""
+        self._seatings: dict[object, Seating] = {}
+        """Lobbies opened on someone's behalf (rematch, invitation), by the token of their /newgame call."""
 
     async def cog_load(self) -> None:
         """Register the lobby's controller for its components, and /newgame (built from the options models)."""
-        self.bot.controllers["lobby"] = LobbyController(self.bot)
+        controller = LobbyController(self.bot)
+        self.bot.controllers["lobby"] = controller
         self.bot.tree.add_command(newgame_group(self))
+        self.bot.tree.add_command(controller.control.menu())
         expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)
         if expiry is not None:
             expiry.present = self.show_expired
@@ -61,15 +67,21 @@ class LobbyCog(commands.Cog):
         """Undo cog_load."""
         self.bot.controllers.pop("lobby", None)
         self.bot.tree.remove_command("newgame")
+        self.bot.tree.remove_command(INVITE_MENU, type=discord.AppCommandType.user)
         expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)
         if expiry is not None and expiry.present == self.show_expired:
             expiry.present = None
 
     async def newgame(
-        self, interaction: discord.Interaction[Any], game: str, chosen: dict[str, Any], timers: dict[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        chosen: dict[str, Any],
+        timers: dict[str, Any],
+        seating: Seating | None = None,
     ) -> None:
         """Open a lobby of `game` with these options and timer overrides here, the invoker as host (in a thread of
-        its own when the server wants it).
+        its own when the server wants it); a `seating` names its first seats and is given the lobby once stored.
 
         Refusals come first and privately: the server's rules, missing permissions, caps, a channel with an open
         game. Then a lobby in the channel is the answer itself; with a thread, the answer is deferred publicly
@@ -104,6 +116,8 @@ class LobbyCog(commands.Cog):
         if cap is not None:
             await reply_private(interaction, render(language, cap))
             return
+        if seating is not None:
+            self._seatings[token] = seating
         try:
             if in_thread and not no_threads:
                 await self._open_in_thread(interaction, game, plan, token)
@@ -111,6 +125,7 @@ class LobbyCog(commands.Cog):
                 await self._open_here(interaction, game, plan, token, no_threads=no_threads)
         finally:
             self._opening.pop(token, None)
+            self._seatings.pop(token, None)
 
     async def _open_here(
         self,
@@ -192,6 +207,7 @@ class LobbyCog(commands.Cog):
         self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, channel_id: int, token: object
     ) -> GameRecord:
         """Store the lobby (the database refuses a second open game in a place) and fix its timers."""
+        seating = self._seatings.get(token)
         try:
             record = await self.bot.service.open_lobby(
                 game=game,
@@ -200,10 +216,13 @@ class LobbyCog(commands.Cog):
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
                 options=plan.options,
+                seats=seating.seats if seating is not None else (),
             )
         finally:
             self._opening.pop(token, None)  # stored (or refused): the database counts it from now on
         await self.bot.timers.adopt(record.id, plan.timers)
+        if seating is not None:
+            seating.record = record
         return record
 
     async def _cap_reached(self, guild_id: int | None, user_id: int, limits: LobbyLimits) -> Message | None:

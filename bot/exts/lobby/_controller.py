@@ -10,6 +10,8 @@ from typing import Any
 
 import discord
 
+from bot.exts.lobby._control import VERBS as CONTROL_VERBS
+from bot.exts.lobby._control import LobbyControl
 from bot.exts.lobby._presenter import bot_kind_view, lobby_embed, lobby_view
 from bot.games import GAMES
 from bot.i18n import language_of, text
@@ -38,6 +40,7 @@ class LobbyController(GameController):
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         self._drawing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.control = LobbyControl(bot, self._redraw)
 
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Join, leave, add (after choosing which, privately) or remove a bot player, start or cancel; refused
@@ -48,11 +51,14 @@ class LobbyController(GameController):
         clicker's own seat and are idempotent, so they ignore the version; Cancel is the host's and means it whatever
         changed.
         """
+        if cid.verb in CONTROL_VERBS:  # removing a person, Rematch, invitations
+            await self.control.on_verb(interaction, cid, values)
+            return
         user = interaction.user
         service = self.service
         version = cid.version
         verbs: dict[str, Callable[[], Awaitable[GameRecord]]] = {
-            "join": lambda: service.join(cid.game_id, user.id, user.display_name),
+            "join": lambda: self.control.join(cid.game_id, user),
             "leave": lambda: service.leave(cid.game_id, user.id),
             "unbot": lambda: service.remove_bot(cid.game_id, user.id, version=version),
             "start": lambda: service.start(cid.game_id, user.id, version=version),
@@ -87,7 +93,7 @@ class LobbyController(GameController):
         try:
             record = await verb()
         except ServiceError as error:
-            await self.refuse(interaction, error.message)
+            await self.refuse(interaction, await self.control.why_not(cid.game_id, user.id, error))
             return
         try:
             async with self._drawing[record.id]:
@@ -97,6 +103,7 @@ class LobbyController(GameController):
         finally:
             if record.status != "lobby":
                 self._drawing.pop(record.id, None)  # a started or cancelled game goes on even if this one answer failed
+                self.control.forget(record.id)
             if record.status == "active":
                 await self.bot.controllers[record.game].start(record, interaction)
             elif record.status == "cancelled":

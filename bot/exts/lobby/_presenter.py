@@ -71,6 +71,7 @@ def lobby_view(
         return None
     full = len(record.seats) >= info.engine.max_players
     has_bot = any(s.is_bot for s in record.seats)
+    others = any(s.user_id not in (None, record.host_id) for s in record.seats)
 
     def cid(verb: str) -> ComponentId:
         return ComponentId("lobby", record.id, record.version, verb)
@@ -83,6 +84,7 @@ def lobby_view(
             button(cid("unbot"), text(language, "bot.lobby.remove_bot"), disabled=not has_bot),
             button(cid("start"), text(language, "bot.lobby.start"), style=discord.ButtonStyle.success, row=1),
             button(cid("cancel"), text(language, "bot.lobby.cancel"), style=discord.ButtonStyle.danger, row=1),
+            button(cid("kick"), text(language, "lobby_control.button.remove"), disabled=not others, row=1),
         ]
     )
 

@@ -16,7 +16,7 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import ComponentId, act_id
+from bot.ui.custom_ids import ComponentId, act_id, rematch_id
 from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, plain_names
 from render.ttr.palette import player_color
@@ -270,6 +270,9 @@ def final_message(
         call=text(language, key, players=winners),
         blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(with_hints(language, record, ranking)), *details],
         pictures=[scores, board],
+        controls=[
+            button(rematch_id(record.id, record.version), text(language, "lobby_control.button.rematch"), emoji="🔁")
+        ],
         accent=discord.Colour.gold().value,
         footer=_footer(language, record),
     )

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor, create_bot, warm_pictures
-from bot.sandbox import LocalDiscord, LocalUser
+from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import ScriptedTable, sandbox_settings
+from bot.services.thinking import start_thinking
 
 PEOPLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
 
@@ -21,6 +22,14 @@ def warm_art() -> None:
     """Draw the games' static art once per test run, as a starting bot does before it is ready (several seconds on
     a busy machine; the cold start itself is tested in test_real_server.py with caches cleared)."""
     warm_pictures()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_thinking() -> None:
+    """Start the process's thinking worker once per test run, as a starting bot does before it is ready: spawning
+    it and building its tables takes several seconds on a busy machine, which the first test's bot would otherwise
+    spend inside the stand-in's wait for ready."""
+    start_thinking(1)
 
 
 @pytest.fixture
@@ -71,3 +80,14 @@ def people(stand_in: LocalDiscord, *names: str) -> list[LocalUser]:
 def table(stand_in: LocalDiscord, bot: Conductor, *names: str) -> ScriptedTable:
     """A scripted table of these people for a running bot."""
     return ScriptedTable(stand_in, bot, people(stand_in, *names))
+
+
+async def final_with_chart(stand_in: LocalDiscord, bot: Conductor, game_id: int) -> RecordedMessage:
+    """A finished game's final message once the score chart has been added to it (drawn after the message is out)."""
+    where = await bot.service.message(game_id, "final")
+    assert where is not None, f"game {game_id} has no final message"
+    await stand_in.wait_for(
+        lambda: any(a.filename == "score-chart.png" for a in stand_in.message(where[1]).attachments),
+        what="the score chart",
+    )
+    return stand_in.message(where[1])

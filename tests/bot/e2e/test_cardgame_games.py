@@ -29,7 +29,7 @@ from tests.bot.e2e.cardgame_support import (
     view,
     walk,
 )
-from tests.bot.e2e.conftest import Running, people, table
+from tests.bot.e2e.conftest import Running, final_with_chart, people, table
 
 
 async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_nothing_private_in_public(
@@ -52,6 +52,7 @@ async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_
         await players.play_move(record.id, rng)  # through the buttons of the message posted before the restart
         assert await version(bot, record.id) > at
         finished = await players.play_to_the_end(record.id, seed=2)
+        final = await final_with_chart(stand_in, bot, record.id)
         log = await bot.service.store.actions(record.id)
         await assert_nothing_private_in_public(stand_in, bot, record.id)
 
@@ -63,8 +64,9 @@ async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_
     first = [m for m in messages if [a.filename for a in m.attachments] == ["first-scoring.png", "score-detail.png"]]
     assert len(first) == 1 and "first scoring" in first[0].text.lower()
     assert any("Deck 2 of 2" in r.text for m in messages[-5:-1] for r in revisions(m))
-    final = messages[-1]
-    assert [a.filename for a in final.attachments] == ["scores.png", "score-detail.png"] and final.buttons() == []
+    assert final.id == messages[-1].id
+    assert [a.filename for a in final.attachments] == ["scores.png", "score-detail.png", "score-chart.png"]
+    assert [b["custom_id"] for b in final.buttons()] == [f"lobby:{record.id}:{finished.version}:rematch"]
     assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
     result = ENGINE.result(replayed)
     assert result is not None

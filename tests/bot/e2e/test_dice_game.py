@@ -8,7 +8,7 @@ import random
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord, RecordedMessage
 from rules.dice import DiceEngine
-from tests.bot.e2e.conftest import Running, people, table
+from tests.bot.e2e.conftest import Running, final_with_chart, people, table
 
 
 def act_buttons(message: RecordedMessage) -> dict[str, str]:
@@ -37,11 +37,12 @@ async def test_a_whole_game_from_newgame_to_the_winner(stand_in: LocalDiscord, r
         record = await players.open("dice", bots=1)
         assert [s.name for s in record.seats][:2] == ["Ann", "Ben"] and record.seats[2].bot_kind == "normal"
         finished = await players.play_to_the_end(record.id, seed=7)
+        final = await final_with_chart(stand_in, bot, record.id)
 
-    final = stand_in.channel_messages()[-1]
-    assert [a.filename for a in final.attachments] == ["scores.png"]
-    assert final.attachments[0].data.startswith(b"\x89PNG")
-    assert final.buttons() == []
+    assert final.id == stand_in.channel_messages()[-1].id
+    assert [a.filename for a in final.attachments] == ["scores.png", "score-chart.png"]
+    assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
+    assert [b["custom_id"] for b in final.buttons()] == [f"lobby:{record.id}:{finished.version}:rematch"]
     stored = await_result(finished.state)
     winners = [finished.seats[s].name for s in stored.winners]
     assert winners and all(name in final.text for name in winners)

@@ -19,7 +19,7 @@ from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map
 from rules.ttr.state import Phase, TtrState
-from tests.bot.e2e.conftest import Running, people, table
+from tests.bot.e2e.conftest import Running, final_with_chart, people, table
 
 GAME = "ticket-to-ride"
 ENGINE = TicketToRideEngine()
@@ -98,7 +98,7 @@ async def assert_nothing_private_in_public(stand_in: LocalDiscord, bot: Conducto
             assert not [p for p in private if p in words], words
             if message is not final:
                 assert not [t for t in secret_tickets if t in words], words
-            assert {a.filename for a in revision.attachments} <= {"board.png", "scores.png"}
+            assert {a.filename for a in revision.attachments} <= {"board.png", "scores.png", "score-chart.png"}
             assert "keep" not in {str(c.get("custom_id", "")).split(":")[3:4][0] for c in _walk(revision)}
     assert scanned > 100
     players = {s.user_id for s in record.seats if s.user_id is not None}
@@ -136,14 +136,15 @@ async def test_usa_whole_game_with_a_restart_in_the_middle_and_nothing_private_i
         await players.play_move(record.id, rng)  # through the buttons of the message posted before the restart
         assert await version(bot, record.id) > at
         finished = await players.play_to_the_end(record.id, seed=2)
+        final = await final_with_chart(stand_in, bot, record.id)
         log = await bot.service.store.actions(record.id)
         await assert_nothing_private_in_public(stand_in, bot, record.id)
 
     assert finished.state is not None
     replayed = ENGINE.replay(ENGINE.load_options(finished.options), 4, finished.seed, log)
     assert replayed == ENGINE.load_state(finished.state)
-    final = stand_in.channel_messages()[-1]
-    assert [a.filename for a in final.attachments] == ["scores.png", "board.png"]
+    assert final.id == stand_in.channel_messages()[-1].id
+    assert [a.filename for a in final.attachments] == ["scores.png", "board.png", "score-chart.png"]
     assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
     result = ENGINE.result(replayed)
     assert result is not None

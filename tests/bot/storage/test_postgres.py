@@ -66,9 +66,9 @@ async def test_two_processes_starting_at_once_migrate_once(postgres_url: str, ca
     first, second = await asyncio.gather(open_database(postgres_url), open_database(postgres_url))
     try:
         applied = [r.getMessage() for r in caplog.records if r.getMessage().startswith("applied migration")]
-        assert len(applied) == latest_version("postgresql") == 4
+        assert len(applied) == latest_version("postgresql")
         rows = await first.fetch("SELECT version FROM schema_migrations ORDER BY version")
-        assert [row["version"] for row in rows] == [1, 2, 3, 4]
+        assert [row["version"] for row in rows] == list(range(1, latest_version("postgresql") + 1))
         assert await second.migrate() == []  # and again later: nothing
     finally:
         await first.close()
@@ -90,7 +90,7 @@ async def test_a_database_of_a_newer_conductor_is_refused_untouched(postgres_url
         rows = await connection.fetch("SELECT version FROM schema_migrations ORDER BY version")
     finally:
         await connection.close()
-    assert [row["version"] for row in rows] == [1, 2, 3, 4, newer]
+    assert [row["version"] for row in rows] == [*range(1, latest_version("postgresql") + 1), newer]
 
 
 async def test_a_database_of_another_program_is_refused(postgres_url: str) -> None:

@@ -76,15 +76,21 @@ async def test_help_lists_every_command_in_the_readers_language(stand_in: LocalD
         assert len([line for line in listed.splitlines() if line.startswith("**/")]) == len(commands)
 
 
-def localisable(command: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:
-    """(where, object, field) for every name and description Discord shows of a command, recursively."""
+def localisable(command: dict[str, Any], *, described: bool = True) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """(where, object, field) for every name and description Discord shows of a command or option, recursively (a
+    context menu command has a name only: `described` False)."""
     yield command["name"], command, "name"
-    yield command["name"], command, "description"
+    if described:
+        yield command["name"], command, "description"
     for option in command.get("options") or []:
         where = f"{command['name']} {option['name']}"
         yield from localisable({**option, "name": where, "name_localizations": option.get("name_localizations")})
         for choice in option.get("choices") or []:
             yield f"{where}={choice['value']}", choice, "name"
+
+
+CHAT_INPUT = 1
+"""A slash command's type; user and message context menus (2, 3) have no description."""
 
 
 async def test_every_command_option_and_choice_is_worded_in_russian(stand_in: LocalDiscord, running: Running) -> None:
@@ -94,7 +100,7 @@ async def test_every_command_option_and_choice_is_worded_in_russian(stand_in: Lo
     missing = [
         f"{where} ({field})"
         for command in commands
-        for where, thing, field in localisable(command)
+        for where, thing, field in localisable(command, described=command.get("type", 1) == CHAT_INPUT)
         if not (thing.get(f"{field}_localizations") or {}).get("ru")
     ]
     assert missing == []

@@ -1,0 +1,15 @@
+"""/games and /history: the server's open lobbies and running games, and its recent finished games."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.games_list._cog import GamesListCog
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+async def setup(bot: Conductor) -> None:
+    """Load the games list cog (discord.py extension entry point)."""
+    await bot.add_cog(GamesListCog(bot))

@@ -1,0 +1,17 @@
+"""A lobby opened through /newgame's path on someone's behalf (a rematch, an invitation): its first seats, and the
+lobby once stored, so the caller can invite people to it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.storage.games import GameRecord, SeatRecord
+
+
+@dataclass
+class Seating:
+    """The seats a lobby opens with (empty: the host alone), and the lobby as stored (None: it was refused)."""
+
+    seats: Sequence[SeatRecord] = ()
+    record: GameRecord | None = None

@@ -1,0 +1,15 @@
+"""Undo by consent (/undo) and votes to pause, resume or end the channel's game (/vote), with their buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.exts.vote._cog import VoteCog
+
+if TYPE_CHECKING:
+    from bot.app import Conductor
+
+
+async def setup(bot: Conductor) -> None:
+    """Load the vote cog (discord.py extension entry point)."""
+    await bot.add_cog(VoteCog(bot))

@@ -1,0 +1,256 @@
+"""Ratings and stats: every finished game's results are stored once and move its people's OpenSkill ratings.
+
+The rule (docs/ratings.md): finished server games only, bot seats left out of the rating (people are ranked among
+themselves; fewer than two people rate nobody), a shared win is a shared place, games are rated in finish order.
+The listener only wakes a background loop once a game's final message is out; the loop stores every finished game
+without results, oldest first, so the games finished before ratings existed are backfilled the same way and the
+order never depends on which came in live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from bot.services.background import BackgroundLoop
+from bot.services.games import AnyEngine, GameListener, GameService, Outcome
+from bot.storage.games import GameRecord
+from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult
+from rules.cardgame.state import CardGameState
+from rules.dice.state import DiceState
+from rules.engine import GameResult, ScoreLine
+from rules.ttr.board import board_for
+from rules.ttr.scoring import final_scores
+from rules.ttr.state import TtrState
+
+log = logging.getLogger(__name__)
+
+FAMILIES = {"ticket-to-ride": "ttr", "ticket-to-ride-cards": "cards", "dice": "dice"}
+"""Engine id → the family rated together (both Ticket to Ride maps are one)."""
+SHOWN_BASE = 1000
+SHOWN_SCALE = 20
+"""The rating shown is round(SHOWN_BASE + SHOWN_SCALE × (mu − 3 sigma)): a newcomer shows 1000."""
+BATCH = 50
+"""Games read per look at the store while backfilling."""
+IDLE_SECONDS = 3600.0
+"""How long the loop sleeps when not woken by a finished game (a safety net: each finish wakes it)."""
+
+MODEL = PlackettLuce()
+
+
+def shown(rating: Rating) -> int:
+    """The friendly number a rating is shown as."""
+    return round(SHOWN_BASE + SHOWN_SCALE * rating.ordinal)
+
+
+def places(result: GameResult) -> dict[int, int]:
+    """Seat → place: every winner is first; the others follow in the result's order (after two winners, third)."""
+    winners = set(result.winners)
+    return {p.seat: 1 if p.seat in winners else index + 1 for index, p in enumerate(result.players)}
+
+
+def finished_game(engine: AnyEngine, record: GameRecord, finished_at: str) -> FinishedGame:
+    """A finished game's results per seat, with its family's facts, read from its final snapshot."""
+    result = None
+    if record.state is not None and record.guild_id is not None:
+        state = engine.load_state(record.state)
+        result = engine.result(state)
+    if result is None or record.guild_id is None:
+        raise ValueError(f"game {record.id} is stored as finished without a finished snapshot in a server")
+    scores = {p.seat: p.total for p in result.players}
+    breakdowns = {p.seat: p.breakdown for p in result.players}
+    at = places(result)
+    ttr = _ttr_facts(state) if isinstance(state, TtrState) else {}
+    seats = tuple(
+        SeatResult(
+            seat=s.seat,
+            name=s.name,
+            place=at[s.seat],
+            score=scores[s.seat],
+            won=s.seat in result.winners,
+            user_id=s.user_id,
+            bot_kind=s.bot_kind,
+            facts=ttr.get(s.seat) or _facts(state, breakdowns[s.seat]),
+            left_user_id=s.left_user_id,
+        )
+        for s in record.seats
+    )
+    return FinishedGame(record.id, record.guild_id, FAMILIES[record.game], finished_at, seats)
+
+
+def _ttr_facts(state: TtrState) -> dict[int, dict[str, Any]]:
+    """Per seat: the map, longest trail, tickets completed and failed, and the ids of the tracks claimed."""
+    board = board_for(state.map_id)
+    facts: dict[int, dict[str, Any]] = {}
+    for score in final_scores(state):
+        facts[score.seat] = {
+            "map": state.map_id,
+            "trail": score.trail_length,
+            "tickets_done": score.completed,
+            "tickets_failed": len(score.tickets) - score.completed,
+            "tracks": [board.track_ids[i] for i, owner in enumerate(state.owners) if owner == score.seat],
+        }
+    return facts
+
+
+def _facts(state: Any, lines: Sequence[ScoreLine]) -> dict[str, Any]:
+    """The card game's and the dice game's facts of one seat, read from its score lines."""
+    keys = [line.label.key for line in lines]
+    if isinstance(state, CardGameState):
+        return {
+            "tickets_done": sum(key.startswith("cardgame.score.ticket_completed") for key in keys),
+            "tickets_failed": keys.count("cardgame.score.ticket_unfinished"),
+            "big_cities": keys.count("cardgame.score.big_city"),
+        }
+    if isinstance(state, DiceState):
+        return {
+            "mode": state.options.mode.value,
+            "scoring_turns": len(lines),
+            "best_turn": max((line.points for line in lines), default=0),
+        }
+    return {}
+
+
+def rate_game(current: Mapping[int, Rating], game: FinishedGame) -> dict[int, Rating]:
+    """The ratings a finished game gives its people (empty when fewer than two people played it).
+
+    Bots are left out and the people ranked among themselves; a person whose seat a bot player took over (they
+    left, or timed out for good) is ranked below everyone who stayed, so leaving never escapes a loss. OpenSkill's
+    Plackett-Luce update mishandles ties in 6.x (a tie for first also lifts the next place to the winners' gain:
+    openskill.py issues #155, #201), so a game with tied places is rated once for every order of the tied people
+    and each person's new mu and sigma are the mean of those: tied people with equal ratings move equally, and the
+    places below are not lifted."""
+    last = max((s.place for s in game.seats), default=0) + 1
+    people = [(s.user_id, s.place, s.won, s.name) for s in game.seats if s.user_id is not None]
+    people += [(s.left_user_id, last, False, s.name) for s in game.seats if s.left_user_id is not None and s.is_bot]
+    if len(people) < 2:
+        return {}
+    before = [current.get(user_id) or Rating(MODEL.mu, MODEL.sigma) for user_id, _, _, _ in people]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    placed = [place for _, place, _, _ in people]
+    orders = list(_untied(sorted(set(placed)), placed))
+    mus, sigmas = [0.0] * len(people), [0.0] * len(people)
+    for ranks in orders:
+        for index, (after,) in enumerate(MODEL.rate(teams, ranks=ranks)):
+            mus[index] += after.mu / len(orders)
+            sigmas[index] += after.sigma / len(orders)
+    return {
+        user_id: Rating(mus[i], sigmas[i], before[i].games + 1, before[i].wins + int(won), name)
+        for i, (user_id, _, won, name) in enumerate(people)
+    }
+
+
+def _untied(distinct: list[int], placed: list[int]) -> Iterator[list[float]]:
+    """Every way to break the ties of `placed` (each tied group in every order), as distinct ranks 1, 2, 3 …"""
+    groups = [[i for i, p in enumerate(placed) if p == place] for place in distinct]
+    for orders in itertools.product(*(itertools.permutations(group) for group in groups)):
+        ranks = [0.0] * len(placed)
+        for rank, index in enumerate(itertools.chain.from_iterable(orders), start=1):
+            ranks[index] = float(rank)
+        yield ranks
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What /stats shows of a person in one family: totals, scores, and the family's own figures."""
+
+    games: int
+    wins: int
+    average: float
+    best: int
+    facts: dict[str, Any]
+    """TTR: best trail, tickets done and failed, favourite routes as (map, track id, times); the card game:
+    tickets and big cities; dice: best turn and scoring turns."""
+
+    @property
+    def win_percent(self) -> int:
+        """Wins as a whole percentage of the games."""
+        return round(100 * self.wins / self.games) if self.games else 0
+
+
+def summarize(family: str, results: Sequence[SeatResult]) -> Summary:
+    """Sum up a person's results in one family."""
+    games = len(results)
+    facts: dict[str, Any] = {}
+    if family in ("ttr", "cards"):
+        facts["tickets_done"] = sum(int(r.facts.get("tickets_done", 0)) for r in results)
+        facts["tickets_failed"] = sum(int(r.facts.get("tickets_failed", 0)) for r in results)
+    if family == "ttr":
+        facts["best_trail"] = max((int(r.facts.get("trail", 0)) for r in results), default=0)
+        routes = Counter((str(r.facts.get("map")), int(t)) for r in results for t in r.facts.get("tracks", ()))
+        facts["routes"] = [(m, t, n) for (m, t), n in sorted(routes.items(), key=lambda item: (-item[1], item[0]))][:3]
+    elif family == "cards":
+        facts["big_cities"] = sum(int(r.facts.get("big_cities", 0)) for r in results)
+    elif family == "dice":
+        facts["best_turn"] = max((int(r.facts.get("best_turn", 0)) for r in results), default=0)
+        facts["scoring_turns"] = sum(int(r.facts.get("scoring_turns", 0)) for r in results)
+    return Summary(
+        games=games,
+        wins=sum(r.won for r in results),
+        average=sum(r.score for r in results) / games if games else 0.0,
+        best=max((r.score for r in results), default=0),
+        facts=facts,
+    )
+
+
+class RatingService(BackgroundLoop, GameListener):
+    """Stores each finished game's results and rates its people, after its final message is out, in finish order.
+
+    Woken by every finished game (`on_moved`); each round stores every finished game of this process's servers
+    that has no results yet, oldest first: at start that backfills the games finished before ratings existed."""
+
+    task_name = "ratings"
+
+    def __init__(self, store: RatingStore, service: GameService) -> None:
+        super().__init__()
+        self.store = store
+        self.service = service
+        self.recorded = 0
+        """Games stored since start."""
+        self._round_done = asyncio.Condition()
+
+    async def on_moved(self, outcome: Outcome) -> None:
+        """A move was shown: if it ended the game, store and rate it soon (never on the move's own path)."""
+        if outcome.finished:
+            self.poke()
+
+    async def seconds_to_next(self) -> float:
+        """Sleep until a finished game wakes the loop."""
+        return IDLE_SECONDS
+
+    async def run_due(self) -> int:
+        """Store and rate every finished game without results, oldest first; return how many were stored."""
+        stored = 0
+        after = ("", 0)
+        while not self._closing:
+            todo = await self.store.unrecorded(list(FAMILIES), after=after, limit=BATCH)
+            if not todo:
+                break
+            for game_id, finished_at in todo:
+                after = (finished_at, game_id)
+                record = await self.service.store.get(game_id)
+                if record is None or not self.service.drives(record):
+                    continue  # another process's server: it rates its own games
+                engine = self.service.engine(record.game)
+                try:
+                    game = await asyncio.to_thread(finished_game, engine, record, finished_at)
+                except ValueError:
+                    log.warning("game %s cannot be rated: its stored snapshot is not a finished game", game_id)
+                    continue
+                stored += await self.store.record(game, rate_game)
+        async with self._round_done:
+            self.recorded += stored
+            self._round_done.notify_all()
+        return stored
+
+    async def until_recorded(self, count: int) -> None:
+        """Wait until `count` games were stored since start (what a test or a bench waits on, never a sleep)."""
+        async with self._round_done:
+            await self._round_done.wait_for(lambda: self.recorded >= count)

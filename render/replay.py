@@ -1,0 +1,174 @@
+"""A finished game's replay: an animated picture of the public table, one frame per turn, the last held longer.
+
+Each frame is the picture the game posts in its channel (the board, the card table, the dice's last train and the
+score table), drawn from the public view only, scaled to `FRAME_WIDTH` and captioned with the turn. Animated WebP
+(lossy, which keeps a 5-player Europe game near 4 MB where lossless passes Discord's 10 MiB), or GIF where Pillow
+writes no WebP. A game that would still pass the limit is drawn again smaller.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from PIL import Image, ImageDraw, features
+
+from render.cardgame.table import table_image
+from render.dice import render_finished_turn, render_scores
+from render.fonts import font
+from render.labels import Labels, text_for
+from render.ttr import board_image
+from rules.cardgame.view import CardGameView
+from rules.dice.view import DiceView
+from rules.engine import Seat
+from rules.history import Story, Turn, tell_log
+from rules.ttr.view import PublicView
+
+MAX_BYTES = 10 * 1024 * 1024
+"""Discord's upload limit for a bot's message without boosts."""
+FRAME_WIDTH = 720
+"""Frames are scaled to this width (a 1600 px board reads well enough at it in a chat, and stays small)."""
+SMALLER = 0.75
+"""How much narrower each new try is when an animation passes the limit."""
+MIN_WIDTH = 240
+"""Narrower than this, an animation is sent as it is (no game comes near: see bench/replay.py)."""
+TURN_MS = 250
+FINAL_MS = 5000
+"""The last frame (the end of the game) is held this long before the animation starts again."""
+QUALITY = 75
+CAPTION = 34
+"""Height of the caption band above each frame."""
+CAPTION_BG = (34, 40, 52)
+CAPTION_INK = (240, 236, 228)
+WEBP = features.check("webp")
+"""Pillow 11 and later write animated WebP whenever they write WebP (libwebp's mux is always built in)."""
+EXTENSION = "webp" if WEBP else "gif"
+
+Names = Sequence[str]
+
+
+@dataclass(frozen=True)
+class Animation:
+    """An encoded replay and how many frames it holds (the start and one per turn)."""
+
+    data: bytes
+    frames: int
+
+
+Drawer = Callable[[Any, Labels, Names], Image.Image]
+
+
+def _dice_frame(view: DiceView, labels: Labels, names: Names) -> Image.Image:
+    """The dice game's table after a turn: the train just played above the score table."""
+    scores = Image.open(io.BytesIO(render_scores(view, labels, names))).convert("RGB")
+    if view.previous is None:
+        return scores
+    train = Image.open(io.BytesIO(render_finished_turn(view.previous, labels, names))).convert("RGB")
+    frame = Image.new("RGB", (max(train.width, scores.width), train.height + scores.height), scores.getpixel((0, 0)))
+    frame.paste(train, (0, 0))
+    frame.paste(scores, (0, train.height))
+    return frame
+
+
+DRAWERS: dict[str, Drawer] = {
+    "ticket-to-ride": lambda view, labels, names: board_image(cast(PublicView, view), labels, list(names)),
+    "ticket-to-ride-cards": lambda view, labels, names: table_image(cast(CardGameView, view), labels, list(names)),
+    "dice": lambda view, labels, names: _dice_frame(cast(DiceView, view), labels, names),
+}
+"""Each game's public table picture from a public view."""
+
+
+def render_game_replay(
+    game: str,
+    options: Mapping[str, Any],
+    n_players: int,
+    seed: int,
+    actions: Sequence[tuple[Seat, str]],
+    names: Names,
+    labels: Labels,
+) -> Animation:
+    """A stored game's replay animation (a picture worker's job): its log replayed, a frame drawn per turn."""
+    return render_replay(game, tell_log(game, options, n_players, seed, actions), names, labels)
+
+
+def render_replay(game: str, story: Story, names: Names, labels: Labels) -> Animation:
+    """The animation of a told game, under `MAX_BYTES` (its frames scaled down until it is)."""
+    frames = _frames(game, story, names, labels)
+    while True:
+        data = _encode(frames)
+        if len(data) <= MAX_BYTES or frames[0].width < MIN_WIDTH:
+            return Animation(data, len(frames))
+        size = (round(frames[0].width * SMALLER), round(frames[0].height * SMALLER))
+        frames = [_indexed(frame.convert("RGB").resize(size, Image.Resampling.BOX)) for frame in frames]
+
+
+def _frames(game: str, story: Story, names: Names, labels: Labels) -> list[Image.Image]:
+    """A frame per turn: its table drawn, scaled to `FRAME_WIDTH` under its caption, kept in 256 colours (a few
+    hundred frames of full colour would weigh hundreds of MB)."""
+    last = len(story.turns) - 1
+    frames = []
+    for number, turn in enumerate(story.turns):
+        picture = DRAWERS[game](turn.view, labels, names)
+        scaled = picture.resize(
+            (FRAME_WIDTH, round(picture.height * FRAME_WIDTH / picture.width)), Image.Resampling.BOX
+        )
+        frame = Image.new("RGB", (FRAME_WIDTH, scaled.height + CAPTION), CAPTION_BG)
+        frame.paste(scaled, (0, CAPTION))
+        words = _caption(number, last, turn, names, labels)
+        ImageDraw.Draw(frame).text((12, CAPTION // 2), words, font=font(18, bold=True), fill=CAPTION_INK, anchor="lm")
+        frames.append(_indexed(frame))
+    height = max(frame.height for frame in frames)  # tables grow a little as the game goes on
+    return [_padded(frame, height) for frame in frames]
+
+
+def _indexed(frame: Image.Image) -> Image.Image:
+    """A frame in its own 256 colours (the pictures are drawn in few colours: nothing visible is lost)."""
+    return frame.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _padded(frame: Image.Image, height: int) -> Image.Image:
+    """A frame made `height` tall, the room below filled with its bottom row's colour."""
+    if frame.height == height:
+        return frame
+    padded = frame.convert("RGB").crop((0, 0, frame.width, height))
+    padded.paste(
+        frame.convert("RGB")
+        .crop((0, frame.height - 1, frame.width, frame.height))
+        .resize((frame.width, height - frame.height)),
+        (0, frame.height),
+    )
+    return _indexed(padded)
+
+
+def _caption(number: int, last: int, turn: Turn, names: Names, labels: Labels) -> str:
+    """What a frame shows: the start, the opening choice, a player's turn, or the end."""
+    if number == last:
+        return text_for(labels, "replay.frame.final", turn=number, last=last)
+    if number == 0:
+        return text_for(labels, "replay.frame.start")
+    if turn.seat is None:
+        return text_for(labels, "replay.frame.opening", turn=number, last=last)
+    return text_for(labels, "replay.frame.turn", turn=number, last=last, player=names[turn.seat])
+
+
+def _encode(frames: Sequence[Image.Image]) -> bytes:
+    """Frames as one looping animation, each shown `TURN_MS`, the last `FINAL_MS`."""
+    out = io.BytesIO()
+    durations = [TURN_MS] * (len(frames) - 1) + [FINAL_MS]
+    if WEBP:
+        frames[0].save(
+            out,
+            "WEBP",
+            save_all=True,
+            append_images=frames[1:],
+            duration=durations,
+            loop=0,
+            quality=QUALITY,
+            method=2,
+            allow_mixed=True,
+        )
+    else:
+        frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+    return out.getvalue()
