@@ -1,12 +1,13 @@
 """Bot level figures: win rates with 95 % Wilson intervals, and the `hard` player's CPU time per move.
 
 Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` per row, `--workers N` processes,
-`--maps usa` to pick maps). Each row is a match spec: a game, its options, the bot kind of each seat and the goal
-for the first seat's kind (the subject). Seats rotate from game to game so every kind plays from every seat; a
-shared win counts as half (a third, … for a three-way share). The rows: Ticket to Ride's `hard` against each playstyle
-agent and three of them at once, `hard` vs `normal` and `normal` vs `easy` per map; the card game's and «Поезд»'s
-levels each against the one below (`--games` `--only cards`, `--only dice` to pick). Times are CPU seconds of the
-process thinking, one move at a time, on one core; each worker first builds what a bot process builds once.
+`--maps usa` to pick maps, `--start N` to play games N onwards: runs over disjoint ranges add up). Each row is a
+match spec: a game, its options, the bot kind of each seat and the goal for the first seat's kind (the subject). Seats
+rotate from game to game so every kind plays from every seat; a shared win counts as half (a third, … for a three-way
+share). The rows: Ticket to Ride's `hard` against each playstyle agent and three of them at once, `hard` vs
+`normal` and `normal` vs `easy` per map; the card game's and «Поезд»'s levels each against the one below (`--games`
+`--only cards`, `--only dice` to pick). Times are CPU seconds of the process thinking, one move at a
+time, on one core; each worker first builds what a bot process builds once.
 """
 
 from __future__ import annotations
@@ -126,9 +127,9 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] if ordered else 0.0
 
 
-def run(matches: Sequence[Match], games: int, workers: int) -> None:
-    """Play every match `games` times over a process pool; print each row as soon as its games are done."""
-    jobs = [(match, i) for match in matches for i in range(games)]
+def run(matches: Sequence[Match], games: int, workers: int, first: int = 0) -> None:
+    """Play every match `games` times (game indices from `first`) over a process pool; print each row when done."""
+    jobs = [(match, i) for match in matches for i in range(first, first + games)]
     shares: dict[str, list[float]] = {m.label: [] for m in matches}
     times: list[float] = []
     start = time.perf_counter()
@@ -166,10 +167,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10 games per row")
     parser.add_argument("--maps", default="usa,europe", help="comma-separated map ids")
     parser.add_argument("--only", default="", help="play only rows whose label contains this text")
+    parser.add_argument("--start", type=int, default=0, help="first game index (runs with disjoint ranges add up)")
     args = parser.parse_args()
     games = 10 if args.quick else args.games
     matches = [m for m in (*ttr_matches(args.maps.split(",")), *level_matches()) if args.only in m.label]
-    run(matches, games, args.workers)
+    run(matches, games, args.workers, args.start)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,11 @@ from .plan import (
     ticket_plan,
 )
 
-BIG_HAND = 16
-"""A hand this large means waiting is not paying off: claim something."""
+BIG_HAND = 20
+"""A hand this large means waiting is not paying off: claim something off the plan (measured: 20 won 2-6 % more
+games than 16 against the playstyle agents, 200 games a row; never doing so lost 3 % more)."""
 NEW_TICKETS_MIN_CARS = 15
 """Draw new tickets only with enough cars left to finish them."""
-ENDGAME_CARS = 6
-"""Once a player has this few cars left, the last round is a turn or two away."""
 EASY_SLIP = 0.2
 """How often the easy player draws cards although it could claim a route it wants (more slips measured stronger:
 a bigger hand pays for longer routes later)."""
@@ -55,15 +54,17 @@ def normal(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random
     if by_track and (not targets or sum(hand) >= BIG_HAND or not moves.draws or ending(state)):
         return claim_best_scoring(board, by_track, by_track, hand)
     if moves.draws:
-        return draw(moves, needed_colors(targets, board, hand), first=True)
+        # Never a face-up locomotive: it costs the whole turn (measured: +6 % wins against the playstyle agents).
+        return draw(moves, needed_colors(targets, board, hand), first=True, locomotives=False)
     if moves.tickets:
         return DrawTickets()
     return moves.pick(rng.randrange(moves.count()), board)
 
 
 def ending(state: TtrState) -> bool:
-    """Whether the game is about to end (someone is nearly out of cars): cards in hand are worth nothing then."""
-    return state.final_turns >= 0 or min(state.cars) <= ENDGAME_CARS
+    """Whether the last round has begun: cards in hand are worth nothing then (spending them when someone merely
+    nears the end, at 6 cars, measured no better: 4 % fewer 4-player wins, 400 games)."""
+    return state.final_turns >= 0
 
 
 def keep_cheapest(state: TtrState, seat: int, moves: MoveSet, board: Board) -> KeepTickets:

@@ -160,6 +160,24 @@ def test_normal_beats_easy() -> None:
     assert _win_share("usa", ["normal", "easy"], 40) + _win_share("europe", ["normal", "easy"], 40) >= 2 * 0.6
 
 
+@pytest.mark.parametrize("agent", ["route_focus", "destination_hungry", "one_step_thinker", "long_route"])
+def test_normal_beats_each_playstyle_agent(agent: str) -> None:
+    """The rollout policy of `hard` must itself beat the yardstick (it once lost to the One Step Thinker)."""
+    assert _win_share("usa", ["normal", agent], 40) + _win_share("europe", ["normal", agent], 40) >= 2 * 0.55
+
+
+def test_normal_never_spends_a_first_pick_on_a_face_up_locomotive() -> None:
+    """A face-up locomotive costs the whole turn: two cards from the deck are worth more to `normal`."""
+    drawn = 0
+    for map_id, n_players in (("usa", 2), ("europe", 4)):
+        for state, seat in _sampled(map_id, n_players, 16, every=1):
+            if state.phase is Phase.TURN:
+                action = ENGINE.bot_action(state, seat, random.Random(1), "normal")
+                assert action.encode() != "draw:locomotive"
+                drawn += action.encode().startswith("draw:")
+    assert drawn > 40
+
+
 def _messages(value: object) -> Iterator[Message]:
     """Every message nested in a parameter value."""
     if isinstance(value, Message):
