@@ -42,6 +42,11 @@ class LobbyController(GameController):
         self._drawing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.control = LobbyControl(bot, self._redraw)
 
+    async def on_closed(self, record: GameRecord) -> None:
+        """Forget a lobby closed without a click on it (expired, or ended by an admin)."""
+        self._drawing.pop(record.id, None)
+        self.control.forget(record.id)
+
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Join, leave, add (after choosing which, privately) or remove a bot player, start or cancel; refused
         privately when not allowed.

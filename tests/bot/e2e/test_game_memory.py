@@ -209,6 +209,8 @@ async def test_an_expired_lobby_leaves_nothing(stand_in: LocalDiscord, tmp_path:
         lobby = (await stand_in.slash("Ann", "newgame ticket-to-ride")).message
         assert lobby is not None
         record = await bot.service.game_in_channel(lobby.channel_id)
+        await stand_in.click("Ben", lobby, lobby.custom_id("Join"))
+        assert kept_about(bot, record.id), "a lobby clicked is remembered (or this test could not fail)"
         clock.advance(61)
         [expired] = await lobby_expiry(bot).run_due()
         assert expired.id == record.id

@@ -73,7 +73,8 @@ async def test_help_lists_every_command_in_the_readers_language(stand_in: LocalD
         assert "**/новаяигра поезд** — Открыть набор в «Поезд»" in worded
         assert "**/настройки показать** (администраторы сервера)" in worded
         commands = [c for c in bot.tree.walk_commands() if not hasattr(c, "commands")]
-        assert len([line for line in listed.splitlines() if line.startswith("**/")]) == len(commands)
+        for shown in (listed, worded):  # nothing cut off by the embed's 4096 characters
+            assert len([line for line in shown.splitlines() if line.startswith("**/")]) == len(commands)
 
 
 def localisable(command: dict[str, Any], *, described: bool = True) -> Iterator[tuple[str, dict[str, Any], str]]:
