@@ -173,6 +173,8 @@ class GameService:
         self.flush_delay = FLUSH_DELAY
         self.locate_elsewhere: Locator | None = None
         self._paused: set[int] = set()
+        self._taken_back: set[int] = set()
+        """Games whose last move was taken back since the channel last caught up (it says so when it does)."""
         """Running games paused by a vote: no moves, no bot players (the consent service keeps them stored)."""
 
     # ---- lookup -------------------------------------------------------------------------------------------
@@ -240,6 +242,13 @@ class GameService:
         return [
             game_id for game_id, t in self._tables.items() if t.record.channel_id == channel_id and self.behind(game_id)
         ]
+
+    def catch_up_reason(self, game_id: int) -> str:
+        """The message key a channel catching up on this game says why with: a move taken back, or missed moves."""
+        if game_id in self._taken_back:
+            self._taken_back.discard(game_id)
+            return "bot.catch_up.taken_back"
+        return "bot.catch_up.shown"
 
     def mark_shown(self, game_id: int, version: int) -> None:
         """Record that the channel now shows this version of the game (never lowers it; written behind)."""
@@ -521,6 +530,7 @@ class GameService:
                 self._forget(game_id)
                 raise ServiceError("bot.reason.stale") from None
             table.state = before
+            self._taken_back.add(game_id)
             return table.record
 
     async def _last_move(self, table: _Table, user_id: int) -> tuple[TakeBack, BaseModel]:
@@ -846,6 +856,7 @@ class GameService:
         """Drop a game that closed from memory."""
         self._tables.pop(game_id, None)
         self._shown.pop(game_id, None)
+        self._taken_back.discard(game_id)
         self._tidy(game_id)
 
     def _tidy(self, game_id: int) -> None:

@@ -263,7 +263,8 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         elif public.phase == "opening":
             await self._post_opening(record, public)
         else:
-            await self._new_turn(record, language, state, public, [text(language, "bot.catch_up.shown")])
+            reason = text(language, self.service.catch_up_reason(record.id))
+            await self._new_turn(record, language, state, public, [reason])
             self.service.mark_shown(record.id, record.version)
 
     async def _post_opening(self, record: GameRecord, public: PublicT) -> None:

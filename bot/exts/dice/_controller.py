@@ -60,7 +60,11 @@ class DiceController(GameController):
             await self.show_turn(record, message, interaction, kind="final")
             self.forget(record.id)
             return
-        lines = [self._opening_line(language, record, view) if opening else text(language, "bot.catch_up.shown")]
+        lines = [
+            self._opening_line(language, record, view)
+            if opening
+            else text(language, self.service.catch_up_reason(record.id))
+        ]
         self._told[record.id] = lines
         if opening and view.turn is not None and record.bot_plays(view.turn.seat):  # told with the first person's turn
             if interaction is not None:

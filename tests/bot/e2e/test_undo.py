@@ -130,7 +130,7 @@ async def test_a_claim_taken_back_with_consent_is_played_again_and_replays_after
         assert await version(bot, game_id) == claim.version + 1
         assert bot.service.state(game_id) == claim.before
         shown = await players.turn_message(game_id)  # the turn is shown again, with the controls of now
-        assert shown.buttons()
+        assert shown.buttons() and "The last move was taken back by consent" in shown.text
         assert players.person_to_act(await players.settle(game_id)) == (min(ENGINE.to_act(claim.before)), mover)
         rows = await action_rows(bot, game_id)
         assert rows[-1][2:] == (claim.code, True) and not any(undone for *_, undone in rows[:-1])
