@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import text
 from rules.cardgame import CardGameEngine
 from rules.dice import DiceEngine
 from rules.engine import GameEngine
@@ -40,3 +41,8 @@ GAMES: dict[str, GameInfo] = {
         GameInfo(CardGameEngine(), "cardgame"),
     )
 }
+
+
+def game_name(language: str, game: str) -> str:
+    """A game's name in a language."""
+    return text(language, f"bot.game.{GAMES[game].namespace}")

@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot.games import GAMES
+from bot.games import game_name
 from bot.i18n import text
 from bot.services.background import BackgroundLoop
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.storage.notifications import DmWait, NotificationStore, NotifyPrefs, Watcher
+from bot.ui.places import jump_link
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +53,6 @@ class Messenger(Protocol):
     def server_name(self, guild_id: int | None) -> str:
         """The name of a server, as the bot knows it."""
         ...
-
-
-def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
-    """A link that opens a channel, or a message in it, in Discord."""
-    place = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
-    return place if message_id is None else f"{place}/{message_id}"
 
 
 class NotificationService(BackgroundLoop, GameListener):
@@ -270,7 +265,7 @@ class NotificationService(BackgroundLoop, GameListener):
         return text(
             language,
             key,
-            game=text(language, f"bot.game.{GAMES[record.game].namespace}"),
+            game=game_name(language, record.game),
             id=record.id,
             server=self.messenger.server_name(record.guild_id),
             channel=f"<#{record.channel_id}>",

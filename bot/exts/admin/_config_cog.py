@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import game_name, limit_lines, player_lines, settings_embed, timers_lock_line
+from bot.exts.admin._words import limit_lines, player_lines, settings_embed, timers_lock_line
 from bot.exts.stats import reset_question
-from bot.games import GAMES
+from bot.games import GAMES, game_name
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.services.guild_config import (

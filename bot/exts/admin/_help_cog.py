@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import COLOUR, command_words, game_name, variant_lines, walk_slash_commands
-from bot.games import GAMES
+from bot.exts.admin._words import COLOUR, command_words, variant_lines, walk_slash_commands
+from bot.games import GAMES, game_name
 from bot.i18n import language_of, text
 from bot.ui.answers import reply_private
 from bot.ui.house_rules import timer_lines

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import GAMES
+from bot.games import GAMES, game_name
 from bot.i18n import render, table, text
 from bot.services.guild_config import MIN_MINUTES, GuildConfig, GuildConfigService
 from bot.ui.hints import kind_name
@@ -33,11 +33,6 @@ def variant_lines(language: str, service: GuildConfigService, config: GuildConfi
             line += " 🔒"
         lines.append(line)
     return lines
-
-
-def game_name(language: str, game: str) -> str:
-    """A game's name in a language."""
-    return text(language, f"bot.game.{GAMES[game].namespace}")
 
 
 def settings_embed(language: str, service: GuildConfigService, config: GuildConfig, running: int) -> discord.Embed:

@@ -16,13 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.lobby._rematch import jump_link
-from bot.games import GAMES
+from bot.games import GAMES, game_name
 from bot.i18n import escaped, fit, language_of, text
 from bot.services.games import ServiceError
 from bot.storage.games import DatedGame, GameRecord
 from bot.ui.answers import reply_private
 from bot.ui.names import seat_names
+from bot.ui.places import jump_link
 from rules.engine import GameResult
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ class GamesListCog(commands.Cog):
         head = text(
             language,
             "lobby_control.games.entry",
-            game=text(language, f"bot.game.{info.namespace}"),
+            game=game_name(language, record.game),
             id=record.id,
             channel=f"<#{record.channel_id}>",
             state=state,
@@ -154,7 +154,7 @@ def _finished_entry(language: str, dated: DatedGame, result: GameResult | None, 
     head = text(
         language,
         "lobby_control.history.entry",
-        game=text(language, f"bot.game.{GAMES[record.game].namespace}"),
+        game=game_name(language, record.game),
         id=record.id,
         date=f"<t:{_unix(dated.updated_at)}:d>",
         link=link,

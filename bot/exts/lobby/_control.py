@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.exts.lobby._rematch import ENTER, Rematches, enter_button
 from bot.exts.lobby._seating import Seating
-from bot.games import GAMES
+from bot.games import GAMES, game_name
 from bot.i18n import escaped, language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
@@ -210,8 +210,7 @@ class LobbyControl:
             await reply_private(interaction, explain(language, lacking, interaction.channel_id))
             return None
         options = [
-            discord.SelectOption(label=text(language, f"bot.game.{info.namespace}")[:100], value=game)
-            for game, info in GAMES.items()
+            discord.SelectOption(label=game_name(language, game)[:100], value=game) for game, info in GAMES.items()
         ]
         menu = select(
             ComponentId(LOBBY, 0, 0, INVITE, str(member.id)),
@@ -256,6 +255,6 @@ def _invitation(language: str, record: GameRecord, inviter: discord.abc.User, me
         "lobby_control.invite.invitation",
         member=f"<@{member.id}>",
         inviter=f"<@{inviter.id}>",
-        game=text(language, f"bot.game.{GAMES[record.game].namespace}"),
+        game=game_name(language, record.game),
         id=record.id,
     )

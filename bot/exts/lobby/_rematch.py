@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.exts.lobby._seating import Seating
-from bot.games import GAMES
+from bot.games import game_name
 from bot.i18n import language_of, text
 from bot.storage.games import GameRecord, SeatRecord
 from bot.ui.answers import reply_private
 from bot.ui.components import button, view_of
 from bot.ui.custom_ids import LOBBY, ComponentId
+from bot.ui.places import jump_link
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -75,11 +76,6 @@ def enter_button(language: str, record: GameRecord) -> discord.ui.View:
     """The Join button of an invitation to a lobby."""
     cid = ComponentId(LOBBY, record.id, record.version, ENTER)
     return view_of([button(cid, text(language, "lobby_control.button.join"), style=discord.ButtonStyle.primary)])
-
-
-def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
-    """A link to a message (Discord opens it in place)."""
-    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 class Rematches:
@@ -155,7 +151,7 @@ class Rematches:
             language,
             "lobby_control.rematch.invitation",
             previous=previous.id,
-            game=text(language, f"bot.game.{GAMES[record.game].namespace}"),
+            game=game_name(language, record.game),
             host=f"<@{record.host_id}>",
             people=", ".join(f"<@{user_id}>" for user_id in invited),
         )

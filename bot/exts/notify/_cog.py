@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import game_name
 from bot.exts.notify._panel import NotifyComponent, panel
+from bot.games import game_name
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord

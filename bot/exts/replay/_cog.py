@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.admin._words import game_name
+from bot.games import game_name
 from bot.i18n import fit, language_of, text
 from bot.services.charts import as_logged
 from bot.storage.games import GameRecord

@@ -6,7 +6,6 @@ is answered privately. The answer is deferred before the picture is drawn, in th
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -17,12 +16,12 @@ from babel.numbers import format_decimal
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAMES
+from bot.games import GAMES, game_name
 from bot.i18n import escaped, language_of, text
 from bot.services.ratings import FAMILIES, Summary, shown, summarize
 from bot.storage.ratings import RatingStore, Standing
 from bot.ui.answers import reply_private
-from bot.ui.pictures import PUBLIC, Picture, labels
+from bot.ui.pictures import Picture, draw_once, labels
 from render.labels import Labels
 from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leaderboard, render_stats
 from rules.ttr.board import board_for
@@ -52,9 +51,9 @@ class Person(Protocol):
     def display_name(self) -> str: ...
 
 
-def game_name(language: str, family: str) -> str:
-    """A family's name in the reader's language."""
-    return text(language, f"bot.game.{GAMES[GAME_OF[family]].namespace}")
+def family_name(language: str, family: str) -> str:
+    """A family's name in the reader's language (its game's)."""
+    return game_name(language, GAME_OF[family])
 
 
 def colour_of(person: Person) -> tuple[int, int, int]:
@@ -97,7 +96,7 @@ class StatsCog(commands.Cog):
         family = FAMILIES[game] if game in FAMILIES else max(played, key=lambda f: played[f], default=None)
         if family is None or family not in played:
             key, params = (
-                ("stats.reason.no_games", {"game": game_name(language, family)})
+                ("stats.reason.no_games", {"game": family_name(language, family)})
                 if family
                 else ("stats.reason.no_games_any", {})
             )
@@ -127,7 +126,7 @@ class StatsCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         try:
             answer = await making
-            data = await asyncio.wrap_future(PUBLIC.submit(route, answer.draw, answer.picture, labels(answer.language)))
+            data = await draw_once(route, answer.draw, answer.picture, labels(answer.language))
         except Exception:
             log.exception("/%s failed", getattr(interaction.command, "name", "?"))
             await interaction.delete_original_response()
@@ -158,14 +157,14 @@ async def stats_answer(
     standing = await store.standing(guild_id, family, person.id)
     summary = summarize(family, results)
     lines = [_summary_line(language, family, person.display_name, summary), _rating_line(language, standing)]
-    elsewhere = [game_name(language, f) for f in others if f != family]
+    elsewhere = [family_name(language, f) for f in others if f != family]
     if elsewhere:
         lines.append(text(language, "stats.text.other_games", games=", ".join(elsewhere)))
     alt = text(
         language,
         "stats.alt.stats",
         name=person.display_name,
-        game=game_name(language, family),
+        game=family_name(language, family),
         games=summary.games,
         wins=summary.wins,
         rating=shown(standing.rating) if standing else text(language, "stats.reason.unrated"),
@@ -180,7 +179,7 @@ async def leaderboard_answer(store: RatingStore, guild_id: int, family: str, rea
     mine = await store.standing(guild_id, family, reader.id)
     rows = tuple(_row(s, own=s.user_id == reader.id) for s in top)
     outside = mine is not None and all(s.user_id != reader.id for s in top)
-    name = game_name(language, family)
+    name = family_name(language, family)
     board = Leaderboard(
         game=name,
         colour=colour_of(reader),
@@ -210,7 +209,7 @@ def _summary_line(language: str, family: str, name: str, summary: Summary) -> st
         language,
         "stats.text.stats",
         name=escaped(name),
-        game=game_name(language, family),
+        game=family_name(language, family),
         games=summary.games,
         wins=summary.wins,
         percent=summary.win_percent,
@@ -252,7 +251,7 @@ def _card(language: str, family: str, person: Person, summary: Summary, standing
         figures.append(Figure("scoring_turns", str(facts["scoring_turns"])))
     return StatsCard(
         name=person.display_name,
-        game=game_name(language, family),
+        game=family_name(language, family),
         colour=colour_of(person),
         figures=tuple(figures),
         rating=shown(standing.rating) if standing else None,
