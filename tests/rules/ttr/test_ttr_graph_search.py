@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from bench.ttr_worst_cases import grow
+from bench.ttr_worst_cases import SLOW_NETWORKS, grow
 from rules.ttr import graph
 from rules.ttr.board import Board, board_for
 from rules.ttr.graph import Edge, components, longest_trail
@@ -109,22 +109,6 @@ def test_longest_trail_is_exact_on_dense_networks_of_45_cars() -> None:
         for _ in range(20):
             owned = grow(board, rnd, [])
             _check_trail([(board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in owned])
-
-
-SLOW_NETWORKS = (
-    "europe:0,1,2,3,15,16,20,21,26,27,29,37,47,49,54,55,59,79,84,97,100",
-    "europe:0,2,3,17,21,26,27,28,38,47,49,54,57,59,74,77,78,79,84,89,97,100",
-    "europe:0,1,3,15,16,20,26,27,29,38,39,48,49,54,57,59,74,77,79,89,97,100",
-    "usa:0,2,6,7,9,16,22,25,27,28,56,58,60,63,65,66,76,78,80,83,85,86,93",
-    "usa:0,2,5,16,17,21,25,27,28,31,34,40,54,56,58,59,63,65,66,76,92",
-    "europe:0,2,13,21,22,23,26,29,48,49,57,58,71,72,74,77,79,96,97",
-    "usa:0,2,6,7,9,16,17,20,21,29,41,55,57,60,63,65,66,76,78,80,86,92",
-    "usa:2,3,6,18,20,22,25,27,28,41,54,55,58,59,64,65,74,76,83,93",
-    "europe:0,1,2,15,21,22,26,28,36,38,39,49,54,57,74,77,78,84,96,97,100",
-    "europe:0,2,3,11,12,13,26,27,29,48,49,50,57,69,74,77,79,83,96,97",
-    "europe:0,1,2,15,16,20,26,29,30,37,39,49,54,57,58,74,77,79,96,97,100",
-)
-"""Networks hill-climbed to be slow for one search or another (see bench/ttr_worst_cases.py)."""
 
 
 @pytest.mark.usefixtures("pairing_bound")
