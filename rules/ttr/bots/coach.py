@@ -24,7 +24,7 @@ from rules.ttr.graph import components
 from rules.ttr.state import TtrState
 from rules.ttr.view import describe_action
 
-from .plan import open_tickets, target_tracks, ticket_plan, track_color
+from .plan import joint_plan, open_tickets, ticket_plan, track_color
 
 
 def _hint(reason: str, **params: Param) -> Message:
@@ -79,7 +79,7 @@ def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Me
 def _draw_reason(state: TtrState, seat: int, board: Board, action: DrawCard) -> Message:
     """Which track of the plan the card is for, and how many more of its colour it needs."""
     hand = state.hands[seat]
-    targets = target_tracks(state, seat, board)
+    targets = joint_plan(state, seat, board)
     if action.source == DECK:
         wants = _wants(board, targets, hand)
         if not wants:
@@ -109,7 +109,7 @@ def _wants(board: Board, targets: list[int], hand: tuple[int, ...]) -> list[tupl
 def _keep_reason(state: TtrState, seat: int, board: Board, action: KeepTickets) -> Message:
     """Kept tickets that share tracks with each other or with the plan, else the cheapest to connect."""
     tickets: list[str | int | Message] = [board.ticket_message(t) for t in action.tickets]
-    plan = set(target_tracks(state, seat, board))
+    plan = set(joint_plan(state, seat, board))
     paths = []
     cars = 0
     for ticket in action.tickets:

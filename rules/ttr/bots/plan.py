@@ -62,8 +62,18 @@ def _adjacency(map_id: str) -> tuple[tuple[tuple[int, int, int], ...], ...]:
 
 
 def _cheapest(
-    map_id: str, owners: tuple[int, ...], seat: int, closed: bool, start: int, goal: int, owned_free: bool
+    map_id: str,
+    owners: tuple[int, ...],
+    seat: int,
+    closed: bool,
+    start: int,
+    goal: int,
+    owned_free: bool,
+    planned: frozenset[int] = frozenset(),
+    overhead: int = 0,
 ) -> tuple[int, list[int] | None]:
+    """Dijkstra from `start` to `goal`: own (and `planned`) tracks cost nothing, a free track its length plus
+    `overhead` (a turn's worth of cars: with it, fewer and longer tracks win over many short ones)."""
     adjacency = _adjacency(map_id)
     partners = board_for(map_id).track_partner
     dist = {start: 0}
@@ -85,7 +95,7 @@ def _cheapest(
                 partner = partners[track]
                 if partner >= 0 and owners[partner] >= 0 and (closed or owners[partner] == seat):
                     continue
-                cost = d + length
+                cost = d if track in planned else d + length + overhead
             if cost < dist.get(nxt, UNREACHABLE):
                 dist[nxt] = cost
                 via[nxt] = (track, city)
@@ -220,3 +230,53 @@ def offer_costs(state: TtrState, seat: int, board: Board, offer: tuple[int, ...]
         cost, path = cheapest_path(state, seat, board, a, b)
         costs[ticket] = (cost if path is not None else UNREACHABLE) - points / 100
     return costs
+
+
+PLAN_OVERHEAD = 3
+"""Cars a planned track costs on top of its length: each track is a turn of its own, and longer ones score more per
+car (measured, 300 games a row against the playstyle agents: 3 won up to 11 % more 4-player games than 0, and 5
+or 8 no more than 3)."""
+
+
+def joint_plan(state: TtrState, seat: int, board: Board, tickets: Iterable[int] | None = None) -> list[int]:
+    """Free tracks that connect every open ticket the cars allow, planned together: the dearest ticket first,
+    each later one joining the tracks already planned for free (so tickets share their routes)."""
+    chosen = tuple(open_tickets(state, seat, board) if tickets is None else tickets)
+    closed = doubles_closed(state.n_players, state.options, board)
+    return list(_joint(state.map_id, state.owners, seat, closed, state.cars[seat], chosen))
+
+
+@lru_cache(maxsize=4096)
+def _joint(
+    map_id: str, owners: tuple[int, ...], seat: int, closed: bool, cars: int, tickets: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Memoised `joint_plan`."""
+    board = board_for(map_id)
+    lengths = board.track_len
+    planned: list[int] = []
+    used = 0
+    for ticket in sorted(tickets, key=lambda t: (-board.tickets[t][2], t)):
+        a, b, _ = board.tickets[ticket]
+        _, path = _cheapest(map_id, owners, seat, closed, a, b, True, frozenset(planned), PLAN_OVERHEAD)
+        if path is None:
+            continue
+        new = [t for t in path if t not in planned]
+        extra = sum(lengths[t] for t in new)
+        if used + extra <= cars:
+            planned.extend(new)
+            used += extra
+    return tuple(planned)
+
+
+def marginal_costs(state: TtrState, seat: int, board: Board, offer: Iterable[int]) -> tuple[dict[int, int], int]:
+    """Cars each offered ticket adds to the seat's joint plan (UNREACHABLE if none), and the cars the plan leaves."""
+    closed = doubles_closed(state.n_players, state.options, board)
+    plan = _joint(state.map_id, state.owners, seat, closed, state.cars[seat], tuple(open_tickets(state, seat, board)))
+    planned = frozenset(plan)
+    lengths = board.track_len
+    costs = {}
+    for ticket in offer:
+        a, b, _ = board.tickets[ticket]
+        _, path = _cheapest(state.map_id, state.owners, seat, closed, a, b, True, planned, 0)
+        costs[ticket] = UNREACHABLE if path is None else sum(lengths[t] for t in path if t not in planned)
+    return costs, state.cars[seat] - sum(lengths[t] for t in plan)

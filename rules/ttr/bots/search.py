@@ -30,7 +30,7 @@ from rules.ttr.scoring import final_scores
 from rules.ttr.state import Phase, TtrState
 
 from .heuristic import normal
-from .plan import claim, claims_by_track, offer_costs, target_tracks
+from .plan import claim, claims_by_track, joint_plan, offer_costs
 
 ROLLOUTS = 24
 """Playouts per decision, shared among the candidates (at least `MIN_WORLDS` sampled worlds each)."""
@@ -78,7 +78,7 @@ def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fa
         return out
     hand = state.hands[seat]
     by_track = claims_by_track(moves, board, hand)
-    targets = target_tracks(state, seat, board)
+    targets = joint_plan(state, seat, board)
     for track in sorted((t for t in targets if t in by_track), key=lambda t: (-board.track_len[t], t))[:2]:
         add(claim(board, track, by_track[track], hand))
     if moves.tickets:
