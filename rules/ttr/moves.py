@@ -109,6 +109,15 @@ class MoveSet:
                 pays = found[k] = class_payments(board, k, hand)
             yield track, pays
 
+    def claims_of(self, tracks: Iterable[int]) -> Iterator[tuple[int, tuple[Payment, ...]]]:
+        """Those of these tracks that are claimable, with their payments (without listing every claim)."""
+        board, mask = self._board, self.claim_mask
+        if board is None:
+            return
+        for track in tracks:
+            if mask >> track & 1:
+                yield track, class_payments(board, board.track_class[track], self._hand)
+
     def count(self) -> int:
         """How many legal moves there are."""
         return (

@@ -46,14 +46,16 @@ def normal(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random
     targets = joint_plan(state, seat, board)
     if state.phase is Phase.SECOND_PICK:
         return draw(moves, needed_colors(targets, board, hand), first=False)
-    by_track = claims_by_track(moves, board, hand)
-    wanted = [t for t in targets if t in by_track]
+    wanted = claims_by_track(moves, board, hand, targets)
     if wanted:
-        return claim_longest(board, wanted, by_track, hand)
+        return claim_longest(board, wanted, wanted, hand)
     if not targets and moves.tickets and state.cars[seat] >= NEW_TICKETS_MIN_CARS:
         return DrawTickets()
-    if by_track and (not targets or sum(hand) >= BIG_HAND or not moves.draws or ending(state)):
-        return claim_best_scoring(board, by_track, by_track, hand)
+    if moves.claim_count and (not targets or sum(hand) >= BIG_HAND or not moves.draws or ending(state)):
+        # listed only now: most turns claim on the plan or draw, and listing every claim is most of their cost
+        by_track = claims_by_track(moves, board, hand)
+        if by_track:
+            return claim_best_scoring(board, by_track, by_track, hand)
     if moves.draws:
         # Never a face-up locomotive: it costs the whole turn (measured: +6 % wins against the playstyle agents).
         return draw(moves, needed_colors(targets, board, hand), first=True, locomotives=False)

@@ -167,9 +167,12 @@ def worth_trying(board: Board, track: int, pays: tuple[Payment, ...], hand: tupl
     return False
 
 
-def claims_by_track(moves: MoveSet, board: Board, hand: tuple[int, ...]) -> dict[int, tuple[Payment, ...]]:
-    """Every claimable track worth trying now, with its payments."""
-    return {track: pays for track, pays in moves.claims if worth_trying(board, track, pays, hand)}
+def claims_by_track(
+    moves: MoveSet, board: Board, hand: tuple[int, ...], tracks: Iterable[int] | None = None
+) -> dict[int, tuple[Payment, ...]]:
+    """Every claimable track (of `tracks`, if given) worth trying now, with its payments."""
+    claims = moves.claims if tracks is None else moves.claims_of(tracks)
+    return {track: pays for track, pays in claims if worth_trying(board, track, pays, hand)}
 
 
 def claim(board: Board, track: int, pays: tuple[Payment, ...], hand: tuple[int, ...]) -> Claim:
