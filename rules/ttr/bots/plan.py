@@ -50,15 +50,34 @@ def cheapest_path(
 
 
 @cache
-def _adjacency(map_id: str) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Per city: (track, city at its other end, length) for every track touching it."""
+def _adjacency(map_id: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per city: (track, city at its other end) for every track touching it."""
     board = board_for(map_id)
     return tuple(
-        tuple(
-            (t, board.track_b[t] if board.track_a[t] == city else board.track_a[t], board.track_len[t]) for t in tracks
-        )
+        tuple((t, board.track_b[t] if board.track_a[t] == city else board.track_a[t]) for t in tracks)
         for city, tracks in enumerate(board.city_tracks)
     )
+
+
+def _weights(
+    map_id: str, owners: tuple[int, ...], seat: int, closed: bool, owned_free: bool, overhead: int
+) -> list[int]:
+    """What each track costs a path of the seat: -1 if it may not use it, 0 (or its length) if its own, else its
+    length plus `overhead`."""
+    board = board_for(map_id)
+    partners = board.track_partner
+    weights = []
+    for track, length in enumerate(board.track_len):
+        owner = owners[track]
+        if owner >= 0:
+            weights.append(-1 if owner != seat else 0 if owned_free else length)
+            continue
+        partner = partners[track]
+        if partner >= 0 and owners[partner] >= 0 and (closed or owners[partner] == seat):
+            weights.append(-1)
+        else:
+            weights.append(length + overhead)
+    return weights
 
 
 def _cheapest(
@@ -69,45 +88,42 @@ def _cheapest(
     start: int,
     goal: int,
     owned_free: bool,
-    planned: frozenset[int] = frozenset(),
-    overhead: int = 0,
 ) -> tuple[int, list[int] | None]:
-    """Dijkstra from `start` to `goal`: own (and `planned`) tracks cost nothing, a free track its length plus
-    `overhead` (a turn's worth of cars: with it, fewer and longer tracks win over many short ones)."""
+    """Cars to join `start` to `goal` and the free tracks of that path (own tracks cost nothing if `owned_free`)."""
+    cost, path = _dijkstra(map_id, _weights(map_id, owners, seat, closed, owned_free, 0), start, goal)
+    return cost, None if path is None else [t for t in path if owners[t] < 0]
+
+
+def _dijkstra(map_id: str, weights: list[int], start: int, goal: int) -> tuple[int, list[int] | None]:
+    """The cheapest path from `start` to `goal` over tracks of these weights (-1: closed), goal first."""
     adjacency = _adjacency(map_id)
-    partners = board_for(map_id).track_partner
-    dist = {start: 0}
+    dist = [UNREACHABLE] * len(adjacency)
+    dist[start] = 0
     via: dict[int, tuple[int, int]] = {}
     heap = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, city = heapq.heappop(heap)
+        d, city = pop(heap)
         if city == goal:
             break
         if d > dist[city]:
             continue
-        for track, nxt, length in adjacency[city]:
-            owner = owners[track]
-            if owner >= 0:
-                if owner != seat:
-                    continue
-                cost = d if owned_free else d + length
-            else:
-                partner = partners[track]
-                if partner >= 0 and owners[partner] >= 0 and (closed or owners[partner] == seat):
-                    continue
-                cost = d if track in planned else d + length + overhead
-            if cost < dist.get(nxt, UNREACHABLE):
+        for track, nxt in adjacency[city]:
+            weight = weights[track]
+            if weight < 0:
+                continue
+            cost = d + weight
+            if cost < dist[nxt]:
                 dist[nxt] = cost
                 via[nxt] = (track, city)
-                heapq.heappush(heap, (cost, nxt))
-    if goal not in dist:
+                push(heap, (cost, nxt))
+    if dist[goal] == UNREACHABLE:
         return UNREACHABLE, None
     path = []
     city = goal
     while city != start:
         track, city = via[city]
-        if owners[track] < 0:
-            path.append(track)
+        path.append(track)
     return dist[goal], path
 
 
@@ -256,18 +272,21 @@ def _joint(
     """Memoised `joint_plan`."""
     board = board_for(map_id)
     lengths = board.track_len
+    weights = _weights(map_id, owners, seat, closed, True, PLAN_OVERHEAD)
     planned: list[int] = []
     used = 0
     for ticket in sorted(tickets, key=lambda t: (-board.tickets[t][2], t)):
         a, b, _ = board.tickets[ticket]
-        _, path = _cheapest(map_id, owners, seat, closed, a, b, True, frozenset(planned), PLAN_OVERHEAD)
+        _, path = _dijkstra(map_id, weights, a, b)
         if path is None:
             continue
-        new = [t for t in path if t not in planned]
+        new = [t for t in path if weights[t] > 0]
         extra = sum(lengths[t] for t in new)
         if used + extra <= cars:
             planned.extend(new)
             used += extra
+            for t in new:
+                weights[t] = 0
     return tuple(planned)
 
 
@@ -275,11 +294,13 @@ def marginal_costs(state: TtrState, seat: int, board: Board, offer: Iterable[int
     """Cars each offered ticket adds to the seat's joint plan (UNREACHABLE if none), and the cars the plan leaves."""
     closed = doubles_closed(state.n_players, state.options, board)
     plan = _joint(state.map_id, state.owners, seat, closed, state.cars[seat], tuple(open_tickets(state, seat, board)))
-    planned = frozenset(plan)
     lengths = board.track_len
+    weights = _weights(state.map_id, state.owners, seat, closed, True, 0)
+    for t in plan:
+        weights[t] = 0
     costs = {}
     for ticket in offer:
         a, b, _ = board.tickets[ticket]
-        _, path = _cheapest(state.map_id, state.owners, seat, closed, a, b, True, planned, 0)
-        costs[ticket] = UNREACHABLE if path is None else sum(lengths[t] for t in path if t not in planned)
+        _, path = _dijkstra(state.map_id, weights, a, b)
+        costs[ticket] = UNREACHABLE if path is None else sum(lengths[t] for t in path if weights[t] > 0)
     return costs, state.cars[seat] - sum(lengths[t] for t in plan)
