@@ -87,7 +87,7 @@ def keep_fitting(state: TtrState, seat: int, moves: MoveSet, board: Board) -> Ke
     ratio = KEEP_RATIO_2P if state.n_players == 2 else KEEP_RATIO
     minimum = min(len(k) for k in moves.keeps)
     ranked = sorted(offer, key=lambda t: (costs[t] - board.tickets[t][2] / 100, t))
-    kept = []
+    kept: list[int] = []
     for t in ranked:
         cost = costs[t]
         if len(kept) < minimum or (cost <= ratio * board.tickets[t][2] and cost <= spare):

@@ -11,13 +11,15 @@ import pytest
 
 from rules.engine import Budget, Message
 from rules.rng import Rng
+from rules.ttr.actions import KeepTickets
 from rules.ttr.board import board_for
-from rules.ttr.bots import KINDS
+from rules.ttr.bots import KINDS, search
+from rules.ttr.bots.plan import joint_plan, open_tickets, target_tracks
 from rules.ttr.bots.search import determinize
 from rules.ttr.cards import TOTAL_CARDS
 from rules.ttr.state import Phase, TtrState
 
-from .ttr_support import ENGINE, playout
+from .ttr_support import ENGINE, playout, started
 
 QUICK = Budget(seconds=0.005)
 """Hard cut short after its first sampled world: legal moves, fast tests."""
@@ -214,3 +216,60 @@ def test_the_hint_is_a_legal_move_with_a_worded_reason_naming_only_what_the_seat
                 again = ENGINE.hint(_scrambled(state, seat, rnd), seat, random.Random(2), ROOMY)
                 assert again == hint
     assert len(reasons) >= 4
+
+
+def _ticket(board_map: str, a: str, b: str) -> int:
+    """The id of the ticket between these two cities."""
+    board = board_for(board_map)
+    return next(t for t, (x, y, _) in board.tickets.items() if {board.city_ids[x], board.city_ids[y]} == {a, b})
+
+
+def test_normal_plans_its_tickets_together_so_they_share_tracks() -> None:
+    """Seattle – New York and Vancouver – Montreal can run side by side: planned together they need 16 cars fewer
+    than each ticket's own cheapest path, and the joint plan still connects both."""
+    board = board_for("usa")
+    state = started("usa", 2, 1)
+    tickets = (_ticket("usa", "seattle", "new_york"), _ticket("usa", "vancouver", "montreal"))
+    state = state.model_copy(update={"tickets": (tickets, state.tickets[1])})
+    joint = joint_plan(state, 0, board)
+    separate = target_tracks(state, 0, board)
+    assert sum(board.track_len[t] for t in joint) + 16 == sum(board.track_len[t] for t in separate)
+    built = state.model_copy(update={"owners": tuple(0 if t in joint else o for t, o in enumerate(state.owners))})
+    assert open_tickets(built, 0, board) == []
+
+
+@pytest.mark.parametrize(("n_players", "boston_miami"), [(2, False), (4, True)])
+def test_normal_keeps_the_tickets_its_plan_can_take_in(n_players: int, boston_miami: bool) -> None:
+    """Holding Seattle – New York, `normal` keeps Vancouver – Montreal (4 more cars for 20 points) and Dallas – New
+    York (5 for 11); Boston – Miami (10 for 12) only with 3 or more players, where more tickets measured better."""
+    state = started("usa", n_players, 1)
+    cheap = {_ticket("usa", "vancouver", "montreal"), _ticket("usa", "dallas", "new_york")}
+    dear = _ticket("usa", "boston", "miami")
+    state = state.model_copy(
+        update={
+            "phase": Phase.TICKETS,
+            "tickets": ((_ticket("usa", "seattle", "new_york"),), *state.tickets[1:]),
+            "offers": ((*sorted(cheap), dear), *state.offers[1:]),
+        }
+    )
+    action = ENGINE.bot_action(state, 0, random.Random(1), "normal")
+    assert isinstance(action, KeepTickets)
+    assert set(action.tickets) == (cheap | {dear} if boston_miami else cheap)
+
+
+def test_hard_samples_more_worlds_as_the_game_shortens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A playout's length follows the cars still in play, so a late decision affords more sampled worlds."""
+    worlds: list[int] = []
+    original = search.determinize
+
+    def counted(state: TtrState, seat: int, rng: random.Random) -> TtrState:
+        worlds[-1] += 1
+        return original(state, seat, rng)
+
+    monkeypatch.setattr(search, "determinize", counted)
+    early = started("usa", 2, 3)
+    late = early.model_copy(update={"cars": (12, 14)})
+    for state in (early, late):
+        worlds.append(0)
+        ENGINE.bot_action(state, 0, random.Random(5), "hard", Budget(seconds=60))
+    assert search.MIN_WORLDS <= worlds[0] < worlds[1] <= search.MAX_WORLDS
