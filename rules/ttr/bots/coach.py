@@ -69,11 +69,27 @@ def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Me
         best = max(done, key=lambda t: (board.tickets[t][2], -t))
         total = points + sum(board.tickets[t][2] for t in done)
         return _hint("claim_completes", move=move, ticket=board.ticket_message(best), points=total)
-    for ticket in unfinished:
-        _, path = ticket_plan(state, seat, board, ticket)
-        if path is not None and track in path:
-            return _hint("claim_toward", move=move, ticket=board.ticket_message(ticket))
+    served = _served_by(state, seat, board, track, unfinished)
+    if served is not None:
+        return _hint("claim_toward", move=move, ticket=board.ticket_message(served))
     return _hint("claim_points", move=move, points=points)
+
+
+def _served_by(state: TtrState, seat: int, board: Board, track: int, unfinished: list[int]) -> int | None:
+    """The first unfinished ticket the seat's plan needs this track for: its own routes and the planned ones join
+    the ticket's cities with the track and not without it."""
+    plan = set(joint_plan(state, seat, board))
+    if track not in plan:
+        return None
+    built = [i for i, o in enumerate(state.owners) if o == seat or i in plan]
+    ends = [(board.track_a[i], board.track_b[i]) for i in built]
+    with_track = components(len(board.city_ids), ends)
+    without = components(len(board.city_ids), [e for i, e in zip(built, ends, strict=True) if i != track])
+    for ticket in unfinished:
+        a, b, _ = board.tickets[ticket]
+        if with_track[a] == with_track[b] and without[a] != without[b]:
+            return ticket
+    return None
 
 
 def _draw_reason(state: TtrState, seat: int, board: Board, action: DrawCard) -> Message:

@@ -11,15 +11,16 @@ import pytest
 
 from rules.engine import Budget, Message
 from rules.rng import Rng
-from rules.ttr.actions import KeepTickets
+from rules.ttr.actions import Claim, KeepTickets
 from rules.ttr.board import board_for
 from rules.ttr.bots import KINDS, search
+from rules.ttr.bots.coach import reason
 from rules.ttr.bots.plan import joint_plan, open_tickets, target_tracks
 from rules.ttr.bots.search import determinize
 from rules.ttr.cards import TOTAL_CARDS
 from rules.ttr.state import Phase, TtrState
 
-from .ttr_support import ENGINE, playout, started
+from .ttr_support import ENGINE, playout, started, track_index
 
 QUICK = Budget(seconds=0.005)
 """Hard cut short after its first sampled world: legal moves, fast tests."""
@@ -273,3 +274,19 @@ def test_hard_samples_more_worlds_as_the_game_shortens(monkeypatch: pytest.Monke
         worlds.append(0)
         ENGINE.bot_action(state, 0, random.Random(5), "hard", Budget(seconds=60))
     assert search.MIN_WORLDS <= worlds[0] < worlds[1] <= search.MAX_WORLDS
+
+
+def test_the_hint_names_the_ticket_a_jointly_planned_track_serves() -> None:
+    """Montreal – New York lies on no ticket's own cheapest path, but planned together with Seattle – New York it
+    finishes Vancouver – Montreal: the hint says so rather than only counting the route's points."""
+    board = board_for("usa")
+    state = started("usa", 2, 1)
+    vancouver_montreal = _ticket("usa", "vancouver", "montreal")
+    state = state.model_copy(
+        update={"tickets": ((_ticket("usa", "seattle", "new_york"), vancouver_montreal), state.tickets[1])}
+    )
+    track = track_index("usa", "montreal", "new_york")
+    action = Claim(track=board.track_ids[track], color="blue", locomotives=0)
+    said = reason(state, 0, action)
+    assert said.key == "ttr_hint.claim_toward"
+    assert said.params["ticket"] == board.ticket_message(vancouver_montreal)
