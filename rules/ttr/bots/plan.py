@@ -81,13 +81,7 @@ def _weights(
 
 
 def _cheapest(
-    map_id: str,
-    owners: tuple[int, ...],
-    seat: int,
-    closed: bool,
-    start: int,
-    goal: int,
-    owned_free: bool,
+    map_id: str, owners: tuple[int, ...], seat: int, closed: bool, start: int, goal: int, owned_free: bool
 ) -> tuple[int, list[int] | None]:
     """Cars to join `start` to `goal` and the free tracks of that path (own tracks cost nothing if `owned_free`)."""
     cost, path = _dijkstra(map_id, _weights(map_id, owners, seat, closed, owned_free, 0), start, goal)
@@ -257,12 +251,12 @@ car (measured, 300 games a row against the playstyle agents: 3 won up to 11 % mo
 or 8 no more than 3)."""
 
 
-def joint_plan(state: TtrState, seat: int, board: Board, tickets: Iterable[int] | None = None) -> list[int]:
+def joint_plan(state: TtrState, seat: int, board: Board) -> list[int]:
     """Free tracks that connect every open ticket the cars allow, planned together: the dearest ticket first,
     each later one joining the tracks already planned for free (so tickets share their routes)."""
-    chosen = tuple(open_tickets(state, seat, board) if tickets is None else tickets)
     closed = doubles_closed(state.n_players, state.options, board)
-    return list(_joint(state.map_id, state.owners, seat, closed, state.cars[seat], chosen))
+    tickets = tuple(open_tickets(state, seat, board))
+    return list(_joint(state.map_id, state.owners, seat, closed, state.cars[seat], tickets))
 
 
 @lru_cache(maxsize=4096)
