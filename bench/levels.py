@@ -1,13 +1,13 @@
 """Bot level figures: win rates with 95 % Wilson intervals, and the `hard` player's CPU time per move.
 
 Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` per row, `--workers N` processes,
-`--maps usa` to pick maps, `--start N` to play games N onwards: runs over disjoint ranges add up). Each row is a
-match spec: a game, its options, the bot kind of each seat and the goal for the first seat's kind (the subject). Seats
-rotate from game to game so every kind plays from every seat; a shared win counts as half (a third, … for a three-way
-share). The rows: Ticket to Ride's `hard` against each playstyle agent and three of them at once, `hard` vs
-`normal` and `normal` vs `easy` per map; the card game's and «Поезд»'s levels each against the one below (`--games`
-`--only cards`, `--only dice` to pick). Times are CPU seconds of the process thinking, one move at a
-time, on one core; each worker first builds what a bot process builds once.
+`--maps usa` to pick maps, `--only cards` or `--only dice` to pick rows by label, `--start N` to play games N onwards:
+runs over disjoint ranges add up; `--subject normal` plays another kind against the agents). Each row is a match spec:
+a game, its options, the bot kind of each seat and the goal for the first seat's kind (the subject). Seats rotate from
+game to game so every kind plays from every seat; a shared win counts as half (a third, … for a three-way share). The
+rows: Ticket to Ride's `hard` against each playstyle agent and three of them at once, `hard` vs `normal` and `normal`
+vs `easy` per map; the card game's and «Поезд»'s levels each against the one below. Times are CPU seconds of the
+process thinking, one move at a time, on one core; each worker first builds what a bot process builds once.
 """
 
 from __future__ import annotations
@@ -54,16 +54,18 @@ class Outcome:
     times: tuple[float, ...]
 
 
-def ttr_matches(maps: Sequence[str]) -> list[Match]:
-    """The Ticket to Ride rows of issue 12, per map."""
+def ttr_matches(maps: Sequence[str], subject: str = "hard") -> list[Match]:
+    """The Ticket to Ride rows of issue 12, per map: `subject` (normally `hard`) against the agents."""
     rows = []
     for map_id in maps:
         options = {"map": map_id}
         for agent in AGENT_KINDS:
-            rows.append(Match(f"{map_id}: hard vs {agent}", TTR, ("hard", agent), 0.75, options))
-        rows.append(Match(f"{map_id}: hard vs the other three (4p)", TTR, ("hard", *AGENT_KINDS[1:]), 0.5, options))
-        rows.append(Match(f"{map_id}: hard vs normal", TTR, ("hard", "normal"), 0.5, options))
-        rows.append(Match(f"{map_id}: normal vs easy", TTR, ("normal", "easy"), 0.75, options))
+            rows.append(Match(f"{map_id}: {subject} vs {agent}", TTR, (subject, agent), 0.75, options))
+        four = (subject, *AGENT_KINDS[1:])
+        rows.append(Match(f"{map_id}: {subject} vs the other three (4p)", TTR, four, 0.5, options))
+        if subject == "hard":
+            rows.append(Match(f"{map_id}: hard vs normal", TTR, ("hard", "normal"), 0.5, options))
+            rows.append(Match(f"{map_id}: normal vs easy", TTR, ("normal", "easy"), 0.75, options))
     return rows
 
 
@@ -168,9 +170,11 @@ def main() -> None:
     parser.add_argument("--maps", default="usa,europe", help="comma-separated map ids")
     parser.add_argument("--only", default="", help="play only rows whose label contains this text")
     parser.add_argument("--start", type=int, default=0, help="first game index (runs with disjoint ranges add up)")
+    parser.add_argument("--subject", default="hard", help="the Ticket to Ride kind played against the agents")
     args = parser.parse_args()
     games = 10 if args.quick else args.games
-    matches = [m for m in (*ttr_matches(args.maps.split(",")), *level_matches()) if args.only in m.label]
+    ttr = ttr_matches(args.maps.split(","), args.subject)
+    matches = [m for m in (*ttr, *level_matches()) if args.only in m.label]
     run(matches, games, args.workers, args.start)
 
 
