@@ -1,7 +1,7 @@
 """The game's flow as pure functions: each builds the new state from what changed and appends what happened.
 
 Validation happens before (in the engine's handlers); everything here assumes the move is legal. A move is one
-`model_copy` of the state with the fields it changed, and ending a turn one more; untouched players are shared.
+`evolve` of the state with the fields it changed, and ending a turn one more; untouched players are shared.
 Rules by number: step 1 (R-CG-5), drawing and the face-up row (R-CG-7), plays and robbery (R-CG-8, R-CG-9),
 tickets (R-CG-10), the end of a deck (R-CG-11, R-CG-12) and the scorings (R-CG-13).
 """
@@ -17,6 +17,7 @@ from rules.cardgame.scoring import score_stack
 from rules.cardgame.state import CardGameState, LastMove, MoveKind, Phase, PlayerState, PlayRecord
 from rules.cardgame.tickets import load_data, ticket_message
 from rules.engine import Event, Message, Param, Seat
+from rules.models import build_unchecked, evolve
 
 FACE_UP = 5
 TICKETS_DRAWN = 4
@@ -27,7 +28,7 @@ NO_CARDS = (0,) * N_KINDS
 
 def event(name: str, to: int | None = None, **params: Param) -> Event:
     """Build an event `cardgame.event.<name>`; public unless `to` names the one seat told."""
-    return Event.model_construct(key=f"cardgame.event.{name}", params=params, to=to)  # built right: skip checks
+    return build_unchecked(Event, {"key": f"cardgame.event.{name}", "params": params, "to": to})
 
 
 def ticket_list(tickets: Sequence[int]) -> list[str | int | Message]:
@@ -65,23 +66,24 @@ def pick(state: CardGameState, seat: Seat, kind: int | None, events: list[Event]
         card = deck.pop()
         events.append(event("drew_from_deck", seat=seat))
         events.append(event("drew_card", to=seat, seat=seat, color=color_message(card)))
-        drawn = drawn.model_copy(update={"blind": drawn.blind + 1})
+        drawn = evolve(drawn, {"blind": drawn.blind + 1})
     else:
         card = kind
         face_up[face_up.index(kind)] = deck.pop()  # drawing needs a non-empty deck, so a replacement is there
         events.append(event("drew_face_up", seat=seat, color=color_message(kind)))
-        drawn = drawn.model_copy(update={"face_up": (*drawn.face_up, kind)})
+        drawn = evolve(drawn, {"face_up": (*drawn.face_up, kind)})
         face_up = reset_row(state.options, face_up, deck, discard, events)
     ends = state.phase is Phase.SECOND_PICK or kind == LOCOMOTIVE or not deck
-    state = state.model_copy(
-        update={
+    state = evolve(
+        state,
+        {
             "deck": tuple(deck),
             "face_up": tuple(face_up),
             "discard": tuple(discard),
-            "players": _with_player(state.players, seat, player.model_copy(update={"hand": _added(player.hand, card)})),
+            "players": _with_player(state.players, seat, evolve(player, {"hand": _added(player.hand, card)})),
             "last_move": drawn,
             "phase": state.phase if ends else Phase.SECOND_PICK,
-        }
+        },
     )
     return end_turn(state, events) if ends else state
 
@@ -145,8 +147,8 @@ def play(
         events.append(
             event("robbed", seat=robbed_seat, robber=seat, color=color_message(colors[0]), count=robbed_cards)
         )
-    players[seat] = player.model_copy(
-        update={"hand": tuple(hand), "yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives)}
+    players[seat] = evolve(
+        player, {"hand": tuple(hand), "yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives)}
     )
     record = PlayRecord.model_construct(
         turn=state.turn,
@@ -157,13 +159,14 @@ def play(
         robbed_seat=robbed_seat,
         robbed_cards=robbed_cards,
     )
-    state = state.model_copy(
-        update={
+    state = evolve(
+        state,
+        {
             "players": tuple(players),
             "discard": discard,
             "plays": (*state.plays, record),
             "last_move": LastMove(turn=state.turn, seat=seat, kind=MoveKind.PLAY),
-        }
+        },
     )
     return end_turn(state, events)
 
@@ -174,7 +177,7 @@ def _rob(victim: PlayerState, color: int, discard: tuple[int, ...]) -> tuple[Pla
     discard = _added(_added(discard, color, size - locomotives), LOCOMOTIVE, locomotives)
     yard, yard_locomotives = list(victim.yard), list(victim.yard_locomotives)
     yard[color] = yard_locomotives[color] = 0
-    return victim.model_copy(update={"yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives)}), size, discard
+    return evolve(victim, {"yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives)}), size, discard
 
 
 # Tickets (R-CG-3, R-CG-10) ------------------------------------------------------------------------------------
@@ -185,14 +188,15 @@ def offer_tickets(state: CardGameState, seat: Seat, events: list[Event]) -> Card
     offered = state.ticket_deck[:TICKETS_DRAWN]
     events.append(event("drew_tickets", seat=seat, count=len(offered)))
     events.append(event("tickets_offered", to=seat, seat=seat, tickets=ticket_list(offered)))
-    player = state.players[seat].model_copy(update={"offered": offered})
-    return state.model_copy(
-        update={
+    player = evolve(state.players[seat], {"offered": offered})
+    return evolve(
+        state,
+        {
             "ticket_deck": state.ticket_deck[TICKETS_DRAWN:],
             "players": _with_player(state.players, seat, player),
             "phase": Phase.TICKETS,
             "last_move": LastMove(turn=state.turn, seat=seat, kind=MoveKind.TICKETS, tickets_drawn=len(offered)),
-        }
+        },
     )
 
 
@@ -202,7 +206,7 @@ def _keep(player: PlayerState, seat: Seat, kept: tuple[int, ...], events: list[E
     events.append(event("kept_tickets", seat=seat, count=len(kept), returned=len(returned)))
     if kept:
         events.append(event("you_kept_tickets", to=seat, seat=seat, tickets=ticket_list(kept)))
-    return player.model_copy(update={"tickets": (*player.tickets, *kept), "offered": ()}), returned
+    return evolve(player, {"tickets": (*player.tickets, *kept), "offered": ()}), returned
 
 
 def keep_opening(state: CardGameState, seat: Seat, kept: tuple[int, ...], events: list[Event]) -> CardGameState:
@@ -211,8 +215,8 @@ def keep_opening(state: CardGameState, seat: Seat, kept: tuple[int, ...], events
     ticket_deck = [*state.ticket_deck, *returned]
     generator, rng = state.rng.next()
     generator.shuffle(ticket_deck)
-    players = _with_player(state.players, seat, player.model_copy(update={"chose_opening": True}))
-    state = state.model_copy(update={"players": players, "ticket_deck": tuple(ticket_deck), "rng": rng})
+    players = _with_player(state.players, seat, evolve(player, {"chose_opening": True}))
+    state = evolve(state, {"players": players, "ticket_deck": tuple(ticket_deck), "rng": rng})
     if all(p.chose_opening for p in players):
         return _start_turn(state, state.first_player, events)
     return state
@@ -223,13 +227,14 @@ def keep_drawn(state: CardGameState, seat: Seat, kept: tuple[int, ...], events: 
     player, returned = _keep(state.players[seat], seat, kept, events)
     last = state.last_move
     if last is not None and last.kind is MoveKind.TICKETS:
-        last = last.model_copy(update={"tickets_kept": len(kept)})
-    state = state.model_copy(
-        update={
+        last = evolve(last, {"tickets_kept": len(kept)})
+    state = evolve(
+        state,
+        {
             "players": _with_player(state.players, seat, player),
             "ticket_deck": (*state.ticket_deck, *returned),
             "last_move": last,
-        }
+        },
     )
     return end_turn(state, events)
 
@@ -252,11 +257,11 @@ def _start_turn(state: CardGameState, seat: Seat, events: list[Event]) -> CardGa
         update: dict[str, object] = {"current": seat, "turn": turn, "phase": Phase.TURN}
         if player is not state.players[seat]:
             update["players"] = _with_player(state.players, seat, player)
-        state = state.model_copy(update=update)
+        state = evolve(state, update)
         if state.deck or state.ticket_deck or has_legal_play(player.hand, [p.yard for p in state.players], seat):
             return state
         events.append(event("no_move", seat=seat))
-        state = state.model_copy(update={"last_move": LastMove(turn=turn, seat=seat, kind=MoveKind.PASS)})
+        state = evolve(state, {"last_move": LastMove(turn=turn, seat=seat, kind=MoveKind.PASS)})
         state, following = _finish_turn(state, events)
         if following is None:
             return state
@@ -279,9 +284,7 @@ def _yard_to_stack(player: PlayerState, seat: Seat, events: list[Event]) -> Play
         stack[kind] += 1
         moved.append(kind)
     events.append(event("yard_to_stack", seat=seat, cards=card_list(moved)))
-    return player.model_copy(
-        update={"yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives), "stack": tuple(stack)}
-    )
+    return evolve(player, {"yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives), "stack": tuple(stack)})
 
 
 def _finish_turn(state: CardGameState, events: list[Event]) -> tuple[CardGameState, Seat | None]:
@@ -295,10 +298,10 @@ def _finish_turn(state: CardGameState, events: list[Event]) -> tuple[CardGameSta
         if state.deck:
             return state, following
         events.append(event("last_round", seat=state.current))
-        return state.model_copy(update={"last_turns_left": state.n_players}), following
+        return evolve(state, {"last_turns_left": state.n_players}), following
     if left > 1:
-        return state.model_copy(update={"last_turns_left": left - 1}), following
-    state = state.model_copy(update={"last_turns_left": None})
+        return evolve(state, {"last_turns_left": left - 1}), following
+    state = evolve(state, {"last_turns_left": None})
     if state.n_players == 4 and state.deck_number == 1:
         return _first_scoring_and_new_deck(state, events), following
     return _final_scoring(state, events), None
@@ -347,10 +350,11 @@ def _first_scoring_and_new_deck(state: CardGameState, events: list[Event]) -> Ca
         last_turns_left = state.n_players
         events.append(event("last_round", seat=state.current))
     cleared = {"yard": NO_YARD, "yard_locomotives": NO_YARD, "stack": NO_CARDS}
-    return state.model_copy(
-        update={
+    return evolve(
+        state,
+        {
             "players": tuple(
-                player.model_copy(update={**cleared, "tickets": tickets, "hand": hands[s]})
+                evolve(player, {**cleared, "tickets": tickets, "hand": hands[s]})
                 for s, (player, tickets) in enumerate(players)
             ),
             "first_scoring": tuple(records),
@@ -360,7 +364,7 @@ def _first_scoring_and_new_deck(state: CardGameState, events: list[Event]) -> Ca
             "rng": rng,
             "deck_number": 2,
             "last_turns_left": last_turns_left,
-        }
+        },
     )
 
 
@@ -376,4 +380,4 @@ def _final_scoring(state: CardGameState, events: list[Event]) -> CardGameState:
     """Reveal every stack, score it, and end the game (R-CG-13)."""
     events.append(event("game_over"))
     records = tuple(score_stack(s, p.stack, p.tickets) for s, p in enumerate(state.players))
-    return state.model_copy(update={"final_scoring": records, "phase": Phase.OVER})
+    return evolve(state, {"final_scoring": records, "phase": Phase.OVER})

@@ -31,6 +31,7 @@ from rules.engine import (
     turned_up,
 )
 from rules.engine import Phase as RulesPhase
+from rules.models import build_unchecked, evolve
 from rules.rng import Rng
 from rules.ttr import bots
 from rules.ttr.actions import (
@@ -77,8 +78,6 @@ from rules.ttr.state import (
     PendingTunnel,
     Phase,
     TtrState,
-    build_unchecked,
-    evolve,
     last_move,
     replace_at,
     replace_hand,

@@ -13,6 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from rules.caches import BoundedCache
+from rules.models import build_unchecked
 from rules.ttr.actions import (
     DECK,
     BuildStation,
@@ -28,7 +29,7 @@ from rules.ttr.actions import (
 from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import Payment, extra_payments, payments
 from rules.ttr.options import TtrOptions
-from rules.ttr.state import Phase, TtrState, build_unchecked
+from rules.ttr.state import Phase, TtrState
 
 _DRAWS = {source: DrawCard(source=source) for source in (DECK, *CARD_NAMES)}
 _PASS = Pass()

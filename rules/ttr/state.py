@@ -7,42 +7,13 @@ indices into the map (see `board.Board`). The deck's top is its last element; th
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.models import build_unchecked
 from rules.rng import Rng
 from rules.ttr.options import TtrOptions
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
-
-
-@cache
-def _fields_set(cls: type[BaseModel]) -> set[str]:
-    """All field names of a model, shared by every instance built here (pydantic copies it before changing it)."""
-    return set(cls.model_fields)
-
-
-_new = object.__new__
-_set_dict = object.__setattr__
-_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-"""pydantic's slots, set straight through their descriptors: half the cost of `object.__setattr__` by name."""
-
-
-def build_unchecked(cls: type[ModelT], values: dict[str, Any]) -> ModelT:
-    """Make a model from values known to be valid and complete, skipping validation (the hot path of a move).
-
-    This is what pydantic's `model_construct` does, minus its per-field default and alias bookkeeping.
-    """
-    model = _new(cls)
-    _set_dict(model, "__dict__", values)
-    _set_fields(model, _fields_set(cls))
-    _set_extra(model, None)
-    _set_private(model, None)
-    return model
 
 
 class Phase(StrEnum):
@@ -169,16 +140,6 @@ class TtrState(BaseModel):
     """Consecutive passes (R-E2); a whole round of them ends the game."""
     turn: int = 0
     """Finished turns."""
-
-
-def evolve(state: TtrState, changes: dict[str, Any]) -> TtrState:
-    """Return `state` with these fields replaced (no second validation: the engine builds every value valid).
-
-    A move copies only the fields it changes into `changes`; the rest are shared with `state`.
-    """
-    values = state.__dict__.copy()
-    values.update(changes)
-    return build_unchecked(TtrState, values)
 
 
 def replace_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: list[int]) -> tuple[tuple[int, ...], ...]:

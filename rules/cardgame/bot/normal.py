@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rules.cardgame.actions import CardGameAction, DrawCard, DrawTickets, KeepTickets, PlayGroup, PlayThree
 from rules.cardgame.cards import LOCOMOTIVE, N_COLORS
@@ -52,11 +53,7 @@ def choose_action(
 def ticket_deficit(state: CardGameState, seat: int) -> list[int]:
     """Cards per colour the seat's tickets still need beyond its stack and yard (locomotives there count)."""
     player = state.players[seat]
-    needs = ticket_needs()
-    wanted = [0] * N_COLORS
-    for ticket in player.tickets:
-        for color, count in enumerate(needs[ticket]):
-            wanted[color] += count
+    wanted = _wanted(player.tickets)
     deficit = [
         max(0, wanted[c] - player.stack[c] - player.yard[c] + player.yard_locomotives[c]) for c in range(N_COLORS)
     ]
@@ -66,6 +63,13 @@ def ticket_deficit(state: CardGameState, seat: int) -> list[int]:
         deficit[color] -= covered
         spare -= covered
     return deficit
+
+
+@lru_cache(maxsize=4096)
+def _wanted(tickets: tuple[int, ...]) -> tuple[int, ...]:
+    """Cards per colour these tickets need in all (memoised: a seat's tickets change a few times a game)."""
+    needs = ticket_needs()
+    return tuple(sum(needs[ticket][color] for ticket in tickets) for color in range(N_COLORS))
 
 
 def most_valuable_play(
