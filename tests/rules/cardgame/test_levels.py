@@ -106,6 +106,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two samples per hard decision: the same code paths, a fraction of the time."""
     monkeypatch.setattr(hard, "SAMPLES", 2)
     monkeypatch.setattr(hard, "KEEP_SAMPLES", 2)
+    monkeypatch.setattr(hard, "CONFIRM_SAMPLES", 2)
 
 
 @pytest.mark.usefixtures("few_samples")
@@ -132,6 +133,21 @@ def test_every_level_is_deterministic_per_rng() -> None:
             first = ENGINE.bot_action(state, seat, random.Random(42), kind, Budget(seconds=60.0))
             again = ENGINE.bot_action(state, seat, random.Random(42), kind, Budget(seconds=60.0))
             assert first == again
+
+
+@pytest.mark.usefixtures("few_samples")
+def test_hard_leaves_the_normal_move_only_after_more_samples() -> None:
+    changed = kept = 0
+    for state, seat in positions(2, seed=3, every=4):
+        legal = ENGINE.legal_actions(state, seat)
+        searched = hard.search(state, seat, legal, random.Random(7), Budget(seconds=60.0))
+        first = hard.KEEP_SAMPLES if state.phase is Phase.OPENING or state.players[seat].offered else hard.SAMPLES
+        if searched.action != searched.normal:
+            assert searched.games == first + hard.CONFIRM_SAMPLES
+            changed += 1
+        else:
+            kept += 1
+    assert changed and kept
 
 
 def _words() -> tuple[dict[str, str], dict[str, str]]:
