@@ -18,7 +18,7 @@ from rules.ttr.cards import DECK_COMPOSITION
 FIXED_KEY_SPACE = {
     "rules.ttr.board.board_for": "one entry per bundled map",
     "rules.ttr.maps.load_map": "one entry per bundled map",
-    "rules.ttr.state._fields_set": "one entry per model class",
+    "rules.models._fields_set": "one entry per model class",
     "rules.cardgame.cards.color_message": "9 card kinds",
     "rules.cardgame.actions.draw_action": "9 card kinds and the deck",
     "rules.cardgame.actions.group_play": "8 colours × ≤ 10 cards × ≤ 16 locomotives",
