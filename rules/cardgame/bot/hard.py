@@ -185,8 +185,8 @@ def search(
     engine = CardGameEngine()
     deadline = time.process_time() + budget.seconds
     moves = candidates(state, seat, legal, rng)
+    # Per candidate, (utility, win share) in each sample it was played in; samples are shared, in order.
     results: list[list[tuple[float, float]]] = [[] for _ in moves]
-    """Per candidate, (utility, win share) in each sample it was played in (samples are shared, in order)."""
 
     def sample(picked: Sequence[int], samples: int) -> bool:
         """Play the picked candidates out in `samples` more samples; False once the budget is spent."""
