@@ -150,14 +150,17 @@ def play(
     players[seat] = evolve(
         player, {"hand": tuple(hand), "yard": tuple(yard), "yard_locomotives": tuple(yard_locomotives)}
     )
-    record = PlayRecord.model_construct(
-        turn=state.turn,
-        seat=seat,
-        colors=colors,
-        cards=cards,
-        locomotives=locomotives,
-        robbed_seat=robbed_seat,
-        robbed_cards=robbed_cards,
+    record = build_unchecked(
+        PlayRecord,
+        {
+            "turn": state.turn,
+            "seat": seat,
+            "colors": colors,
+            "cards": cards,
+            "locomotives": locomotives,
+            "robbed_seat": robbed_seat,
+            "robbed_cards": robbed_cards,
+        },
     )
     state = evolve(
         state,
