@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from bench.ttr_worst_cases import SLOW_NETWORKS, grow
+from rules.models import evolve
 from rules.ttr.board import board_for
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.graph import Edge, longest_trail
@@ -47,6 +48,56 @@ def games_per_second(map_id: str, games: int, rounds: int) -> tuple[float, float
             play(map_id, 4, r * games + seed, ["random"] * 4)
         rates.append(games / (time.process_time() - start))
     return max(rates), statistics.median(rates)
+
+
+def move_costs(map_id: str, games: int) -> dict[str, float]:
+    """CPU microseconds per move of random 4-player games: whole games, the engine's `apply` alone, the random bot
+    alone, and the floor of the contract: the same loop making each new state from only the fields the move changed,
+    with no rules at all (what any engine that keeps pydantic states and this loop pays)."""
+    options = TtrOptions.model_validate({"map": map_id})
+    recorded = []
+    for seed in range(games):
+        state = ENGINE.new_game(options, 4, seed)
+        rng = random.Random(seed)
+        steps = []
+        while not ENGINE.is_over(state):
+            seat = min(ENGINE.to_act(state))
+            action = ENGINE.bot_action(state, seat, rng, "random")
+            after, events = ENGINE.apply(state, seat, action)
+            changed = {k: v for k, v in after.__dict__.items() if state.__dict__[k] is not v}
+            steps.append((state, seat, action, changed, events))
+            state = after
+        recorded.append(steps)
+    moves = sum(map(len, recorded))
+    bot_rng = random.Random(1)
+
+    def whole() -> None:
+        for seed in range(games):
+            play(map_id, 4, seed, ["random"] * 4)
+
+    def apply_alone() -> None:
+        for steps in recorded:
+            state = steps[0][0]
+            for _, seat, action, _, _ in steps:
+                state, _ = ENGINE.apply(state, seat, action)
+
+    def bot_alone() -> None:
+        for steps in recorded:
+            for state, seat, _, _, _ in steps:
+                ENGINE.bot_action(state, seat, bot_rng, "random")
+
+    def floor() -> None:
+        for steps in recorded:
+            state = steps[0][0]
+            for _, _, _, changed, events in steps:
+                ENGINE.is_over(state)
+                sorted(ENGINE.to_act(state))
+                bot_rng.randrange(40)
+                state = evolve(state, dict(changed))
+                list(events)
+
+    parts = {"whole game": whole, "apply alone": apply_alone, "random bot alone": bot_alone, "floor": floor}
+    return {label: _timed(work) / moves * 1e6 for label, work in parts.items()}
 
 
 def _timed(work: Callable[[], object], repeat: int = 3) -> float:
@@ -169,7 +220,9 @@ def main() -> None:
         args.games, args.rounds, args.winrate_games, args.trail_samples = 40, 2, 100, 60
     for map_id in ("usa", "europe"):
         best, median = games_per_second(map_id, args.games, args.rounds)
-        print(f"{map_id}: random 4-player games per CPU second: best {best:.0f}, median {median:.0f} (goal ≥ 150)")
+        print(f"{map_id}: random 4-player games per CPU second: best {best:.0f}, median {median:.0f}")
+        costs = move_costs(map_id, args.games // 4)
+        print(f"{map_id}: CPU µs per move: " + ", ".join(f"{label} {us:.1f}" for label, us in costs.items()))
     seconds, label = worst_longest_trail(args.trail_samples)
     print(f"longest trail, worst case found: {seconds * 1000:.2f} ms ({label})")
     seconds, label = hard_networks()
