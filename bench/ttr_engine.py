@@ -1,4 +1,5 @@
-"""Ticket to Ride engine figures: random games per second, worst-case graph work, state copies, normal-bot wins.
+"""Ticket to Ride engine figures: random games per second and where a move's CPU goes, worst-case graph work, state
+copies, normal-bot wins.
 
 Run: `.venv/bin/python -m bench.ttr_engine` (add `--quick` for a short run). Times are CPU time of this one
 process (`time.process_time`), so other work on the machine disturbs them less; the speed runs start after a
@@ -14,9 +15,11 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from bench.ttr_worst_cases import SLOW_NETWORKS, grow
 from rules.models import evolve
+from rules.ttr.actions import TtrAction
 from rules.ttr.board import board_for
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.graph import Edge, longest_trail
@@ -25,6 +28,8 @@ from rules.ttr.state import TtrState
 from rules.ttr.stations import best_station_use
 
 ENGINE = TicketToRideEngine()
+Move = Callable[[TtrState, int, TtrAction], object]
+"""Something that makes one move: `ENGINE.apply`, or a bot choosing it."""
 
 
 def play(map_id: str, n_players: int, seed: int, kinds: list[str]) -> TtrState:
@@ -52,8 +57,9 @@ def games_per_second(map_id: str, games: int, rounds: int) -> tuple[float, float
 
 def move_costs(map_id: str, games: int) -> dict[str, float]:
     """CPU microseconds per move of random 4-player games: whole games, the engine's `apply` alone, the random bot
-    alone, and the floor of the contract: the same loop making each new state from only the fields the move changed,
-    with no rules at all (what any engine that keeps pydantic states and this loop pays)."""
+    alone, both again with each move repeated in a row (everything it touches in the CPU's caches: the best case of
+    today's code), and the floor of the contract: the same loop making each new state from only the fields the move
+    changed, with no rules at all (what any engine that keeps pydantic states and this loop pays)."""
     options = TtrOptions.model_validate({"map": map_id})
     recorded = []
     for seed in range(games):
@@ -96,8 +102,28 @@ def move_costs(map_id: str, games: int) -> dict[str, float]:
                 state = evolve(state, dict(changed))
                 list(events)
 
+    sample = [step for steps in recorded for step in steps[::HOT_EVERY]]
+
+    def hot(move: Move) -> float:
+        total = sum(_timed(partial(_repeated, move, state, seat, action)) for state, seat, action, _, _ in sample)
+        return total / HOT_REPEAT / len(sample) * 1e6
+
     parts = {"whole game": whole, "apply alone": apply_alone, "random bot alone": bot_alone, "floor": floor}
-    return {label: _timed(work) / moves * 1e6 for label, work in parts.items()}
+    costs = {label: _timed(work) / moves * 1e6 for label, work in parts.items()}
+    costs["apply hot"] = hot(ENGINE.apply)
+    costs["random bot hot"] = hot(lambda state, seat, _: ENGINE.bot_action(state, seat, bot_rng, "random"))
+    return costs
+
+
+def _repeated(move: Move, state: TtrState, seat: int, action: TtrAction) -> None:
+    """Make the same move `HOT_REPEAT` times."""
+    for _ in range(HOT_REPEAT):
+        move(state, seat, action)
+
+
+HOT_EVERY = 7
+HOT_REPEAT = 200
+"""`move_costs` times every 7th move of its games 200 times in a row."""
 
 
 def _timed(work: Callable[[], object], repeat: int = 3) -> float:
