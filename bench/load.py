@@ -29,7 +29,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bench.loads import Run, family_usage
-from bot.app import warm_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._table import TtrTable
 from bot.services.games import GameService
@@ -37,6 +36,7 @@ from bot.services.timers import TimerService
 from bot.storage.database import open_database
 from bot.storage.games import GameRecord, GameStore, SeatRecord
 from bot.storage.timers import TimerStore
+from bot.ui.pictures import warm_workers
 from rules.ttr import TicketToRideEngine
 from rules.ttr.view import PublicView, public_view
 
@@ -275,7 +275,7 @@ def main() -> None:
     args = parser.parse_args()
     scripts = [play_script(seed) for seed in range(1, SCRIPTS + 1)]
     if args.pictures:
-        warm_pictures()
+        warm_workers()
     print(
         f"{'games':>6} {'due/s':>8} {'served/s':>8} {'boards/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu':>7} {'pics':>7}"
         f" {'moves/cpu-s':>11} {'rss MB':>7} {'KB/game':>7} {'db KB/g':>7} {'sql/mv':>7} {'tx/mv':>6} {'fail':>5}"

@@ -29,14 +29,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.app import warm_pictures
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
 from bot.services.games import GameService, ServiceError
 from bot.storage.database import open_database
 from bot.storage.games import GameStore
-from bot.ui.pictures import PICTURES
+from bot.ui.pictures import PICTURES, warm_workers
 from rules.caches import all_caches
 
 MIB = 1 << 20
@@ -80,7 +79,7 @@ def _resident(process: Path) -> int:
 async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[str, Any]:
     """Open `count` games and play into them (see the module's docstring); return the figures as JSON-ready data."""
     if pictures:
-        warm_pictures()
+        warm_workers()
     with tempfile.TemporaryDirectory() as folder:
         database = await open_database(Path(folder) / "bench.sqlite3")
         service = GameService(GameStore(database), {g: info.engine for g, info in GAMES.items()}, bot_move_delay=0)

@@ -6,8 +6,7 @@ Run: python bench/real_server.py [--moves 200] [--crowd 40] [--stored 0,100,1000
   and then /hand: time to the first answer (Discord's deadline is 3 s) and to the picture;
 - click -> first response p50/p99 of dice moves, alone and while `--crowd` players of Ticket to Ride games ask for
   their hands all at once, over and over; the bot runs in a process of its own, as it would on a server;
-- start-up: from creating the bot until it is ready, with 0, 100 and 1000 open games stored (each 6 moves in), the
-  art already drawn.
+- start-up: from creating the bot until it is ready, with 0, 100 and 1000 open games stored (each 6 moves in).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.app import Conductor, create_bot, warm_pictures
+from bot.app import Conductor, create_bot
 from bot.games import GAMES
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import ScriptedTable, sandbox_settings
@@ -257,7 +256,7 @@ def main() -> None:
     for map_id in ("usa", "europe"):
         f = cold_start(map_id)
         print(
-            f"cold start {map_id}: ready in {f['ready_s']:.1f} s (drawing the art first); "
+            f"cold start {map_id}: ready in {f['ready_s']:.1f} s; "
             f"/board answered in {f['board_answer_ms']:.0f} ms, picture in {f['board_picture_ms']:.0f} ms; "
             f"/hand answered in {f['hand_answer_ms']:.0f} ms, picture in {f['hand_picture_ms']:.0f} ms"
         )
@@ -269,7 +268,6 @@ def main() -> None:
             f"{len(ms)} clicks, p50 {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
             f"max {max(ms):.1f} ms"
         )
-    warm_pictures()  # start-up below is measured with the art drawn (the cold start above includes it)
     for stored in (int(n) for n in args.stored.split(",")):
         print(f"start-up with {stored} open games stored: ready in {asyncio.run(start_up(stored)):.2f} s")
 

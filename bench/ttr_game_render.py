@@ -28,7 +28,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.i18n import text
-from bot.ui import pictures
 from render.caches import cache_stats
 from render.ttr.board import board_image, board_palette, city_key
 from render.ttr.encode import encode
@@ -132,7 +131,7 @@ def throughput(games: list[Game]) -> None:
         list(threads.map(old_board, [view for _, view in order]))
         old = len(order) / (time.perf_counter() - start)
     pool = WorkerPool("bench", 2)
-    pool.first = functools.partial(pictures.warm, (warm,), ("en",))
+    pool.first = functools.partial(warm, LABELS)
     pool.start()
     for number, view in order[:40]:  # a worker that has drawn a few games has its sprites
         pool.submit(number, render_board, view, LABELS, NAMES, -1 - number % 2).result()

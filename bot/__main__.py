@@ -7,7 +7,9 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -15,12 +17,36 @@ from bot.games import GAMES
 from bot.settings import Settings
 from bot.storage.database import DatabaseUnusable, open_database
 
+VOICE_WARNING = "voice will NOT be supported"
+"""How discord.py's warnings that PyNaCl or davey is missing end, at every start: this bot uses no voice."""
+SEATS = ", ".join(f"{game} {info.engine.min_players}-{info.engine.max_players}" for game, info in sorted(GAMES.items()))
+
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Read the sandbox's flags (ignored when a token is set)."""
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    from bot.sandbox.run import STARTUP_SECONDS  # here: spawned workers import this module, and need not the sandbox
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=__doc__,
+        epilog="The sandbox says each step on stdout; set CONDUCTOR_LOG_LEVEL=INFO to see the bot's log as well.",
+    )
     parser.add_argument("--game", choices=sorted(GAMES), default="dice", help="sandbox: which game to play")
-    parser.add_argument("--players", type=int, default=3, help="sandbox: how many bot players")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=3,
+        metavar="N",
+        help="sandbox: seats at the table, all played by the computer: N-1 scripted people (Anna, Boris, ...) who "
+        f"click the buttons as a person would, and one bot player ({SEATS}; default %(default)s)",
+    )
+    parser.add_argument(
+        "--ready-timeout",
+        type=float,
+        default=STARTUP_SECONDS,
+        metavar="SECONDS",
+        help="sandbox: how long the bot may take to start before the sandbox gives up (default %(default)g)",
+    )
     parser.add_argument("--out", type=Path, default=Path("sandbox-out"), help="sandbox: folder for the pictures")
     parser.add_argument("--seed", type=int, default=None, help="sandbox: seed of the people's choices")
     parser.add_argument(
@@ -42,17 +68,69 @@ def main(argv: list[str] | None = None) -> int:
         problem = error.errors()[0]
         print(f"conductor: {'.'.join(map(str, problem['loc'])) or 'settings'}: {problem['msg']}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    quiet = (
+        settings.discord_token is None and "log_level" not in settings.model_fields_set
+    )  # the sandbox says its steps
+    logging.basicConfig(
+        level="WARNING" if quiet else settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("discord.client").addFilter(not_about_voice)
     try:
         if settings.discord_token is not None:
             return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
-        from bot.sandbox.run import run_sandbox
-
-        options = dict(item.split("=", 1) for item in args.option)
-        return asyncio.run(run_sandbox(args.game, args.players, args.out, seed=args.seed, options=options))
+        return play_sandbox(args)
     except DatabaseUnusable as error:
         print(f"conductor: {error}", file=sys.stderr)
         return 2
+
+
+def not_about_voice(record: logging.LogRecord) -> bool:
+    """Drop discord.py's warnings that voice libraries are missing (the bot uses no voice), keep the rest."""
+    return not record.getMessage().endswith(VOICE_WARNING)
+
+
+def play_sandbox(args: argparse.Namespace) -> int:
+    """Play the sandbox game the flags ask for; refuse, in one line, a number of players the game does not seat."""
+    from bot.sandbox.run import run_sandbox
+
+    engine = GAMES[args.game].engine
+    if not engine.min_players <= args.players <= engine.max_players:
+        seats = f"{engine.min_players} to {engine.max_players}"
+        print(f"conductor: --players {args.players}: {args.game} is played by {seats} players", file=sys.stderr)
+        return 2
+    options = dict(item.split("=", 1) for item in args.option)
+    game = run_sandbox(
+        args.game, args.players, args.out, seed=args.seed, options=options, ready_timeout=args.ready_timeout
+    )
+    return asyncio.run(until_stopped(game))
+
+
+async def until_stopped(work: Coroutine[Any, Any, int]) -> int:
+    """Await `work`; on SIGINT or SIGTERM cancel it, so it ends as a finished game does (the bot closes, the worker
+    processes are shut down at exit: nothing leaks), and return 128 + the signal's number."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    stopped: list[int] = []
+
+    def stop(number: int) -> None:
+        if not stopped:
+            print("conductor: stopping…", file=sys.stderr, flush=True)
+        stopped.append(number)
+        task.cancel()
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, stop, number)
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if not stopped:
+            raise
+        print("conductor: stopped", file=sys.stderr)
+        return 128 + stopped[0]
+    finally:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)
 
 
 async def serve(settings: Settings, token: str) -> int:

@@ -13,9 +13,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.command_sync import sync_commands
 from bot.exts.notify import DirectMessenger
 from bot.games import GAMES
-from bot.i18n import LANGUAGES, language_of, set_command_ids, text
+from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.charts import FinalCharts
 from bot.services.games import GameService, ServiceError
@@ -26,6 +27,7 @@ from bot.services.ratings import RatingService
 from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
+from bot.storage.command_syncs import CommandSyncStore
 from bot.storage.database import Database, open_database
 from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
@@ -39,9 +41,9 @@ from bot.ui.controller import GameController
 from bot.ui.cooldowns import Cooldowns
 from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
+from bot.ui.pictures import start_pictures, use_art
 from bot.ui.places import GamePlaces
-from render import cardgame as cardgame_art
-from render import ttr as ttr_art
+from render.artstore import prune as prune_art
 from rules.engine import Budget
 
 log = logging.getLogger(__name__)
@@ -58,8 +60,6 @@ EXTENSIONS = (
     "bot.exts.replay",
 )
 """The lobby, each game's package, the commands several games share, the admins' commands (any order works)."""
-PICTURE_WARMERS = (ttr_art.warm, cardgame_art.warm)
-"""Each draws its game's static art once per language; done before the bot is ready, not on someone's click."""
 SHUTDOWN_GRACE = 10.0
 """Seconds that interactions in flight get to finish when the bot stops."""
 IDENTIFY_INTERVAL = 5.0
@@ -124,20 +124,19 @@ class Conductor(commands.AutoShardedBot):
         self.closing = False
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._catching_up: asyncio.Task[None] | None = None
+        self._starting_workers: asyncio.Task[None] | None = None
         self._identify_buckets = 1
         """Discord's `max_concurrency`: shards whose ids differ modulo it may IDENTIFY at the same time."""
         self._identified: dict[int, float] = {}
         """Rate-limit bucket → when a shard of it last identified (the event loop's clock)."""
 
     async def setup_hook(self) -> None:
-        """Open the database, draw the static pictures, resume open games, load the cogs, register persistent
-        components, sync commands."""
+        """Open the database, resume open games, load the cogs, register persistent components, sync commands
+        (nothing is drawn and no worker started here: see `on_ready`)."""
         self.database = await open_database(self.settings)
         await self.database.hold(self.settings.shards())
         self._identify_buckets = await self._max_concurrency()
-        await asyncio.gather(
-            asyncio.to_thread(warm_pictures), asyncio.to_thread(start_thinking, self.settings.thinking_workers)
-        )
+        use_art(self.settings.art())
         self.guild_settings = GuildSettingsStore(self.database)
         self.service = GameService(
             GameStore(self.database),
@@ -173,13 +172,7 @@ class Conductor(commands.AutoShardedBot):
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent)
         await self.tree.set_translator(CommandTranslator())
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-        else:
-            synced = await self.tree.sync()
-        set_command_ids({command.name: command.id for command in synced})
+        set_command_ids(await sync_commands(self, CommandSyncStore(self.database), self.settings))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait only as long as Discord asks: one IDENTIFY per bucket (`shard_id % max_concurrency`) every 5 s
@@ -208,6 +201,7 @@ class Conductor(commands.AutoShardedBot):
         if self._resumed:
             return
         self._resumed = True
+        self._starting_workers = asyncio.create_task(asyncio.to_thread(start_workers, self.settings), name="workers")
         self._catching_up = asyncio.create_task(self._catch_up_all(), name="catch-up")
         for record in self.service.running():
             self.service.wake_bots(record.id)
@@ -242,6 +236,8 @@ class Conductor(commands.AutoShardedBot):
         if self._catching_up is not None:
             self._catching_up.cancel()
             await asyncio.gather(self._catching_up, return_exceptions=True)
+        if self._starting_workers is not None:  # a thread: it cannot be cancelled, but is short
+            await asyncio.gather(self._starting_workers, return_exceptions=True)
         if hasattr(self, "timers"):
             await self.timers.close()
         if hasattr(self, "notifications"):
@@ -366,9 +362,9 @@ def _custom_ids(components: Sequence[Any]) -> set[str]:
     return found
 
 
-def warm_pictures() -> None:
-    """Start the picture workers, each drawing every game's static art in every language, and wait until they are
-    warm (in a thread at start; once per process: later calls find them running)."""
-    from bot.ui.pictures import start_pictures
-
-    start_pictures(PICTURE_WARMERS, LANGUAGES)
+def start_workers(settings: Settings) -> None:
+    """Start the picture and thinking workers (once ready, in a thread, so the first clicks need not; each finds
+    the static art in the art store or draws it when first needed); delete the art of old versions."""
+    prune_art(settings.art())
+    start_pictures()
+    start_thinking(settings.thinking_workers)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.shards import ShardSet
+from bot.workers import default_workers
 
 
 class Settings(BaseSettings):
@@ -20,6 +21,11 @@ class Settings(BaseSettings):
         default=None, description="The bot token. Without one, `python -m bot` plays a sandbox game offline."
     )
     database_path: Path = Field(default=Path("conductor.sqlite3"), description="The SQLite file for all games.")
+    art_folder: Path | None = Field(
+        default=None,
+        description="Where the games' static art is kept once drawn, for every process and restart of this version"
+        " (default: `conductor-art` beside the database file).",
+    )
     database_url: SecretStr | None = Field(
         default=None,
         description="A postgresql:// URL: keep the games on that PostgreSQL database instead of the SQLite file"
@@ -35,6 +41,11 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(
         default=None, description="Sync slash commands to this one server at start (instant), not globally."
     )
+    sync_commands: Literal["auto", "always"] = Field(
+        default="auto",
+        description="`auto`: sync slash commands at start only when they changed since the last sync (its hash is"
+        " kept in the store); `always`: at every start.",
+    )
     language: str = Field(default="en", description="Language of public messages where a server chose none.")
     bot_move_delay: float = Field(
         default=1.5,
@@ -49,7 +60,10 @@ class Settings(BaseSettings):
         description="Seconds of thought a bot player (and a /hint) may spend on one move, in a thinking worker.",
     )
     thinking_workers: int = Field(
-        default=1, ge=1, le=64, description="How many worker processes think for bot players and hints."
+        default_factory=default_workers,
+        ge=1,
+        le=64,
+        description="How many worker processes think for bot players and hints (unset: one per core, at least two).",
     )
     guild_ready_timeout: float = Field(
         default=2.0, ge=0, description="discord.py's wait for servers at start; tests use 0.1."
@@ -72,6 +86,10 @@ class Settings(BaseSettings):
     def _shards_fit(self) -> Settings:
         self.shards()  # refuses ids outside the count
         return self
+
+    def art(self) -> Path:
+        """The folder of the static art: the setting, else `conductor-art` beside the database file."""
+        return self.art_folder or self.database_path.parent / "conductor-art"
 
     def shards(self) -> ShardSet:
         """The shards this process holds."""

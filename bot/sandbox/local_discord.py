@@ -248,6 +248,8 @@ class LocalDiscord:
                 await ready
         if ready in done and not ready.cancelled():
             return
+        if not done:
+            self._state.timed_out(wait, "the bot to be ready")
         if start.done():
             error = None if start.cancelled() else start.exception()
             raise LocalDiscordError(self._state.explain("bot.start() ended before the bot was ready.")) from error
@@ -268,6 +270,7 @@ class LocalDiscord:
             self._gateway.end_session(session_id)
         done, _ = await asyncio.wait({start}, timeout=wait)
         if not done:
+            self._state.timed_out(wait, "bot.start() to return after bot.close()")
             start.cancel()
             await asyncio.wait({start}, timeout=1.0)
         elif not start.cancelled():
@@ -624,6 +627,11 @@ class LocalDiscord:
         """Every synced command, guild and global."""
         return list(self._state.commands.values())
 
+    @property
+    def command_syncs(self) -> dict[int | None, int]:
+        """How many times the bot synced (bulk overwrote) its commands, by scope: a guild's id, or None for global."""
+        return dict(self._state.command_syncs)
+
     def command(self, name: str, *, guild_id: int | None = None, command_type: int = 1) -> SyncedCommand:
         """The synced command ``name`` (a slash command; ``command_type=2`` a user menu) as a guild (the default one
         if None) sees it: its own if both exist."""
@@ -683,6 +691,13 @@ class LocalDiscord:
     def logged_errors(self) -> list[str]:
         """ERROR log records from discord.py (and other watched loggers) while a bot was connected."""
         return self._state.logged_errors
+
+    @property
+    def timeouts(self) -> list[str]:
+        """Every wait of the stand-in that ran out of time instead of ending on what it waited for (a driving method,
+        a bot's start or shut down), as ``Timed out after N s waiting for ...``: tests check a step ended on its event
+        without timing it."""
+        return self._state.timeouts
 
     def transcript(self, channel: ChannelRef = "trains", *, include_ephemeral: bool = False) -> str:
         """A channel as readable text: authors, content, embeds, buttons, select menus and files."""

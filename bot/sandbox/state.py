@@ -108,6 +108,8 @@ class StandInState:
         for user in users:
             self.add_user(user, default)
         self.commands: dict[tuple[int | None, str, int], SyncedCommand] = {}
+        self.command_syncs: dict[int | None, int] = {}
+        """Scope (a guild's id; None: global) → bulk overwrites of its commands accepted, the writes Discord limits."""
         self.messages: dict[int, RecordedMessage] = {}
         self._by_channel: dict[int, list[RecordedMessage]] = {}
         """Channel id → its messages, oldest first (a load of thousands of channels looks one up per click)."""
@@ -118,6 +120,8 @@ class StandInState:
         self.unhandled: list[str] = []
         self.rejected: list[str] = []
         self.logged_errors: list[str] = []
+        self.timeouts: list[str] = []
+        """Each wait that ran out of time instead of ending on what it waited for, as its headline says it."""
 
     @property
     def application_id(self) -> int:
@@ -260,6 +264,7 @@ class StandInState:
             kept[key] = command
             synced.append(command)
         self.commands = kept
+        self.command_syncs[guild_id] = self.command_syncs.get(guild_id, 0) + 1
         self.notify()
         return synced
 
@@ -457,10 +462,16 @@ class StandInState:
                 return result
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise StandInTimeout(self.explain(f"Timed out after {timeout:g} s waiting for {what}."))
+                raise StandInTimeout(self.explain(self.timed_out(timeout, what)))
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.add(waiter)
             await asyncio.wait({waiter}, timeout=remaining)
+
+    def timed_out(self, timeout: float, what: str) -> str:
+        """Record that a wait for ``what`` ran out after ``timeout`` seconds; return the headline saying so."""
+        headline = f"Timed out after {timeout:g} s waiting for {what}."
+        self.timeouts.append(headline)
+        return headline
 
     def explain(self, headline: str) -> str:
         """Add to ``headline`` the recent requests and anything that went wrong, for error messages."""

@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.services.thinking import Thinker
+from bot.services.thinking import HintRefused, Thinker
 from bot.shards import EVERY_SHARD, ShardSet
-from bot.storage.database import Statement
+from bot.storage.database import Statement, now_iso
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
 from rules.engine import Action, Event, GameEngine, Hint, IllegalAction, Level, Message, Seat
 
@@ -576,7 +576,8 @@ class GameService:
 
     async def hint(self, game_id: int, user_id: int) -> Advice:
         """What the hard player would do for this person now, thought about off the game's lock, and counted for
-        their seat; refused to a non-player, out of turn, or once the game is not running."""
+        their seat; refused to a non-player, out of turn, once the game is not running, or while the thinking
+        workers have too much of such work waiting (this person's, this game's or everyone's)."""
         table = await self._table(game_id)
         while True:
             async with table.lock:
@@ -589,8 +590,13 @@ class GameService:
                 if seat not in table.engine.to_act(state):
                     raise ServiceError("players.reason.not_your_move")
             seed = f"{record.seed}/hint/{record.version}/{seat}"
+            thinking = self.thinker.hint(
+                game_id, table.engine, state, seat, seed, version=record.version, person=user_id
+            )
             try:
-                hint = await self._thought(self.thinker.hint(game_id, table.engine, state, seat, seed))
+                hint = await self._thought(thinking)
+            except HintRefused as refused:
+                raise ServiceError(refused.reason) from None
             except Exception:
                 log.warning("game %s: no hint could be worked out for seat %s", game_id, seat, exc_info=True)
                 raise ServiceError("players.reason.hint_failed") from None
@@ -721,7 +727,8 @@ class GameService:
                 record, state = table.record, table.state
                 assert state is not None, "who() names a seat only in a running game"
             seed = f"{record.seed}/{label}/{record.version}"
-            action = await self._thought(self.thinker.choose(record.id, table.engine, state, seat, seed, kind))
+            thinking = self.thinker.choose(record.id, table.engine, state, seat, seed, kind, version=record.version)
+            action = await self._thought(thinking)
             async with table.lock:
                 if table.record.version == record.version and table.record.status == "active":
                     return await self._apply(table, seat, action, by_bot=True)
@@ -738,8 +745,9 @@ class GameService:
 
     async def close(self, timeout: float = 5.0) -> None:
         """Stop bot players after the move each is making, so nothing is half published; then cancel; then write
-        what the channels show."""
+        what the channels show, and that this was a clean stop (unless some snapshot is still unchecked)."""
         self._closing = True
+        all_checked = not self._checks
         for thinking in set(self._thinking):  # a bot still thinking has done nothing yet: the next start thinks again
             thinking.cancel()
         for check in set(self._checks):
@@ -754,6 +762,13 @@ class GameService:
             self._flushing.cancel()
             await asyncio.gather(self._flushing, return_exceptions=True)
         await self.flush()
+        if all_checked:
+            try:
+                await self.store.stopped_cleanly(self.shards, now_iso())
+            except Exception:
+                log.warning(
+                    "could not record the clean stop: the next start checks every game's snapshot", exc_info=True
+                )
 
     async def _drive_bots(self, table: _Table) -> None:
         while self._bot_seats_to_act(table) and table.record.status == "active":
@@ -814,12 +829,13 @@ class GameService:
 
     async def resume_all(self) -> list[GameRecord]:
         """Load every open game this process drives from its stored snapshot (at start: no replay before the bot is
-        ready); each running game's snapshot is then checked against a replay of its log in the background
-        (`snapshots_checked`)."""
+        ready); the snapshots a crash could have left half written (those of games written since the last clean
+        stop) are then checked against a replay of their logs in the background (`snapshots_checked`)."""
         records = [record for record in await self.store.with_status() if self.drives(record)]
         counts = await self.store.action_counts()
+        unsure = await self.store.written_since_clean_stop(self.shards)
         for record in records:
-            self._adopt(record, counts.get(record.id, 0))
+            self._adopt(record, counts.get(record.id, 0), check=unsure is None or record.id in unsure)
         return [self._tables[r.id].record for r in records if r.id in self._tables]
 
     async def snapshots_checked(self) -> None:
@@ -837,17 +853,18 @@ class GameService:
         count = (await self.store.action_counts(game_id)).get(game_id, 0)
         return self._tables.get(game_id) or self._adopt(record, count)
 
-    def _adopt(self, record: GameRecord, actions: int) -> _Table:
+    def _adopt(self, record: GameRecord, actions: int, *, check: bool = True) -> _Table:
         """Keep a game loaded from the store, a running one at its snapshot (which the first `actions` of its log
-        made), and check that snapshot in the background."""
+        made), and check that snapshot in the background unless it is known to be whole."""
         engine = self.engine(record.game)
         table = _Table(record=record, engine=engine, actions=actions)
         if record.status == "active":
             assert record.state is not None
             table.state = engine.load_state(record.state)
-            check = asyncio.create_task(self._check_snapshot(table, actions), name=f"check-snapshot-{record.id}")
-            self._checks.add(check)
-            check.add_done_callback(self._checks.discard)
+        if record.status == "active" and check:
+            task = asyncio.create_task(self._check_snapshot(table, actions), name=f"check-snapshot-{record.id}")
+            self._checks.add(task)
+            task.add_done_callback(self._checks.discard)
         self._tables[record.id] = table
         self._shown[record.id] = max(self._shown.get(record.id, 0), record.shown_version)
         return table

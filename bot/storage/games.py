@@ -8,6 +8,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.shards import ShardSet
 from bot.storage.database import Database, Reader, Row, RowsNotChanged, Statement, Transaction, now_iso
 
 ACTIVE_STATUSES = ("lobby", "active")
@@ -379,6 +380,32 @@ class GameStore:
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
         rows = await self.database.fetch(f"SELECT game_id, MAX(seq) AS n FROM actions {where} GROUP BY game_id", params)
         return {row["game_id"]: row["n"] for row in rows}
+
+    async def written_since_clean_stop(self, shards: ShardSet) -> set[int] | None:
+        """The running games written since the last clean stop of every shard here (None: some shard never stopped
+        cleanly, so any game may be half written)."""
+        rows = await self.database.fetch(
+            "SELECT shard, stopped_at FROM clean_shutdowns WHERE shard_count = ?", (shards.count,)
+        )
+        stopped = {row["shard"]: row["stopped_at"] for row in rows}
+        if not shards.ids <= stopped.keys():
+            return None
+        since = min(stopped[shard] for shard in shards.ids)
+        rows = await self.database.fetch("SELECT id FROM games WHERE status = 'active' AND updated_at >= ?", (since,))
+        return {row["id"] for row in rows}
+
+    async def stopped_cleanly(self, shards: ShardSet, at: str) -> None:
+        """Remember that every game write of these shards before `at` is whole (a clean stop)."""
+        await self.database.write(
+            [
+                Statement(
+                    "INSERT INTO clean_shutdowns (shard_count, shard, stopped_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (shard_count, shard) DO UPDATE SET stopped_at = excluded.stopped_at",
+                    [(shards.count, shard, at) for shard in sorted(shards.ids)],
+                    many=True,
+                )
+            ]
+        )
 
     def message_statement(self, game_id: int, kind: str, channel_id: int, message_id: int) -> Statement:
         """The statement remembering which message is a game's lobby or current turn message."""

@@ -4,10 +4,11 @@ Drawing is CPU work: in threads it shares the GIL with the event loop and with t
 drawn in processes, one single-worker process per core for public pictures (the board every turn) and one for
 private ones (hands, asked for at will), so forty people asking for their hands queue behind each other, not in
 front of the next board. A game's public pictures always go to the same worker (game id modulo the worker count),
-which keeps that game's board base (render/ttr/posted.py). Workers are spawned, never forked from the running bot;
-each draws the static art when it starts (see bot/workers.py); what a dying worker was drawing fails at once (the
-caller answers privately). Recent pictures are kept in the bot's process,
-bounded in bytes.
+which keeps that game's board base (render/ttr/posted.py). Workers are spawned, never forked from the running bot,
+and started after the bot is ready (see bot/workers.py); each finds the games' static art in the art store
+(render/artstore.py), drawn once per installed version by whichever process needed it first. What a dying worker
+was drawing fails at once (the caller answers privately). Recent pictures are kept in the bot's process, bounded in
+bytes.
 
 Whatever is drawn in a worker travels there pickled: a module-level function and its arguments, never a lambda.
 """
@@ -22,16 +23,20 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import discord
 
-from bot.i18n import fit, text
+from bot.i18n import LANGUAGES, fit, text
 from bot.storage.games import GameRecord
 from bot.workers import WorkerPool
+from render import artstore
+from render import cardgame as cardgame_art
+from render import ttr as ttr_art
 from render.caches import forget as forget_drawn
 
 T = TypeVar("T")
@@ -42,20 +47,10 @@ MAX_BYTES = 64 * 1024 * 1024
 PRIVATE_WORKERS = 1
 """Hands and ticket choices: 4–40 ms each, drawn apart from the boards (measured: bench/ttr_game_render.py)."""
 
-Warmer = Callable[[Callable[..., str]], None]
-"""Draws a game's static art once, in the language of the words it is given (render.ttr.warm, …)."""
-
 
 def public_workers() -> int:
     """One public worker per core this process may run on."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-
-
-def warm(warmers: tuple[Warmer, ...], languages: tuple[str, ...]) -> None:
-    """A new picture worker's first job: draw every game's static art in every language."""
-    for warmer in warmers:
-        for language in languages:
-            warmer(labels(language))
 
 
 PUBLIC = WorkerPool("public pictures", public_workers())
@@ -67,15 +62,38 @@ _builders = ThreadPoolExecutor(1, thread_name_prefix="build-message")
 travel to a process."""
 
 
-def start_pictures(warmers: Sequence[Warmer], languages: Sequence[str]) -> None:
-    """Start every picture worker, each drawing the static art of every game in every language, and wait for them."""
+def use_art(folder: Path) -> None:
+    """Find and keep the static art in `folder`, here and in every picture worker (those started for another
+    folder are stopped; the next picture starts them again)."""
+    artstore.use(folder)
+    pools = (PUBLIC, PRIVATE, SLOW)
+    if any(isinstance(pool.first, functools.partial) and pool.first.args != (folder,) for pool in pools):
+        stop_pictures()
+    for pool in pools:
+        pool.first = functools.partial(artstore.use, folder)
+
+
+def start_pictures() -> None:
+    """Start the board and hand workers now rather than on the first picture (after ready, in a thread)."""
     for pool in (PUBLIC, PRIVATE):
-        pool.first = functools.partial(warm, tuple(warmers), tuple(languages))
-    threads = [threading.Thread(target=pool.start) for pool in (PUBLIC, PRIVATE)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+        pool.start()
+
+
+def warm_workers(folder: Path | None = None) -> None:
+    """Start the board and hand workers with every game's static art in memory in every language (for benchmarks
+    that measure warm workers; the bot loads or draws each piece on first use)."""
+    if folder is not None:
+        use_art(folder)
+    for pool in (PUBLIC, PRIVATE):
+        for index in range(pool.workers):
+            pool.submit(index, _warm).result()
+
+
+def _warm() -> None:
+    """In a worker: every game's static art in every language, drawn or loaded."""
+    for warm in (ttr_art.warm, cardgame_art.warm):
+        for language in LANGUAGES:
+            warm(labels(language))
 
 
 @atexit.register

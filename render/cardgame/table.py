@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from render.artstore import stored
 from render.cardgame.pieces import (
     Box,
     back_image,
@@ -181,7 +181,7 @@ def render_table(view: CardGameView, labels: Labels, names: Names) -> bytes:
     return encode(table_image(view, labels, names), palette=table_palette())
 
 
-@lru_cache(maxsize=1)
+@stored(maxsize=1)
 def table_palette() -> Image.Image:
     """The 256 colours every table is encoded with, chosen once from sampler tables of seeded games (2 to 4
     players, from the opening to the end, with last rounds and robberies): mapping a table to them takes a third

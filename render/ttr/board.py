@@ -15,10 +15,10 @@ equal this full drawing mapped to `board_palette`, pixel for pixel.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image
 
+from render.artstore import stored
 from render.ttr.layout import map_layout
 from render.ttr.mapart import MapArt, map_art
 from render.ttr.palette import PLAYER_COLORS
@@ -122,7 +122,7 @@ def city_key(labels: Labels, map_id: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(city_names(labels, load_map(map_id)).items()))
 
 
-@lru_cache(maxsize=8)
+@stored(maxsize=8)
 def board_palette(map_id: str, cities: tuple[tuple[str, str], ...]) -> Image.Image:
     """The 256 colours every board of a map (and language) is encoded with, chosen once from sampler boards that
     show every piece in every player colour: bands, marks, closed tracks, stations, a tunnel, banners, cards."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from render.artstore import stored
 from render.ttr.geometry import Car, Point, bend_curve, cars_overlap, cumulative, offset_polyline, place_cars
 from render.ttr.placement import nudge
 from render.ttr.projection import Conic, conic_for, fit
@@ -88,7 +88,7 @@ def cars_need(length: int) -> float:
     return length * CAR_LENGTH + (length - 1) * CAR_GAP
 
 
-@cache
+@stored(maxsize=4)
 def map_layout(map_id: str) -> MapLayout:
     """Return the cached layout of a bundled map (`usa`, `europe`)."""
     return build_layout(load_map(map_id), _overrides(map_id))

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from render.artstore import stored
 from render.fonts import font
 from render.ttr.layout import CITY_RADIUS, MapLayout, map_layout
 from render.ttr.palette import (
@@ -56,7 +57,7 @@ def land_rings(map_id: str) -> tuple[tuple[tuple[float, float], ...], ...]:
     return tuple(tuple((lon, lat) for lon, lat in ring) for ring in data.get(map_id, []))
 
 
-@cache
+@stored(maxsize=4)
 def warped_land(map_id: str) -> tuple[tuple[tuple[float, float], ...], ...]:
     """The land outlines in board pixels, warped to follow the nudged cities (rings of 3 points or more)."""
     layout = map_layout(map_id)
@@ -64,7 +65,7 @@ def warped_land(map_id: str) -> tuple[tuple[tuple[float, float], ...], ...]:
     return tuple(ring for ring in rings if len(ring) > 2)
 
 
-@lru_cache(maxsize=8)
+@stored(maxsize=8)
 def map_art(map_id: str, names: tuple[tuple[str, str], ...]) -> MapArt:
     """Draw (once per map and set of city names) the static map layer."""
     layout = map_layout(map_id)

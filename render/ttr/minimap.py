@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 
 from PIL import Image, ImageDraw
 
+from render.artstore import stored
 from render.fonts import font
 from render.ttr.geometry import Point
 from render.ttr.layout import MapLayout, map_layout
@@ -256,7 +257,7 @@ def map_frame(map_id: str) -> Box:
     )
 
 
-@lru_cache(maxsize=16)
+@stored(maxsize=16)
 def mini_base(map_id: str, width: int) -> Image.Image:
     """The mini map's unchanging base at `SS` times `width`: land, tracks as faint coloured lines, city dots."""
     layout = map_layout(map_id)

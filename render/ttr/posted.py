@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from render.artstore import stored
 from render.caches import Lru
 from render.png import Segment, compress, inflate, palette_bytes, write_png
 from render.ttr.board import Layer, board_palette, city_key, map_layers
@@ -141,7 +142,7 @@ def warm_boards(map_id: str, labels: Labels) -> None:
         _static(map_id, city_key(labels, map_id))
 
 
-@lru_cache(maxsize=8)
+@stored(maxsize=8)
 def _static(map_id: str, cities: tuple[tuple[str, str], ...]) -> _Static:
     art = map_art(map_id, cities)
     palette = board_palette(map_id, cities)

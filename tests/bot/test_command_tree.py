@@ -27,8 +27,6 @@ from rules.cardgame.cards import KIND_NAMES
 from rules.ttr.board import CARD_NAMES
 from tests.bot.e2e import conftest as e2e
 
-warm_art = e2e.warm_art
-warm_thinking = e2e.warm_thinking
 stand_in = e2e.stand_in
 running = e2e.running
 SHARED = ("draw", "tickets", "hand", "board", "score")

@@ -5,6 +5,7 @@ seat's view to a worker."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import signal
 import threading
@@ -26,6 +27,9 @@ from render.ttr import render_board, render_hand
 from rules.cardgame import CardGameEngine
 from rules.ttr.view import PublicView, SeatView
 from tests.render.ttr.conftest import ENGINE, NAMES, play, seat_view
+
+pytestmark = pytest.mark.xdist_group("picture-pool")
+"""The module's fixtures start worker processes (or draw art): one test process runs them all."""
 
 RECORD = GameRecord(
     id=41,
@@ -69,11 +73,19 @@ def test_a_game_always_goes_to_the_same_worker(pool: WorkerPool) -> None:
     assert pool.submit(6, os.getpid).result(timeout=60) == firsts[0]
 
 
+def drawing_long(started: threading.Event) -> None:
+    """A long drawing in a worker: says it has begun (through a manager's event), then takes 30 seconds."""
+    started.set()
+    time.sleep(30)
+
+
 def test_a_worker_killed_mid_draw_fails_its_request_and_the_next_one_is_drawn(pool: WorkerPool) -> None:
     before = pool.submit(1, os.getpid).result(timeout=60)
-    sleeping = pool.submit(1, time.sleep, 30)
-    queued = pool.submit(3, os.getpid)
-    time.sleep(0.3)
+    with multiprocessing.get_context("spawn").Manager() as manager:
+        started = manager.Event()
+        sleeping = pool.submit(1, drawing_long, started)
+        queued = pool.submit(3, os.getpid)
+        assert started.wait(timeout=60)
     os.kill(before, signal.SIGKILL)
     with pytest.raises(BrokenProcessPool):
         sleeping.result(timeout=20)
@@ -83,16 +95,6 @@ def test_a_worker_killed_mid_draw_fails_its_request_and_the_next_one_is_drawn(po
     assert after != before
     assert pool.replaced >= 1
     assert pool.submit(0, os.getpid).result(timeout=60) not in (before, after)  # the other worker lives on
-
-
-def test_a_request_past_its_limit_ends_its_worker_and_one_within_it_leaves_the_worker_be(pool: WorkerPool) -> None:
-    worker = pool.submit(0, os.getpid).result(timeout=120)
-    assert pool.submit(0, os.getpid, limit=0.2).result(timeout=60) == worker
-    pool.submit(0, time.sleep, 0.5).result(timeout=60)  # well past the first request's limit, without one
-    assert pool.submit(0, os.getpid).result(timeout=60) == worker, "a request done in time leaves no watchdog"
-    with pytest.raises(BrokenProcessPool):
-        pool.submit(0, time.sleep, 30, limit=0.3).result(timeout=60)
-    assert pool.submit(0, os.getpid).result(timeout=120) != worker
 
 
 class Recording:

@@ -9,27 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import Conductor, create_bot, warm_pictures
+from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import ScriptedTable, sandbox_settings
-from bot.services.thinking import start_thinking
 
 PEOPLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def warm_art() -> None:
-    """Draw the games' static art once per test run, as a starting bot does before it is ready (several seconds on
-    a busy machine; the cold start itself is tested in test_real_server.py with caches cleared)."""
-    warm_pictures()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def warm_thinking() -> None:
-    """Start the process's thinking worker once per test run, as a starting bot does before it is ready: spawning
-    it and building its tables takes several seconds on a busy machine, which the first test's bot would otherwise
-    spend inside the stand-in's wait for ready."""
-    start_thinking(1)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
 from bot.storage.database import DatabaseUnusable, Statement, open_database
-from bot.ui.pictures import PICTURES, stop_pictures
+from bot.ui.pictures import PICTURES, PRIVATE_WORKERS, public_workers, stop_pictures
 from render.caches import clear_caches
 from rules.dice import DiceEngine
 from tests.bot.e2e.conftest import Running, choose_threads, people, table
@@ -83,7 +83,7 @@ async def test_cold_start_board_and_hand_are_answered_within_the_deadline(
         await playing(stand_in, bot, ("Ann", "Ben"), seed=11, map="europe")
     clear_picture_caches()
     restarted = create_bot(settings)
-    async with stand_in.connected(restarted, timeout=120):  # drawing the art again before ready takes seconds
+    async with stand_in.connected(restarted):  # nothing is drawn before ready: the art comes on first use
         board = await stand_in.slash("Ann", "board")  # the stand-in refuses an answer later than 3 s
         assert board.ephemeral and board.message is not None
         assert [a.filename for a in board.message.attachments] == ["board.png"]
@@ -179,8 +179,7 @@ async def child_bot(stand_in: LocalDiscord, database: Path) -> AsyncIterator[asy
         stderr=asyncio.subprocess.DEVNULL,
     )
     try:
-        # a fresh process draws the art before it connects: seconds on a busy machine
-        await stand_in.wait_connected(timeout=120)
+        await stand_in.wait_connected(timeout=120)  # a fresh process imports the bot first: seconds on a busy machine
         yield child
     finally:
         if child.returncode is None:
@@ -442,8 +441,9 @@ def alive(pid: int) -> bool:
 
 async def test_a_killed_bot_leaves_no_picture_worker_behind(stand_in: LocalDiscord, tmp_path: Path) -> None:
     async with child_bot(stand_in, tmp_path / "games.sqlite3") as child:
-        workers = descendants(child.pid)
-        assert workers, "the bot draws its pictures in worker processes"
+        async with asyncio.timeout(120):  # the workers start once the bot is ready
+            while len(workers := descendants(child.pid)) < public_workers() + PRIVATE_WORKERS:
+                await asyncio.sleep(0.05)
         child.kill()
         await child.wait()
     async with asyncio.timeout(30):  # each worker looks for its bot every second

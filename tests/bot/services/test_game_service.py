@@ -104,6 +104,49 @@ async def test_games_resume_from_their_snapshots_and_a_snapshot_that_differs_fro
     assert resumed.state(game_id) == truth
 
 
+class CountingDice(DiceEngine):
+    """The dice engine, counting the logs it replays (each snapshot checked at start replays one)."""
+
+    replays = 0
+
+    def replay(self, *args: Any, **kwargs: Any) -> Any:
+        CountingDice.replays += 1
+        return super().replay(*args, **kwargs)
+
+
+async def test_after_a_clean_stop_only_the_games_written_since_are_checked_against_their_logs(db: Database) -> None:
+    def counting(db: Database) -> GameService:
+        return GameService(GameStore(db), {"dice": CountingDice()}, bot_move_delay=0, new_seed=lambda: 1234)
+
+    CountingDice.replays = 0
+    opened = counting(db)
+    quiet = await started(opened)
+    lobby = await opened.open_lobby(game="dice", guild_id=9, channel_id=7, host_id=CAT, host_name="Cat")
+    await opened.join(lobby.id, BEN, "Ben")
+    await opened.start(lobby.id, CAT)
+    busy = lobby.id
+
+    after_crash = counting(db)  # `opened` never closes: as if it crashed
+    await after_crash.resume_all()
+    await after_crash.snapshots_checked()
+    assert CountingDice.replays == 2, "without a clean stop every running game is checked"
+    await after_crash.close()
+
+    after_clean_stop = counting(db)
+    await after_clean_stop.resume_all()
+    await after_clean_stop.snapshots_checked()
+    assert CountingDice.replays == 2, "after a clean stop no snapshot is in doubt"
+    seat = min(CountingDice().to_act(after_clean_stop.state(busy)))  # type: ignore[arg-type]
+    await after_clean_stop.act(busy, (CAT, BEN)[seat], "stop")
+
+    after_another_crash = counting(db)  # `after_clean_stop` never closes
+    await after_another_crash.resume_all()
+    await after_another_crash.snapshots_checked()
+    assert CountingDice.replays == 3, "only the game written since the clean stop is checked"
+    assert after_another_crash.state(busy) == after_clean_stop.state(busy)
+    assert after_another_crash.state(quiet) == after_clean_stop.state(quiet)
+
+
 async def test_a_wrong_snapshot_a_move_was_made_from_is_reported_not_replaced(
     db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -211,7 +211,7 @@ async def test_a_transaction_reads_then_writes_and_commits(database: Database) -
 
 async def test_guild_settings_wait_for_a_game_write_in_progress(database: Database) -> None:
     games, settings = GameStore(database), GuildSettingsStore(database)
-    inside, release = asyncio.Event(), asyncio.Event()
+    inside, release, putting = asyncio.Event(), asyncio.Event(), asyncio.Event()
 
     async def long_game_write() -> None:
         async with games.transaction() as transaction:
@@ -220,16 +220,26 @@ async def test_guild_settings_wait_for_a_game_write_in_progress(database: Databa
             await release.wait()
             raise RuntimeError("the game write fails and rolls back")
 
+    async def put_settings() -> None:
+        putting.set()  # and in the same step, before the test goes on, it asks for the writer
+        await settings.put(2, {"language": "ru"})
+
+    seen: list[str] = []
+    stop = database.trace(seen.append)
     writer = asyncio.create_task(long_game_write())
     await inside.wait()
-    put = asyncio.create_task(settings.put(2, {"language": "ru"}))
+    put = asyncio.create_task(put_settings())
+    await putting.wait()
     if database.dialect == "sqlite":  # one writer: it waits (PostgreSQL runs other rows' writes side by side)
-        await asyncio.sleep(0.05)
-        assert not put.done()  # before this change it wrote into the other task's open transaction
+        assert not put.done()
     release.set()
     with pytest.raises(RuntimeError):
         await writer
     await put
+    stop()
+    if database.dialect == "sqlite":
+        transactions = [kind(s) for s in seen if kind(s) in ("BEGIN", "COMMIT", "ROLLBACK")]
+        assert transactions == ["BEGIN", "ROLLBACK", "BEGIN", "COMMIT"]  # not inside the other one, as it once did
     assert await settings.get(1) == {}  # the failed transaction took only its own write with it
     assert await settings.get(2) == {"language": "ru"}
 

@@ -197,13 +197,11 @@ async def test_a_thinking_worker_killed_mid_thought_is_replaced_and_the_bot_play
 ) -> None:
     async with running() as bot:
         record = await bot_game(stand_in, bot, gate)
-        await gate.wait_entered()
-        [worker] = POOL.pids()
-        assert worker is not None
+        worker = await gate.wait_entered()
         replaced = POOL.replaced
         os.kill(worker, signal.SIGKILL)
-        await gate.wait_entered()  # asked again, of a fresh worker
-        assert POOL.replaced == replaced + 1 and POOL.pids() != [worker]
+        again = await gate.wait_entered()  # asked again, of a fresh worker
+        assert POOL.replaced == replaced + 1 and again != worker and worker not in POOL.pids()
         gate.release.set()
         table = ScriptedTable(stand_in, bot, [stand_in.user("Ann")])
         await table.play_move(record.id, random.Random(1))
