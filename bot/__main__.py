@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import signal
 import sys
 from collections.abc import Coroutine
@@ -17,8 +18,17 @@ from bot.games import GAMES
 from bot.settings import Settings
 from bot.storage.database import DatabaseUnusable, open_database
 
+LEASE_LOST = 75
+"""The exit status of a process that lost its lease on its shards (EX_TEMPFAIL): its supervisor should start it again,
+and the new process takes the shards back."""
 VOICE_WARNING = "voice will NOT be supported"
 """How discord.py's warnings that PyNaCl or davey is missing end, at every start: this bot uses no voice."""
+TOKEN_IN_URL = re.compile(r"(/(?:interactions|webhooks)/[0-9]+/)[^/?#\s'\"]+")
+"""An interaction's or webhook's token in a URL path (discord.py's HTTP debug lines: `/interactions/{id}/{token}/
+callback`, `/webhooks/{application id}/{token}`)."""
+TOKEN_FIELD = re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+""")
+"""A token in a logged payload (the gateway's debug line of each event carries every interaction's token)."""
+MASK = "***"
 SEATS = ", ".join(f"{game} {info.engine.min_players}-{info.engine.max_players}" for game, info in sorted(GAMES.items()))
 
 
@@ -71,10 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     quiet = (
         settings.discord_token is None and "log_level" not in settings.model_fields_set
     )  # the sandbox says its steps
-    logging.basicConfig(
-        level="WARNING" if quiet else settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("discord.client").addFilter(not_about_voice)
+    configure_logging("WARNING" if quiet else settings.log_level)
     try:
         if settings.discord_token is not None:
             return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
@@ -82,6 +89,36 @@ def main(argv: list[str] | None = None) -> int:
     except DatabaseUnusable as error:
         print(f"conductor: {error}", file=sys.stderr)
         return 2
+
+
+def configure_logging(level: str) -> None:
+    """Log to stderr at `level`, without discord.py's voice warnings, and with every token masked by each handler
+    (a filter on a handler sees every record it writes; one on a logger only that logger's own)."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").addFilter(not_about_voice)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(mask_tokens)
+
+
+def mask_tokens(record: logging.LogRecord) -> bool:
+    """Mask interaction and webhook tokens in a record's message and traceback (a token lets anyone answer or edit as
+    the bot for 15 minutes); keep every record."""
+    message = record.getMessage()
+    masked = masked_text(message)
+    if masked != message:
+        record.msg, record.args = masked, None
+    if record.exc_info and not record.exc_text:
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    if record.exc_text:
+        record.exc_text = masked_text(record.exc_text)
+    if record.stack_info:
+        record.stack_info = masked_text(record.stack_info)
+    return True
+
+
+def masked_text(text: str) -> str:
+    """Text with every token in a URL path or a payload's `token` field replaced by `MASK`."""
+    return TOKEN_FIELD.sub(rf"\g<1>{MASK}", TOKEN_IN_URL.sub(rf"\g<1>{MASK}", text))
 
 
 def not_about_voice(record: logging.LogRecord) -> bool:
@@ -135,7 +172,8 @@ async def until_stopped(work: Coroutine[Any, Any, int]) -> int:
 
 async def serve(settings: Settings, token: str) -> int:
     """Run the bot until SIGINT or SIGTERM, then stop it gracefully: answers in flight finish before the HTTP
-    session closes, bot players finish their move, the database closes last."""
+    session closes, bot players finish their move, the database closes last. A bot that loses its lease on its
+    shards (PostgreSQL) stops driving them at once, is closed, and the process exits with LEASE_LOST."""
     from bot.app import create_bot
 
     database = await open_database(settings)  # refuse a bad database, or shards held elsewhere, before connecting
@@ -148,8 +186,14 @@ async def serve(settings: Settings, token: str) -> int:
     for stop in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(stop, lambda: loop.create_task(bot.close()))
     async with bot:
-        await bot.start(token)
-    return 0
+        running = asyncio.create_task(bot.start(token), name="bot")
+        lost = asyncio.create_task(bot.lease_lost.wait(), name="lease lost")
+        await asyncio.wait({running, lost}, return_when=asyncio.FIRST_COMPLETED)
+        lost.cancel()
+        if bot.lease_lost.is_set():
+            await bot.close()
+        await running
+    return LEASE_LOST if bot.lease_lost.is_set() else 0
 
 
 if __name__ == "__main__":

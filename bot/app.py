@@ -28,14 +28,14 @@ from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.command_syncs import CommandSyncStore
-from bot.storage.database import Database, open_database
+from bot.storage.database import Database, StoreBusy, open_database
 from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.notifications import NotificationStore
 from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore
-from bot.ui.answers import acknowledge, reply_private
+from bot.ui.answers import acknowledge, attend, reply_private
 from bot.ui.components import GameComponent
 from bot.ui.controller import GameController
 from bot.ui.cooldowns import Cooldowns
@@ -62,6 +62,8 @@ EXTENSIONS = (
 """The lobby, each game's package, the commands several games share, the admins' commands (any order works)."""
 SHUTDOWN_GRACE = 10.0
 """Seconds that interactions in flight get to finish when the bot stops."""
+STOP_GRACE = 5.0
+"""Seconds each part that drives games (turn timers, bot players …) gets to finish its round when the bot stops."""
 IDENTIFY_INTERVAL = 5.0
 """Discord lets one IDENTIFY per rate-limit bucket start every 5 seconds."""
 
@@ -78,8 +80,14 @@ class ConductorTree(app_commands.CommandTree[Any]):
         return await client.admit(interaction, Cooldowns.kind_of_command(name))
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
-        """Log the failure with its traceback and answer privately that nothing changed; the bot carries on."""
-        log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
+        """Log the failure with its traceback and answer privately that nothing changed (the store was busy, or
+        something failed); the bot carries on."""
+        name = getattr(interaction.command, "name", "?")
+        if isinstance(getattr(error, "original", error), StoreBusy):
+            log.warning("command %s found the store busy: %s", name, getattr(error, "original", error))
+            await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.store_busy"))
+            return
+        log.error("command %s failed", name, exc_info=error)
         await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
 
 
@@ -122,6 +130,11 @@ class Conductor(commands.AutoShardedBot):
         """The clock of turn timers; tests replace it before the bot starts."""
         self.cooldowns = Cooldowns(enabled=settings.cooldowns)
         self.closing = False
+        """Set when the bot stops or loses its lease: every interaction is then refused as "restarting"."""
+        self._closed = False
+        self.lease_lost = asyncio.Event()
+        """Set once this process lost its lease on its shards and stopped driving their games (`serve` then exits)."""
+        self._losing: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._catching_up: asyncio.Task[None] | None = None
         self._starting_workers: asyncio.Task[None] | None = None
@@ -135,6 +148,7 @@ class Conductor(commands.AutoShardedBot):
         (nothing is drawn and no worker started here: see `on_ready`)."""
         self.database = await open_database(self.settings)
         await self.database.hold(self.settings.shards())
+        self.database.watch_lease(self.lose_lease)
         self._identify_buckets = await self._max_concurrency()
         use_art(self.settings.art())
         self.guild_settings = GuildSettingsStore(self.database)
@@ -196,9 +210,9 @@ class Conductor(commands.AutoShardedBot):
         return max(1, int(limits.get("max_concurrency", 1)))
 
     async def on_ready(self) -> None:
-        """Once connected: bring every channel that missed a move up to date, let bot players whose turn it was
-        before a restart move again, and run turn timers."""
-        if self._resumed:
+        """Once connected: start the picture and thinking workers in the background, bring every channel that missed
+        a move up to date, let bot players whose turn it was before a restart move again, and run turn timers."""
+        if self._resumed or self.closing:
             return
         self._resumed = True
         self._starting_workers = asyncio.create_task(asyncio.to_thread(start_workers, self.settings), name="workers")
@@ -227,27 +241,18 @@ class Conductor(commands.AutoShardedBot):
     async def close(self) -> None:
         """Refuse new interactions and let those in flight finish; let bot players finish the move they are making;
         close Discord, then the database. Closing twice (a signal, then `async with`) closes once."""
-        if self.closing:
+        if self._closed:
             await super().close()
             return
-        self.closing = True
+        self._closed = self.closing = True
         if self._in_flight:
             await asyncio.wait(set(self._in_flight), timeout=SHUTDOWN_GRACE)
-        if self._catching_up is not None:
-            self._catching_up.cancel()
-            await asyncio.gather(self._catching_up, return_exceptions=True)
+        if self._losing is not None:
+            await self._losing  # a lost lease stopped them at once
+        else:
+            await self._stop_driving(STOP_GRACE)
         if self._starting_workers is not None:  # a thread: it cannot be cancelled, but is short
             await asyncio.gather(self._starting_workers, return_exceptions=True)
-        if hasattr(self, "timers"):
-            await self.timers.close()
-        if hasattr(self, "notifications"):
-            await self.notifications.close()
-        if hasattr(self, "ratings"):
-            await self.ratings.close()
-        if hasattr(self, "lobbies"):
-            await self.lobbies.close()
-        if hasattr(self, "service"):
-            await self.service.close()
         if hasattr(self, "charts"):
             await self.charts.close()  # after the service: a bot player's last move tells it of the end first
         await super().close()
@@ -255,9 +260,37 @@ class Conductor(commands.AutoShardedBot):
         if hasattr(self, "database"):
             await self.database.close()
 
+    def lose_lease(self, reason: str) -> None:
+        """The database says this process's lease on its shards ended, so another process may take them: refuse every
+        interaction ("restarting") and stop driving their games at once; `lease_lost` is set once they are stopped."""
+        if self.closing:
+            return  # stopping already; and the lease's fence refuses every game write from now on
+        log.error("lost the lease on shards %s: %s; their games stop here", sorted(self.settings.shards().ids), reason)
+        self.closing = True
+        self._losing = asyncio.create_task(self._stop_driving(0.0), name="lease lost")
+        self._losing.add_done_callback(lambda _: self.lease_lost.set())
+
+    async def _stop_driving(self, grace: float) -> None:
+        """Stop the catch-up, turn timers, notifications, ratings, lobby expiry and bot players, each given `grace`
+        seconds to finish the round in hand."""
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+            await asyncio.gather(self._catching_up, return_exceptions=True)
+        if hasattr(self, "timers"):
+            await self.timers.close(grace)
+        if hasattr(self, "notifications"):
+            await self.notifications.close(grace)
+        if hasattr(self, "ratings"):
+            await self.ratings.close(grace)
+        if hasattr(self, "lobbies"):
+            await self.lobbies.close(grace)
+        if hasattr(self, "service"):
+            await self.service.close(grace)
+
     async def admit(self, interaction: discord.Interaction[Any], kind: str | None) -> bool:
         """Let an interaction in, or answer privately why not (stopping, too many too fast); one let in is waited
-        for when the bot stops, so its answer is not cut off."""
+        for when the bot stops, so its answer is not cut off, and is acknowledged before a slow store would make it
+        late (`attend`)."""
         language = language_of(interaction.locale)
         if self.closing:
             await reply_private(interaction, text(language, "bot.reason.restarting"))
@@ -272,6 +305,7 @@ class Conductor(commands.AutoShardedBot):
             task.add_done_callback(self._in_flight.discard)
         if kind == "picture":  # before even looking the game up: the answer is a picture, never fast
             await acknowledge(interaction, private_answer=True)
+        attend(interaction)
         return True
 
     async def route_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
@@ -281,15 +315,40 @@ class Conductor(commands.AutoShardedBot):
             return
         controller = self.controllers.get(cid.game)
         try:
+            if not await self._clicked_in_place(interaction, cid):
+                await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.wrong_place"))
+                return
             if controller is None:
                 await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.unknown_component"))
                 return
             await controller.on_component(interaction, cid, values)
+        except StoreBusy as busy:
+            log.warning("component %s found the store busy: %s", cid, busy)
+            await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.store_busy"))
         except Exception:
             log.exception("component %s failed", cid)
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
         finally:
             await self.bring_up_to_date(cid.game_id)
+
+    async def _clicked_in_place(self, interaction: discord.Interaction[Any], cid: ComponentId) -> bool:
+        """Whether a click comes from the server and the channel or thread of the game its custom id names (or, for
+        a game moved into its thread at Start, the lobby's channel), where all its components are posted: an id
+        forged elsewhere is refused. An id naming no game (0: the inviter's pick of a game to open where they are)
+        or an unknown one is left to its controller."""
+        if cid.game_id == 0:
+            return True
+        try:
+            record = await self.service.get(cid.game_id)  # an open game: from memory
+        except ServiceError:  # over (a Rematch), or another process's: as stored
+            stored = await self.service.store.get(cid.game_id)
+            if stored is None:
+                return True
+            record = stored
+        if record.guild_id != interaction.guild_id:
+            return False
+        here = interaction.channel_id
+        return here == record.channel_id or here == await self.service.store.seen_from(record.id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
         """After a command, bring its channel's game up to date if a stored move is not shown there yet."""

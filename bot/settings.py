@@ -72,6 +72,13 @@ class Settings(BaseSettings):
         default=True,
         description="Limit how often one person may ask for pictures and commands (the sandbox turns it off).",
     )
+    vote_cooldown_minutes: float = Field(
+        default=5,
+        ge=0,
+        le=1440,
+        description="Minutes before a person may ask again for a vote or an undo of the same kind in a game after"
+        " theirs was refused or lapsed (0: at once).",
+    )
     log_level: str = Field(default="INFO", description="Python logging level name.")
 
     @field_validator("shard_ids", mode="before")

@@ -1,14 +1,17 @@
-"""A finished game's replay: an animated picture of the public table, one frame per turn, the last held longer.
+"""A finished game's replay: an animated picture of the public table, one frame per turn, the last held longer,
+and its public log as JSON.
 
 Each frame is the picture the game posts in its channel (the board, the card table, the dice's last train and the
 score table), drawn from the public view only, scaled to `FRAME_WIDTH` and captioned with the turn. Animated WebP
 (lossy, which keeps a 5-player Europe game near 4 MB where lossless passes Discord's 10 MiB), or GIF where Pillow
-writes no WebP. A game that would still pass the limit is drawn again smaller.
+writes no WebP. A game that would still pass the limit is drawn again smaller. The log holds only what the table
+showed (`rules.history.spectate`); the full log, which rebuilds every hand, stays in the database.
 """
 
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -23,7 +26,7 @@ from render.ttr import board_image
 from rules.cardgame.view import CardGameView
 from rules.dice.view import DiceView
 from rules.engine import Seat
-from rules.history import Story, Turn, tell_log
+from rules.history import Story, Turn, spectated, tell_log
 from rules.ttr.view import PublicView
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -45,6 +48,10 @@ CAPTION_INK = (240, 236, 228)
 WEBP = features.check("webp")
 """Pillow 11 and later write animated WebP whenever they write WebP (libwebp's mux is always built in)."""
 EXTENSION = "webp" if WEBP else "gif"
+
+LOG_FORMAT = 2
+"""The public log's format: `format`, what the caller says of the game (its id, options, seats), then `start`,
+`moves` and `end` as `rules.history.spectate` tells them. Format 1 was the full log (seed and action texts)."""
 
 Names = Sequence[str]
 
@@ -91,6 +98,20 @@ def render_game_replay(
 ) -> Animation:
     """A stored game's replay animation (a picture worker's job): its log replayed, a frame drawn per turn."""
     return render_replay(game, tell_log(game, options, n_players, seed, actions), names, labels)
+
+
+def render_game_log(
+    game: str,
+    options: Mapping[str, Any],
+    n_players: int,
+    seed: int,
+    actions: Sequence[tuple[Seat, str]],
+    about: Mapping[str, Any],
+) -> bytes:
+    """A stored game's public log as UTF-8 JSON (a picture worker's job, beside the animation): `about` (what the
+    caller tells of the game), then what the table showed, move by move."""
+    told = spectated(game, options, n_players, seed, actions)
+    return json.dumps({"format": LOG_FORMAT, **about, **told}, ensure_ascii=False, indent=1).encode("utf-8")
 
 
 def render_replay(game: str, story: Story, names: Names, labels: Labels) -> Animation:

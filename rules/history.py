@@ -13,6 +13,8 @@ view, never from a seat's. A turn is one seat's complete turn, not each step of 
 
 The final result adds what is revealed only at the end (tickets and bonus in Ticket to Ride; the card game's
 final scoring), so it is kept apart as the history's last point, `final`.
+
+`spectate` tells the same log as the table told it, move by move, for the public log a replay comes with.
 """
 
 from __future__ import annotations
@@ -164,3 +166,33 @@ def tell(
             player = reading.player(after)
         view = after
     return Story(tuple(told), engine.result(state))
+
+
+def spectated(
+    game: str, options: Mapping[str, Any], n_players: int, seed: int, actions: Sequence[tuple[Seat, str]]
+) -> dict[str, Any]:
+    """`spectate` a stored game: its id, options as stored (JSON-like), seat count, seed and action log."""
+    engine = engine_of(game)
+    return spectate(engine, engine.new_game(engine.load_options(dict(options)), n_players, seed), actions)
+
+
+def spectate(
+    engine: GameEngine[Any, Any, Any], start: BaseModel, actions: Sequence[tuple[Seat, str]]
+) -> dict[str, Any]:
+    """What the table showed of a game from `start`, as JSON-ready data: the public view at the start; each move
+    as the table told it (who moved and its public events) with the parts of the public view it changed; the
+    public view at the end (the final sheet).
+
+    Only public views and public events go in, so nothing hidden does (the seed, a blind card's colour, the tickets
+    a player returned, a hand before the end): two games that differ only in those give the same data.
+    """
+    state = start
+    table = first = engine.view(state, None).model_dump(mode="json")
+    moves = []
+    for seat, text in actions:
+        state, events = engine.apply(state, seat, engine.parse_action(text))
+        after = engine.view(state, None).model_dump(mode="json")
+        told = [event.model_dump(mode="json", include={"key", "params"}) for event in events if event.public]
+        moves.append({"seat": seat, "events": told, "table": {k: v for k, v in after.items() if table.get(k) != v}})
+        table = after
+    return {"start": first, "moves": moves, "end": table}

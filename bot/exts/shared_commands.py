@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.games import GAMES
-from bot.i18n import command_mention, language_of, text
+from bot.i18n import command_mention, language_of, render, text
+from bot.services.games import GameService, ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
 
@@ -49,6 +50,26 @@ class SharedCommands:
     async def tickets(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Draw tickets."""
         await lacking(interaction, record, "tickets")
+
+
+async def own_game(
+    service: GameService, interaction: discord.Interaction[Any], game: str, command: str
+) -> GameRecord | None:
+    """This channel's game of kind `game`, for a command only that game has; or a private answer why not: the
+    channel plays another game (which has no such command, as the shared commands say), or none (pointing to the
+    person's game of that kind elsewhere, if any)."""
+    channel_id = interaction.channel_id or 0
+    try:
+        return await service.game_in_channel(channel_id, game, user_id=interaction.user.id)
+    except ServiceError as error:
+        refusal = error
+    try:
+        other = await service.game_in_channel(channel_id)
+    except ServiceError:
+        await reply_private(interaction, render(language_of(interaction.locale), refusal.message))
+        return None
+    await lacking(interaction, other, command)
+    return None
 
 
 async def lacking(interaction: discord.Interaction[Any], record: GameRecord, command: str) -> None:

@@ -16,6 +16,7 @@ import logging
 import math
 import string
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -177,9 +178,28 @@ def fit(value: str, limit: int = MAX_CONTENT) -> str:
     return value if len(value) <= limit else value[: limit - len(ELLIPSIS)] + ELLIPSIS
 
 
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
+"""Unicode categories never shown in a name: controls, format characters (zero-width, bidi marks and overrides,
+U+FEFF, …), private use, lone surrogates and line breaks."""
+BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+"""Letters and marks that draw nothing (Hangul fillers, …): ignorable by Unicode, yet not of a hidden category."""
+UNNAMED = "?"
+"""A name with nothing visible left in it."""
+
+
+def shown_name(name: str) -> str:
+    """A name (user input) as the bot shows it: NFKC-folded (fullwidth and styled letters become plain ones), with
+    nothing invisible and single spaces, so a zero-width space or a right-to-left override cannot pose as another."""
+    folded = unicodedata.normalize("NFKC", name)
+    visible = "".join(c for c in folded if unicodedata.category(c) not in HIDDEN_CATEGORIES and c not in BLANK_LETTERS)
+    return " ".join(visible.split()) or UNNAMED
+
+
 def escaped(name: str) -> str:
-    """A name (user input) shown literally in a message: no bold, no masked link, no mention, whatever it holds."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name)).replace("<", "\\<")
+    """A name (user input) shown literally in a message (as `shown_name` shows it): no bold, no masked link, no
+    mention, whatever it holds."""
+    plain = shown_name(name)
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(plain)).replace("<", "\\<")
 
 
 def _param(language: str, value: Param, names: Mapping[int, str] | None) -> str:

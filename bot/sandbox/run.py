@@ -118,13 +118,17 @@ class ScriptedTable:
         host, *others = self.people
         await self.discord.slash(host, f"newgame {game}", options)
         lobby = next((m for m in reversed(self.discord.messages) if _has_verb(m, "join")), None)
-        assert lobby is not None, "/newgame opened no lobby (here or in a thread)"
+        assert lobby is not None, "/newgame opened no lobby"
         for person in others:
             await self.click_labelled(person, lobby.id, "join")
         for _ in range(bots):
             await self.add_bot(host, lobby.id)
+        game_id = int(str(lobby.buttons()[0]["custom_id"]).split(":")[1])
         await self.click_labelled(host, lobby.id, "start")
-        record = await self.bot.service.game_in_channel(lobby.channel_id)
+        await self.discord.wait_for(  # a Start that opens the game's thread is acknowledged first, shown after
+            lambda: not self.discord.message(lobby.id).buttons() or None, what="the lobby shown started"
+        )
+        record = await self.bot.service.get(game_id)
         await self.settle(record.id)
         return record
 

@@ -1,27 +1,37 @@
 """Undo by consent, and votes to pause, resume or end a running game: who may ask, who votes, what carries it.
 
 An undo asks the other people in the game (bot players agree at once; one refusal refuses it); a pause, a resume or
-an end asks everyone in it and carries with more than half of them (bot players do not vote). A vote lapses after
-`VOTE_SECONDS`, an undo also as soon as anyone moves, and every vote when its game closes; none outlives a restart.
-Every vote, ballot and outcome is stored (`VoteStore`), and a move taken back stays in the log, marked.
+an end asks everyone in it and carries with more than half of them (bot players do not vote). The asker's answer is
+yes and cannot change. One vote is open in a game at a time, and a person whose vote of a kind was refused or lapsed
+may not ask for that kind again in that game until `cooldown` seconds after it closed, so nobody can flood the
+channel with votes. A vote lapses after `VOTE_SECONDS`, an undo also as soon as anyone moves, and every vote when its
+game closes; none outlives a restart. Every vote, ballot and outcome is stored (`VoteStore`), and a move taken back
+stays in the log, marked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from bot.i18n import escaped
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.storage.votes import Outcome as VoteOutcome
 from bot.storage.votes import VoteKind, VoteRecord, VoteStore
+from rules.engine import Message
 
 log = logging.getLogger(__name__)
 
 VOTE_SECONDS = 180.0
 """How long a vote stays open before it lapses."""
+COOLDOWN_SECONDS = 300.0
+"""How long after a refused or lapsed vote its asker may not ask for that kind again in that game (the bot passes
+its setting, `vote_cooldown_minutes`)."""
 
 Presenter = Callable[["Vote"], Awaitable[None]]
 """Show a vote that closed without a click (it lapsed): its message loses its buttons."""
@@ -78,12 +88,14 @@ class ConsentService(GameListener):
         clock: Callable[[], float],
         resync: Resync | None = None,
         lapse_after: float = VOTE_SECONDS,
+        cooldown: float = COOLDOWN_SECONDS,
     ) -> None:
         self.store = store
         self.games = games
         self.clock = clock
         self.resync = resync
         self.lapse_after = lapse_after
+        self.cooldown = cooldown
         self.present: Presenter | None = None
         self._votes: dict[int, Vote] = {}
         """Vote id → an open vote."""
@@ -120,8 +132,7 @@ class ConsentService(GameListener):
 
     async def _open(self, game_id: int, kind: VoteKind, user_id: int, version: int, seq: int | None = None) -> Vote:
         async with self._lock:
-            if any(v.record.game_id == game_id and v.record.kind == kind for v in self._votes.values()):
-                raise ServiceError("undo.reason.already_open")
+            await self._check_may_open(game_id, kind, user_id)
             game = await self.games.get(game_id)
             record = await self.store.open(game_id, kind, user_id, version, seq)
             vote = Vote(record=record, game=game, opened=self.clock(), ballots={user_id: True})
@@ -129,6 +140,20 @@ class ConsentService(GameListener):
             self._timers[record.id] = asyncio.create_task(self._lapse_later(record.id), name=f"vote-{record.id}")
             await self._settle(vote)
             return vote
+
+    async def _check_may_open(self, game_id: int, kind: VoteKind, user_id: int) -> None:
+        """Refuse a second open vote in a game (naming the open one), and a kind its asker saw fail too recently."""
+        open_vote = next((v for v in self._votes.values() if v.record.game_id == game_id), None)
+        if open_vote is not None:
+            asker = next((s.name for s in open_vote.game.seats if s.user_id == open_vote.record.user_id), "?")
+            asked = Message(key=f"undo.asked.{open_vote.record.kind}")
+            raise ServiceError("undo.reason.already_open", player=escaped(asker), vote=asked)
+        closed = await self.store.last_failed(game_id, user_id, kind)
+        if closed is None:
+            return
+        again = datetime.fromisoformat(closed).timestamp() + self.cooldown
+        if self.clock() < again:
+            raise ServiceError("undo.reason.cooldown", at=math.ceil(again))
 
     def shown_at(self, vote: Vote, channel_id: int, message_id: int) -> Awaitable[None]:
         """Remember where a vote is shown."""
@@ -138,7 +163,8 @@ class ConsentService(GameListener):
     # ---- voting -------------------------------------------------------------------------------------------
 
     async def cast(self, vote_id: int, user_id: int, yes: bool) -> Vote:
-        """Count a voter's ballot and carry out what it decides; refused to anyone who does not vote on it."""
+        """Count a voter's ballot and carry out what it decides; refused to its asker (their yes stands) and to
+        anyone who does not vote on it."""
         async with self._lock:
             vote = self._votes.get(vote_id)
             if vote is None:
@@ -146,6 +172,8 @@ class ConsentService(GameListener):
             if self.clock() - vote.opened >= self.lapse_after:
                 await self._close(vote, "lapsed")
                 raise ServiceError("undo.reason.closed")
+            if user_id == vote.record.user_id:
+                raise ServiceError("undo.reason.own_vote")
             if user_id not in vote.voters:
                 raise ServiceError("undo.reason.not_a_voter")
             await self.store.cast(vote_id, user_id, yes)

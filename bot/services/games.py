@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.services.thinking import HintRefused, Thinker
 from bot.shards import EVERY_SHARD, ShardSet
-from bot.storage.database import Statement, now_iso
+from bot.storage.database import Statement, StoreLock, now_iso
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
 from rules.engine import Action, Event, GameEngine, Hint, IllegalAction, Level, Message, Seat
 
@@ -120,7 +120,8 @@ class _Table:
     state: BaseModel | None = None
     actions: int = 0
     """How many actions its log holds (the next one is number `actions + 1`)."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: asyncio.Lock = field(default_factory=StoreLock)
+    """Held across its writes: waiting for it is waiting on the store."""
     bots: asyncio.Task[None] | None = None
 
 
@@ -242,6 +243,12 @@ class GameService:
         return [
             game_id for game_id, t in self._tables.items() if t.record.channel_id == channel_id and self.behind(game_id)
         ]
+
+    def unplayed(self, game_id: int) -> bool:
+        """Whether a running game is as it was dealt, nobody having moved yet: a channel catching up on it missed
+        only its start, and is shown it as Start shows it."""
+        table = self._tables.get(game_id)
+        return table is not None and table.record.status == "active" and table.actions == 0
 
     def catch_up_reason(self, game_id: int) -> str:
         """The message key a channel catching up on this game says why with: a move taken back, or missed moves."""
@@ -433,9 +440,17 @@ class GameService:
             table.record = await self.store.update_lobby(record, _renumber(s for s in record.seats if s != bots[-1]))
             return table.record
 
-    async def start(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
+    async def start(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        version: int | None = None,
+        thread: Callable[[GameRecord], Awaitable[int | None]] | None = None,
+    ) -> GameRecord:
         """Start a lobby: only the host, with enough players, as drawn at `version` (if given); the engine deals
-        from the game's seed."""
+        from the game's seed. `thread`, once the start is certain, opens the thread of the lobby's channel to play
+        in (its id; None: the channel)."""
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if user_id != record.host_id:
@@ -445,7 +460,8 @@ class GameService:
                 raise ServiceError("bot.reason.too_few_players", min=table.engine.min_players)
             options = table.engine.load_options(record.options)
             state = table.engine.new_game(options, len(record.seats), record.seed)
-            table.record = await self.store.start(record, record.seats, state.model_dump_json())
+            thread_id = None if thread is None else await thread(record)
+            table.record = await self.store.start(record, record.seats, state.model_dump_json(), thread_id=thread_id)
             table.state = state
         started = table.record
         await self._tell(lambda listener: listener.on_started(started))

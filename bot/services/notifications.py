@@ -1,5 +1,5 @@
 """Turn notifications: a DM when a person's turn starts (at once or after a delay), the channel ping they chose, and
-spectators told when a game ends.
+spectators told when a game ends; and whose invitations to games each person refuses on a server (never posted).
 
 Each person the game waits for who wants DMs has a wait, kept in the store: when their DM is due, or none once it
 was sent (or while they act on in their own turn, when none is due). A wait starts when the game starts waiting for
@@ -24,7 +24,7 @@ from bot.i18n import text
 from bot.services.background import BackgroundLoop
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
-from bot.storage.notifications import DmWait, NotificationStore, NotifyPrefs, Watcher
+from bot.storage.notifications import DmWait, NotificationStore, NotifyPrefs, Refusals, Watcher
 from bot.ui.places import jump_link
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ RETRY_SECONDS = 300.0
 PREFS_REFRESH = 60.0
 """Seconds between reads of everyone's choices from the store: with several processes on one database (shards), a
 choice made through another process is heeded within this long."""
+MAX_REFUSED = 25
+"""The most inviters one person refuses one by one on a server: what /notify's people menu can show and change."""
 UNSHOWN_RETRY = 1.0
 """Seconds (real time) before looking again at a DM due in a game whose channel does not show its turn yet (a game
 just started: its first message is being posted), so the DM links to that message."""
@@ -115,6 +117,36 @@ class NotificationService(BackgroundLoop, GameListener):
         await self.store.put_prefs(told)
         self._prefs[user_id] = told
         return prefs
+
+    # ---- whose invitations each person refuses ------------------------------------------------------------
+
+    async def refusals(self, guild_id: int, user_id: int) -> Refusals:
+        """Whose invitations to games a person refuses on a server (read from the store each time: they are rare)."""
+        return await self.store.refusals(guild_id, user_id)
+
+    async def refuses_invitation(self, guild_id: int, user_id: int, inviter_id: int) -> bool:
+        """Whether a person refuses this inviter's invitations on a server (theirs, or everyone's)."""
+        return (await self.refusals(guild_id, user_id)).refuses(inviter_id)
+
+    async def refuse_everyone(self, guild_id: int, user_id: int, refused: bool) -> Refusals:
+        """Refuse (or take again) everyone's invitations on a server; the inviters refused one by one stay so."""
+        after = replace(await self.refusals(guild_id, user_id), everyone=refused)
+        await self.store.put_refusals(guild_id, user_id, after)
+        return after
+
+    async def refuse_inviters(self, guild_id: int, user_id: int, inviters: Iterable[int]) -> Refusals:
+        """Refuse exactly these inviters' invitations on a server (at most `MAX_REFUSED`; the rest are dropped)."""
+        chosen = frozenset(sorted(set(inviters) - {user_id})[:MAX_REFUSED])
+        after = replace(await self.refusals(guild_id, user_id), inviters=chosen)
+        await self.store.put_refusals(guild_id, user_id, after)
+        return after
+
+    async def refuse_inviter(self, guild_id: int, user_id: int, inviter_id: int) -> Refusals:
+        """Add one inviter to those whose invitations a person refuses on a server (none past `MAX_REFUSED`)."""
+        before = await self.refusals(guild_id, user_id)
+        if inviter_id in before.inviters or len(before.inviters) >= MAX_REFUSED:
+            return before
+        return await self.refuse_inviters(guild_id, user_id, before.inviters | {inviter_id})
 
     # ---- what the game service tells us -------------------------------------------------------------------
 

@@ -2,6 +2,8 @@
 
 The rule (docs/ratings.md): finished server games only, bot seats left out of the rating (people are ranked among
 themselves; fewer than two people rate nobody), a shared win is a shared place, games are rated in finish order.
+A running game its host (not a server admin) ends while others still play it is rated too, as the host's loss
+(`forfeited_game`), so ending a game one is losing escapes nothing.
 The listener only wakes a background loop once a game's final message is out; the loop stores every finished game
 without results, oldest first, so the games finished before ratings existed are backfilled the same way and the
 order never depends on which came in live.
@@ -21,9 +23,11 @@ from openskill.models import PlackettLuce
 
 from bot.services.background import BackgroundLoop
 from bot.services.games import AnyEngine, GameListener, GameService, Outcome
+from bot.storage.database import now_iso
 from bot.storage.games import GameRecord
 from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult
 from rules.cardgame.state import CardGameState
+from rules.cardgame.tickets import load_data
 from rules.dice.state import DiceState
 from rules.engine import GameResult, ScoreLine
 from rules.ttr.board import board_for
@@ -83,6 +87,51 @@ def finished_game(engine: AnyEngine, record: GameRecord, finished_at: str) -> Fi
         for s in record.seats
     )
     return FinishedGame(record.id, record.guild_id, FAMILIES[record.game], finished_at, seats)
+
+
+def rated_as_loss(record: GameRecord, user_id: int) -> bool:
+    """Whether a person ending this running game counts as their loss: another person still plays in it."""
+    return any(s.user_id is not None and s.user_id != user_id for s in record.seats)
+
+
+def forfeited_game(engine: AnyEngine, record: GameRecord, user_id: int, ended_at: str) -> FinishedGame:
+    """A running game this person ended, as the ratings see it: they are last with no win, the other seats are placed
+    by the points everyone could see (equal points share a place), and the first place wins. Its facts are empty:
+    trails and tickets of an unfinished game say nothing."""
+    if record.state is None or record.guild_id is None:
+        raise ValueError(f"game {record.id} has no running snapshot in a server")
+    points = points_so_far(engine.load_state(record.state))
+    others = [s.seat for s in record.seats if s.user_id != user_id]
+    at = {seat: 1 + sum(points[other] > points[seat] for other in others) for seat in others}
+    last = len(record.seats)
+    seats = tuple(
+        SeatResult(
+            seat=s.seat,
+            name=s.name,
+            place=at.get(s.seat, last),
+            score=points[s.seat],
+            won=at.get(s.seat) == 1,
+            user_id=s.user_id,
+            bot_kind=s.bot_kind,
+            left_user_id=s.left_user_id,
+        )
+        for s in record.seats
+    )
+    return FinishedGame(record.id, record.guild_id, FAMILIES[record.game], ended_at, seats)
+
+
+def points_so_far(state: Any) -> dict[int, int]:
+    """Seat → the points a game stopped short shows: Ticket to Ride's route points, the dice game's standing, the
+    card game's tickets scored at a public scoring (none before its end with fewer than four players)."""
+    if isinstance(state, TtrState):
+        return dict(enumerate(state.route_points))
+    if isinstance(state, DiceState):
+        return {seat: state.standing(seat) for seat in range(state.n_players)}
+    if isinstance(state, CardGameState):
+        tickets = load_data().ticket
+        scored = {r.seat: sum(tickets(t.ticket).points for t in r.completed) for r in state.first_scoring or ()}
+        return {seat: scored.get(seat, 0) for seat in range(state.n_players)}
+    raise ValueError(f"no points so far for {type(state).__name__}")
 
 
 def _ttr_facts(state: TtrState) -> dict[int, dict[str, Any]]:
@@ -215,6 +264,8 @@ class RatingService(BackgroundLoop, GameListener):
         self.recorded = 0
         """Games stored since start."""
         self._round_done = asyncio.Condition()
+        self._rating = asyncio.Lock()
+        """One round or forfeit at a time, so games are rated in the order they ended."""
 
     async def on_moved(self, outcome: Outcome) -> None:
         """A move was shown: if it ended the game, store and rate it soon (never on the move's own path)."""
@@ -227,6 +278,29 @@ class RatingService(BackgroundLoop, GameListener):
 
     async def run_due(self) -> int:
         """Store and rate every finished game without results, oldest first; return how many were stored."""
+        async with self._rating:
+            stored = await self._record_finished()
+        await self._count(stored)
+        return stored
+
+    async def forfeit(self, record: GameRecord, user_id: int) -> bool:
+        """Store and rate a running game this person just ended as their loss (`forfeited_game`), after the finished
+        games still waiting; False when it was stored already or has no running snapshot."""
+        ended_at = now_iso()
+        engine = self.service.engine(record.game)
+        try:
+            game = await asyncio.to_thread(forfeited_game, engine, record, user_id, ended_at)
+        except ValueError:
+            log.warning("game %s cannot be rated as ended by %s: no running snapshot in a server", record.id, user_id)
+            return False
+        async with self._rating:
+            stored = await self._record_finished()
+            recorded = await self.store.record(game, rate_game)
+        await self._count(stored + recorded)
+        return recorded
+
+    async def _record_finished(self) -> int:
+        """Store and rate every finished game without results, oldest first (under `_rating`)."""
         stored = 0
         after = ("", 0)
         while not self._closing:
@@ -245,10 +319,13 @@ class RatingService(BackgroundLoop, GameListener):
                     log.warning("game %s cannot be rated: its stored snapshot is not a finished game", game_id)
                     continue
                 stored += await self.store.record(game, rate_game)
+        return stored
+
+    async def _count(self, stored: int) -> None:
+        """Add to the games stored since start and wake whoever waits on that count."""
         async with self._round_done:
             self.recorded += stored
             self._round_done.notify_all()
-        return stored
 
     async def until_recorded(self, count: int) -> None:
         """Wait until `count` games were stored since start (what a test or a bench waits on, never a sleep)."""

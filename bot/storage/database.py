@@ -8,10 +8,12 @@ UPDATE SET x = excluded.x`, no scalar MAX(a, b) and no `? IS NULL OR …` (build
 
 from __future__ import annotations
 
+import asyncio
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -39,12 +41,84 @@ class DatabaseUnusable(Exception):
         super().__init__(self.problem)
 
 
+class StoreBusy(Exception):
+    """Another program or process held the store's write lock for longer than a write may wait: nothing of the
+    write was stored, and trying again later may well work."""
+
+
+class Waiting:
+    """A person waits on the store's answers (their click or command, served by the task `owner`): a wait on the
+    store (`store_wait`) of that task still going on at `by` (the event loop's clock) starts `notice` (the bot
+    acknowledges them), once, and finishes it before the task goes on."""
+
+    def __init__(self, by: float, owner: asyncio.Task[Any] | None, notice: Callable[[], Awaitable[None]]) -> None:
+        self.by = by
+        self.owner = owner
+        self._notice = notice
+        self._noticing: asyncio.Future[None] | None = None
+
+    def start_notice(self) -> None:
+        """Start the notice, unless it was started already."""
+        if self._noticing is None:
+            self._noticing = asyncio.ensure_future(self._notice())
+
+    async def noticed(self) -> bool:
+        """Wait for the notice to finish, if it was started; whether it was."""
+        if self._noticing is None:
+            return False
+        await self._noticing
+        return True
+
+
+WAITING: ContextVar[Waiting | None] = ContextVar("store_waiting", default=None)
+"""Who is kept waiting by the current task's waits on the store, if anyone is to hear that they are slow."""
+
+
+@asynccontextmanager
+async def store_wait() -> AsyncIterator[None]:
+    """Around a wait on the store (a call into it, or a lock whoever writes holds): if the task `WAITING` names
+    still waits at its time, the notice runs meanwhile, and is finished before the task leaves the block. Nothing
+    of the task runs while it waits here, so the notice never races the task's own answer."""
+    waiting = WAITING.get()
+    if waiting is None or asyncio.current_task() is not waiting.owner:
+        yield
+        return
+    timer = asyncio.get_running_loop().call_at(waiting.by, waiting.start_notice)
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if await waiting.noticed():
+            WAITING.set(None)
+
+
+class StoreLock(asyncio.Lock):
+    """A lock whose holder may be waiting on the store (a game's, the writer's): waiting for it is a `store_wait`."""
+
+    async def acquire(self) -> Literal[True]:
+        """Acquire the lock, as a wait on the store; never left held when cancelled meanwhile."""
+        acquired = False
+        try:
+            async with store_wait():
+                acquired = await super().acquire()
+        except BaseException:
+            if acquired:
+                self.release()
+            raise
+        return True
+
+
 class UniqueViolation(Exception):
     """A unique index or key refused a write; `constraint` names it (PostgreSQL: the index; SQLite: its columns)."""
 
     def __init__(self, constraint: str) -> None:
         super().__init__(f"unique constraint refused the write: {constraint}")
         self.constraint = constraint
+
+
+class LeaseLost(Exception):
+    """This process's lease on its shards ended (its connection dropped, or another process took a shard): a write
+    of their games is refused, nothing of it written, and the process must stop driving them."""
 
 
 class RowsNotChanged(Exception):
@@ -126,7 +200,8 @@ class Database(Reader):
     async def write(self, statements: Sequence[Statement]) -> list[int]:
         """Run the statements as one transaction in one hand-off; return each one's count of changed rows.
 
-        Any failure (an error, a `Statement.expect` not met: RowsNotChanged) rolls back every statement of it.
+        Any failure (an error, a `Statement.expect` not met: RowsNotChanged) rolls back every statement of it;
+        StoreBusy says another program kept the store locked longer than the write may wait (nothing written).
         """
 
     @abstractmethod
@@ -142,7 +217,18 @@ class Database(Reader):
     async def hold(self, shards: ShardSet) -> None:
         """Take this process's lease on its shards, kept until `close()`: DatabaseUnusable when another process
         holds one of them, so no game is ever driven by two processes. A process that dies loses its lease with its
-        connection, and its restart takes it again."""
+        connection, and its restart takes it again; one that lives on is told (`watch_lease`), and its game writes
+        carry the lease (`fence`)."""
+
+    def fence(self) -> list[Statement]:
+        """The statements a game's write adds so that it lands only while this process holds its lease, checked in
+        the write's own transaction (else it rolls back with LeaseLost). None before `hold()`, nor on SQLite: its
+        file lock keeps every other process out for as long as this one lives."""
+        return []
+
+    def watch_lease(self, lost: Callable[[str], None]) -> None:
+        """Have `lost(reason)` called once, as soon as the lease of `hold()` ends before `close()` (never on SQLite:
+        its file lock ends only with the process)."""
 
     @abstractmethod
     async def migrate(self, *, up_to: int | None = None) -> list[int]:

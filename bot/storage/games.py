@@ -12,6 +12,9 @@ from bot.shards import ShardSet
 from bot.storage.database import Database, Reader, Row, RowsNotChanged, Statement, Transaction, now_iso
 
 ACTIVE_STATUSES = ("lobby", "active")
+SEEN_FROM = "COALESCE((SELECT t.parent_id FROM game_threads t WHERE t.game_id = g.id), g.channel_id)"
+"""SQL for the channel a game `g` is seen from (who may view it may view the game): where it was played, or for a
+game in a thread the bot opened, the thread's channel (a public thread shows to whoever views its channel)."""
 CLOSED_STATUSES = ("abandoned", "cancelled")
 """The statuses `close_games` may set (a game that ends by its rules is 'finished' through record_action)."""
 
@@ -90,7 +93,8 @@ class DatedGame:
 
 
 class GameStore:
-    """The game tables on one `Database`; each write is one transaction, committed before return.
+    """The game tables on one `Database`; each write is one transaction, committed before return, and each write of
+    a game's moves, seats or status carries this process's lease on its shards (`Database.fence`).
 
     Writes that are a known list of statements are one `Database.write()` (one hand-off to the database); the
     `*_statement` methods return such statements for a caller that writes them together with others.
@@ -179,17 +183,33 @@ class GameStore:
         )
         return replace(record, version=record.version + 1, seats=tuple(seats))
 
-    async def start(self, record: GameRecord, seats: Sequence[SeatRecord], state: str) -> GameRecord:
-        """Move a lobby into play with its final seating and opening snapshot."""
+    async def start(
+        self, record: GameRecord, seats: Sequence[SeatRecord], state: str, *, thread_id: int | None = None
+    ) -> GameRecord:
+        """Move a lobby into play with its final seating and opening snapshot; with `thread_id`, to be played in
+        that thread of the lobby's channel (kept as the game's thread, so it is archived at the end)."""
+        moved = []
+        if thread_id is not None:
+            moved = [
+                Statement("UPDATE games SET channel_id = ? WHERE id = ?", (thread_id, record.id)),
+                Statement(
+                    "INSERT INTO game_threads (game_id, thread_id, parent_id) VALUES (?, ?, ?)",
+                    (record.id, thread_id, record.channel_id),
+                ),
+            ]
         await self._write_versioned(
             record,
             [
                 self._bump(record, status="active", state=state),
                 Statement("DELETE FROM seats WHERE game_id = ?", (record.id,)),
                 self._seats_statement(record.id, seats),
+                *moved,
             ],
         )
-        return replace(record, status="active", version=record.version + 1, state=state, seats=tuple(seats))
+        channel_id = record.channel_id if thread_id is None else thread_id
+        return replace(
+            record, status="active", channel_id=channel_id, version=record.version + 1, state=state, seats=tuple(seats)
+        )
 
     async def record_action(
         self,
@@ -242,7 +262,10 @@ class GameStore:
     async def count_hint(self, record: GameRecord, seat: int) -> GameRecord:
         """Count one more hint given to a seat (no move: the version stays)."""
         await self.database.write(
-            [Statement("UPDATE seats SET hints = hints + 1 WHERE game_id = ? AND seat = ?", (record.id, seat))]
+            [
+                Statement("UPDATE seats SET hints = hints + 1 WHERE game_id = ? AND seat = ?", (record.id, seat)),
+                *self.database.fence(),
+            ]
         )
         seats = tuple(replace(s, hints=s.hints + 1) if s.seat == seat else s for s in record.seats)
         return replace(record, seats=seats)
@@ -403,7 +426,8 @@ class GameStore:
                     " ON CONFLICT (shard_count, shard) DO UPDATE SET stopped_at = excluded.stopped_at",
                     [(shards.count, shard, at) for shard in sorted(shards.ids)],
                     many=True,
-                )
+                ),
+                *self.database.fence(),  # a process that lost its lease stopped anything but cleanly
             ]
         )
 
@@ -487,17 +511,20 @@ class GameStore:
         statuses: Sequence[str],
         *,
         user_id: int | None = None,
+        places: Sequence[int] | None = None,
         limit: int,
         offset: int = 0,
         by_change: bool = False,
     ) -> tuple[list[DatedGame], int]:
-        """A page of a server's games with these statuses (with a person in a seat, if given), newest first (or most
-        recently changed first), with when each was opened and last changed; and how many there are in all."""
-        where = f"g.guild_id = ? AND g.status IN ({_marks(statuses)})"
-        params: list[Any] = [guild_id, *statuses]
-        if user_id is not None:
-            where += " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
-            params.append(user_id)
+        """A page of a server's games with these statuses (with a person in a seat, if given; seen from one of
+        `places`, if given: see `SEEN_FROM`), newest first (or most recently changed first), with when each was
+        opened and last changed; and how many there are in all."""
+        if places is not None and not places:
+            return [], 0
+        where, params = _listing(guild_id, statuses, user_id)
+        if places is not None:
+            where += f" AND {SEEN_FROM} IN ({_marks(places)})"
+            params += places
         total = int(await self.database.fetchval(f"SELECT COUNT(*) FROM games g WHERE {where}", params))
         rows = await self.database.fetch(
             f"SELECT g.* FROM games g WHERE {where} ORDER BY {'g.updated_at DESC, ' if by_change else ''}g.id DESC"
@@ -507,10 +534,23 @@ class GameStore:
         records = await _with_seats(self.database, rows)
         return [DatedGame(r, row["created_at"], row["updated_at"]) for r, row in zip(records, rows, strict=True)], total
 
+    async def places(self, guild_id: int, statuses: Sequence[str], *, user_id: int | None = None) -> list[int]:
+        """The channels a server's games with these statuses (with a person in a seat, if given) are seen from (see
+        `SEEN_FROM`), each once."""
+        where, params = _listing(guild_id, statuses, user_id)
+        rows = await self.database.fetch(f"SELECT DISTINCT {SEEN_FROM} AS place FROM games g WHERE {where}", params)
+        return [int(row["place"]) for row in rows]
+
+    async def seen_from(self, game_id: int) -> int | None:
+        """The channel a game is seen from (see `SEEN_FROM`), or None for an unknown game."""
+        place = await self.database.fetchval(f"SELECT {SEEN_FROM} FROM games g WHERE g.id = ?", (game_id,))
+        return None if place is None else int(place)
+
     async def _write_versioned(self, record: GameRecord, statements: Sequence[Statement]) -> None:
-        """Write statements whose first is `_bump(record)`: StaleVersion if the version moved, nothing written."""
+        """Write statements whose first is `_bump(record)`: StaleVersion if the version moved, LeaseLost if this
+        process lost its lease on its shards (`Database.fence`), nothing written."""
         try:
-            await self.database.write(statements)
+            await self.database.write([*statements, *self.database.fence()])
         except RowsNotChanged as error:
             if error.index != 0:
                 raise
@@ -546,6 +586,17 @@ _OPEN = ",".join("?" * len(ACTIVE_STATUSES))
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+def _listing(guild_id: int, statuses: Sequence[str], user_id: int | None) -> tuple[str, list[Any]]:
+    """The WHERE clause (on `games g`) and parameters of a server's games with these statuses, with a person in a
+    seat if given."""
+    where = f"g.guild_id = ? AND g.status IN ({_marks(statuses)})"
+    params: list[Any] = [guild_id, *statuses]
+    if user_id is not None:
+        where += " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+        params.append(user_id)
+    return where, params
 
 
 async def _with_seats(reader: Reader, rows: Sequence[Row]) -> list[GameRecord]:

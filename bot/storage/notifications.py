@@ -1,14 +1,17 @@
-"""Turn notifications: each person's /notify choices, the DM each waited-for person is due, and who watches a game."""
+"""Turn notifications: each person's /notify choices, the DM each waited-for person is due, and who watches a game;
+invitations: who was invited into each lobby, and whose invitations each person refuses on a server."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.storage.database import Database, Row, Statement
+from bot.storage.database import Database, Row, Statement, now_iso
 
 DELAYS = (0, 5, 15, 60)
 """The minutes a person may choose to wait before their turn's DM (0: at once)."""
+EVERYONE = 0
+"""The `inviter_id` stored for a refusal of everyone's invitations on a server (no Discord id is 0)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,28 @@ class Watcher:
     game_id: int
     user_id: int
     language: str
+
+
+@dataclass(frozen=True)
+class Refusals:
+    """Whose invitations to games one person refuses on one server."""
+
+    everyone: bool = False
+    inviters: frozenset[int] = frozenset()
+
+    def refuses(self, inviter_id: int) -> bool:
+        """Whether an invitation by this person is refused."""
+        return self.everyone or inviter_id in self.inviters
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A person invited into a lobby, by whom, and whether they declined."""
+
+    game_id: int
+    user_id: int
+    inviter_id: int
+    declined: bool = False
 
 
 class NotificationStore:
@@ -144,6 +169,69 @@ class NotificationStore:
             [Statement("DELETE FROM game_watchers WHERE game_id = ? AND user_id = ?", (game_id, user_id))]
         )
 
+    async def refusals(self, guild_id: int, user_id: int) -> Refusals:
+        """Whose invitations a person refuses on a server."""
+        rows = await self.database.fetch(
+            "SELECT inviter_id FROM invitation_refusals WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        inviters = {row["inviter_id"] for row in rows}
+        return Refusals(everyone=EVERYONE in inviters, inviters=frozenset(inviters - {EVERYONE}))
+
+    async def put_refusals(self, guild_id: int, user_id: int, refusals: Refusals) -> None:
+        """Store whose invitations a person refuses on a server (replacing what was there)."""
+        rows = [(guild_id, user_id, inviter) for inviter in sorted(refusals.inviters)]
+        if refusals.everyone:
+            rows.append((guild_id, user_id, EVERYONE))
+        statements = [
+            Statement("DELETE FROM invitation_refusals WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        ]
+        if rows:
+            statements.append(
+                Statement(
+                    "INSERT INTO invitation_refusals (guild_id, user_id, inviter_id) VALUES (?, ?, ?)", rows, many=True
+                )
+            )
+        await self.database.write(statements)
+
+    async def invitations(self, game_id: int) -> list[Invitation]:
+        """Everyone invited into a lobby, by user id."""
+        rows = await self.database.fetch(
+            "SELECT * FROM lobby_invitations WHERE game_id = ? ORDER BY user_id", (game_id,)
+        )
+        return [_invitation(row) for row in rows]
+
+    async def invite(self, invitation: Invitation, *, again: bool = False) -> bool:
+        """Record an invitation; False when the person was invited into that lobby already (nothing changed),
+        unless `again`: then the new inviter is kept and a decline forgotten."""
+        conflict = "DO UPDATE SET inviter_id = excluded.inviter_id, declined_at = NULL" if again else "DO NOTHING"
+        [count] = await self.database.write(
+            [
+                Statement(
+                    "INSERT INTO lobby_invitations (game_id, user_id, inviter_id, invited_at) VALUES (?, ?, ?, ?)"
+                    f" ON CONFLICT (game_id, user_id) {conflict}",
+                    (invitation.game_id, invitation.user_id, invitation.inviter_id, now_iso()),
+                )
+            ]
+        )
+        return count == 1
+
+    async def decline(self, game_id: int, user_id: int) -> Invitation | None:
+        """Mark a person's invitation into a lobby declined; it, or None when they were not invited."""
+        [count] = await self.database.write(
+            [
+                Statement(
+                    "UPDATE lobby_invitations SET declined_at = ? WHERE game_id = ? AND user_id = ?",
+                    (now_iso(), game_id, user_id),
+                )
+            ]
+        )
+        if count == 0:
+            return None
+        row = await self.database.fetchrow(
+            "SELECT * FROM lobby_invitations WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return None if row is None else _invitation(row)
+
 
 def _prefs(row: Row) -> NotifyPrefs:
     return NotifyPrefs(
@@ -160,3 +248,7 @@ def _prefs(row: Row) -> NotifyPrefs:
 def _wait(row: Row) -> DmWait:
     due = row["due_at"]
     return DmWait(game_id=row["game_id"], user_id=row["user_id"], due_at=None if due is None else float(due))
+
+
+def _invitation(row: Row) -> Invitation:
+    return Invitation(row["game_id"], row["user_id"], row["inviter_id"], declined=row["declined_at"] is not None)

@@ -1,18 +1,22 @@
 """The PostgreSQL backend (asyncpg): a small pool per process, the same numbered migrations as SQLite.
 
 Several Conductor processes may share one server: migrating happens under a transaction-scoped advisory lock, so
-two processes starting at once migrate once. SQL is written with `?` placeholders and translated to `$1 …` once per
-text.
+two processes starting at once migrate once. A process's lease on its shards is a connection of its own holding an
+advisory lock per shard, watched (its termination, a heartbeat), with a fencing number per shard that each taking
+raises and each game write checks. SQL is written with `?` placeholders and translated to `$1 …` once per text.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit
 
@@ -24,6 +28,7 @@ from bot.storage.database import (
     DatabaseStats,
     DatabaseUnusable,
     Dialect,
+    LeaseLost,
     Row,
     RowsNotChanged,
     Statement,
@@ -39,15 +44,24 @@ log = logging.getLogger(__name__)
 
 POOL_MIN_SIZE = 1
 POOL_MAX_SIZE = 5
-"""One of them is the shard lease's, held for the process's life (`hold`)."""
+"""The work's connections; the shard lease has one more of its own (`hold`)."""
 LEASE_LOCKS = 0x436F_6E64
 """The first key of the advisory locks on shards ("Cond"); the second is the shard id."""
 LAYOUT_LOCKS = 0x436F_6E65
 """The first key of the advisory locks saying how many shards a process counts; the second is that count."""
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for the server at start before refusing it as unreachable."""
+HEARTBEAT_SECONDS = 5.0
+"""How often the lease's connection is asked whether its fencing numbers are still the shards' (a dropped connection
+is noticed at once by its termination; this catches one that hangs, and a shard taken over)."""
+HEARTBEAT_TIMEOUT = 10.0
+"""Seconds a heartbeat may take before the lease counts as lost."""
+LEASE_APPLICATION = "conductor lease"
+"""The lease connection's application_name, as pg_stat_activity shows it (the pool's is "conductor")."""
 MIGRATION_LOCK = 0x436F_6E64_7563_746F  # "Conducto": the advisory lock every Conductor takes around migrating
 _OTHER_DATABASE = "or point CONDUCTOR_DATABASE_URL at another database"
+DROPPED = "its connection ended (a server restart or failover, idle_session_timeout, pg_terminate_backend)"
+TAKEN_OVER = "another process took one of its shards (its fencing number moved on)"
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/|\?", re.DOTALL)
 
 
@@ -71,14 +85,22 @@ class PostgresDatabase(Database):
 
     dialect: ClassVar[Dialect] = "postgresql"
 
-    def __init__(self, pool: Any, target: str) -> None:
+    def __init__(self, pool: Any, target: str, connect: Callable[[], Awaitable[Any]]) -> None:
         self.target = target
         self.stats = DatabaseStats()
+        self.heartbeat_seconds = HEARTBEAT_SECONDS
         self._pool = pool
+        self._connect = connect
+        """Opens a connection outside the pool, as the pool's are opened (the lease's)."""
         self._tracers: list[Callable[[str], None]] = []
         self._holders: set[asyncio.Task[Any]] = set()
         self._lease: Any = None
-        """The pooled connection whose session holds this process's advisory locks on its shards."""
+        """The connection whose session holds this process's advisory locks on its shards."""
+        self._fence: list[Statement] = []
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._watchers: list[Callable[[str], None]] = []
+        self._lost: str | None = None
+        """Why the lease ended, once it has."""
         self._closed = False
 
     @classmethod
@@ -101,7 +123,10 @@ class PostgresDatabase(Database):
             )
         except Exception as error:
             raise _refusal(shown, error, _password_of(url)) from None  # the driver's error may quote the URL
-        database = cls(pool, shown)
+        lease = partial(
+            asyncpg.connect, url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": LEASE_APPLICATION}
+        )
+        database = cls(pool, shown, lease)
         try:
             await database.migrate(up_to=up_to)
         except BaseException as error:
@@ -134,10 +159,15 @@ class PostgresDatabase(Database):
     async def write(self, statements: Sequence[Statement]) -> list[int]:
         """Run the statements in one transaction on one pooled connection.
 
-        A `many` statement runs once per parameter row (asyncpg's executemany reports no row counts).
+        A `many` statement runs once per parameter row (asyncpg's executemany reports no row counts). A write that
+        carries the lease's fence (`fence()`) is refused with LeaseLost once the lease has ended, here or on the
+        server (another process took a shard: its fencing number moved on).
         """
         if not statements:
             return []
+        fenced = any(isinstance(statement, _Fence) for statement in statements)
+        if fenced and self._lost is not None:
+            raise LeaseLost(f"this process lost its lease on its shards: {self._lost}")
         self._refuse_nested()
         self.stats.transactions += 1
         self.stats.statements += sum(len(s.params) if s.many else 1 for s in statements)
@@ -150,6 +180,9 @@ class PostgresDatabase(Database):
                 for params in rows:
                     count += _rowcount(await connection.execute(sql, *params))
                 if statement.expect is not None and count != statement.expect:
+                    if isinstance(statement, _Fence):
+                        self._lose(TAKEN_OVER)
+                        raise LeaseLost(f"this process lost its lease on its shards: {TAKEN_OVER}")
                     raise RowsNotChanged(index, count, statement.expect)
                 counts.append(count)
         return counts
@@ -213,11 +246,13 @@ class PostgresDatabase(Database):
             return int(await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
     async def hold(self, shards: ShardSet) -> None:
-        """Hold a session advisory lock per shard on a connection kept for the process's life (the server drops the
-        locks when that connection ends, a killed process's too), and refuse a shard count other processes do not
-        share: with another count the same server would be on two processes' shards."""
+        """Hold a session advisory lock per shard on a connection of its own, kept for the process's life (the server
+        drops the locks when that connection ends, a killed process's too), and raise each shard's fencing number;
+        refuse a shard count other processes do not share: with another count the same server would be on two
+        processes' shards. The connection is watched from then on: its termination, and a heartbeat."""
         if self._lease is None:
-            self._lease = await self._pool.acquire()
+            self._lease = await self._connect()
+            self._lease.add_termination_listener(self._lease_dropped)
         connection = self._lease
         counts = await connection.fetch(
             "SELECT DISTINCT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2"
@@ -240,16 +275,77 @@ class PostgresDatabase(Database):
                     f"shard {shard} of {shards.count} is run by another Conductor process on {self.target}: stop"
                     " it, or give this process other shards (CONDUCTOR_SHARD_IDS)",
                 )
+        # Raising the numbers waits for the writes still checking the old ones (they hold their row FOR SHARE)
+        rows = await connection.fetch(
+            "INSERT INTO shard_leases (shard_count, shard, fence, holder, taken_at)"
+            " SELECT $1, shard, 1, $3, $4 FROM unnest($2::integer[]) AS shard"
+            " ON CONFLICT (shard_count, shard) DO UPDATE SET fence = shard_leases.fence + 1,"
+            " holder = excluded.holder, taken_at = excluded.taken_at RETURNING shard, fence",
+            shards.count,
+            sorted(shards.ids),
+            f"{socket.gethostname()} pid {os.getpid()}",
+            now_iso(),
+        )
+        self._fence = [_fence_statement(shards.count, {int(row["shard"]): int(row["fence"]) for row in rows})]
+        if self._heartbeat is None:
+            self._heartbeat = asyncio.create_task(self._beat(), name="lease heartbeat")
+
+    def fence(self) -> list[Statement]:
+        """The statement that keeps a game's write from landing unless this process's fencing numbers are still its
+        shards' (it holds their rows FOR SHARE, so a process taking a shard waits for the write to end first)."""
+        return list(self._fence)
+
+    def watch_lease(self, lost: Callable[[str], None]) -> None:
+        """Have `lost(reason)` called once, as soon as the lease ends before `close()`."""
+        self._watchers.append(lost)
 
     async def close(self) -> None:
-        """Close the pool, waiting for the connections in use to come back (the shard lease ends with it)."""
+        """Stop watching the lease and close its connection (the locks end with it), then close the pool, waiting
+        for the connections in use to come back. A lease already lost closes quietly."""
         if self._closed:
             return
         self._closed = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            await asyncio.gather(self._heartbeat, return_exceptions=True)
         if self._lease is not None:
-            await self._lease.close()  # its session's advisory locks go with it, not back into the pool
-            await self._pool.release(self._lease)
+            if self._lost is None:
+                await self._lease.close()
+            else:
+                self._lease.terminate()
         await self._pool.close()
+
+    async def _beat(self) -> None:
+        """Ask the lease's connection every `heartbeat_seconds` whether its fencing numbers are still the shards';
+        an error, no answer within HEARTBEAT_TIMEOUT or a number moved on ends the lease."""
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            (fence,) = self._fence
+            try:
+                async with asyncio.timeout(HEARTBEAT_TIMEOUT):
+                    held = len(await self._lease.fetch(numbered(fence.sql), *fence.params))
+            except Exception as error:
+                self._lose(f"its connection stopped answering ({type(error).__name__}: {error})")
+                return
+            if held != fence.expect:
+                self._lose(TAKEN_OVER)
+                return
+
+    def _lease_dropped(self, connection: Any) -> None:
+        """asyncpg's termination listener of the lease's connection."""
+        self._lose(DROPPED)
+
+    def _lose(self, reason: str) -> None:
+        """End the lease once (not while closing): refuse fenced writes from now on, let the shards go at once if the
+        connection lingers, and tell the watchers."""
+        if self._lost is not None or self._closed:
+            return
+        self._lost = reason
+        if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
+            self._heartbeat.cancel()
+        self._lease.terminate()
+        for watcher in self._watchers:
+            watcher(reason)
 
     def _check_not_newer(self, found: int) -> None:
         known = latest_version("postgresql")
@@ -303,6 +399,24 @@ class PostgresDatabase(Database):
     def _log_query(self, record: Any) -> None:
         for callback in list(self._tracers):
             callback(record.query)
+
+
+@dataclass(frozen=True, slots=True)
+class _Fence(Statement):
+    """The lease's check in a write (see `PostgresDatabase.fence`): finding fewer rows than shards, the write rolls
+    back with LeaseLost, not RowsNotChanged."""
+
+
+def _fence_statement(count: int, fences: dict[int, int]) -> _Fence:
+    """Select the rows of these shards that still have these fencing numbers, FOR SHARE: one per shard, or LeaseLost.
+    Rows are locked in shard order, as `hold` raises them, so a write and a taking never deadlock."""
+    held = " OR ".join("(shard = ? AND fence = ?)" for _ in fences)
+    params = [count, *(number for shard in sorted(fences) for number in (shard, fences[shard]))]
+    return _Fence(
+        f"SELECT shard FROM shard_leases WHERE shard_count = ? AND ({held}) ORDER BY shard FOR SHARE",
+        params,
+        expect=len(fences),
+    )
 
 
 class _PostgresTransaction(Transaction):

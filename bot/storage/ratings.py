@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage.database import Database, Row, Transaction, now_iso
+from bot.storage.games import SEEN_FROM
 
 
 @dataclass(frozen=True)
@@ -166,19 +167,25 @@ class RatingStore:
                 await _rate(transaction, _finished(seats), rate)
         return len(games)
 
-    async def results_of(self, guild_id: int, family: str, user_id: int) -> list[SeatResult]:
-        """Every stored result of a person in one family on a server, oldest first."""
+    async def results_of(
+        self, guild_id: int, family: str, user_id: int, *, places: Sequence[int] | None = None
+    ) -> list[SeatResult]:
+        """Every stored result of a person in one family on a server (of the games seen from `places`, if given:
+        see `SEEN_FROM`), oldest first."""
+        where, params = _seen(places)
         rows = await self.database.fetch(
-            "SELECT * FROM game_results WHERE guild_id = ? AND family = ? AND user_id = ? ORDER BY finished_at",
-            (guild_id, family, user_id),
+            f"SELECT * FROM game_results WHERE guild_id = ? AND family = ? AND user_id = ?{where} ORDER BY finished_at",
+            (guild_id, family, user_id, *params),
         )
         return [_seat(row) for row in rows]
 
-    async def families_of(self, guild_id: int, user_id: int) -> dict[str, int]:
-        """Family → how many finished games of it a person has on a server (only those with any)."""
+    async def families_of(self, guild_id: int, user_id: int, *, places: Sequence[int] | None = None) -> dict[str, int]:
+        """Family → how many finished games of it a person has on a server (of the games seen from `places`, if
+        given), only those with any."""
+        where, params = _seen(places)
         rows = await self.database.fetch(
-            "SELECT family, COUNT(*) AS n FROM game_results WHERE guild_id = ? AND user_id = ? GROUP BY family",
-            (guild_id, user_id),
+            f"SELECT family, COUNT(*) AS n FROM game_results WHERE guild_id = ? AND user_id = ?{where} GROUP BY family",
+            (guild_id, user_id, *params),
         )
         return {row["family"]: int(row["n"]) for row in rows}
 
@@ -241,6 +248,16 @@ async def _rate(transaction: Transaction, game: FinishedGame, rate: RateGame) ->
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+def _seen(places: Sequence[int] | None) -> tuple[str, list[int]]:
+    """The condition (appended with AND) and parameters that keep the results of the games seen from `places` (all
+    of them for None; none for no places)."""
+    if places is None:
+        return "", []
+    if not places:
+        return " AND 1 = 0", []
+    return f" AND game_id IN (SELECT g.id FROM games g WHERE {SEEN_FROM} IN ({_marks(places)}))", list(places)
 
 
 def _rating(row: Row) -> Rating:

@@ -3,6 +3,10 @@
 Every call runs in the database's one thread (a single-worker executor), so the event loop never waits on the
 disk; `write()` runs BEGIN IMMEDIATE, its statements and COMMIT in one call into that thread. An asyncio lock keeps
 `write()` and `transaction()` from interleaving on the connection; reads do not take it.
+
+Another program holding the file's write lock (an open write transaction) delays writes: each waits for it at most
+the busy timeout from when it was asked for, queued behind others or not, then fails with StoreBusy (nothing of it
+written), so a locked file never stalls the bot for longer than that per write.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import fcntl
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -28,17 +33,22 @@ from bot.storage.database import (
     Row,
     RowsNotChanged,
     Statement,
+    StoreBusy,
+    StoreLock,
     Transaction,
     UniqueViolation,
     latest_version,
     migrations,
     now_iso,
+    store_wait,
 )
 
 log = logging.getLogger(__name__)
 
 _OTHER_FILE = "or point CONDUCTOR_DATABASE_PATH at another file"
 _UNIQUE = "UNIQUE constraint failed: "
+_BUSY_STEP_MS = 100
+"""Once open, how long SQLite itself waits for a lock before `_begin` looks at the write's deadline again."""
 T = TypeVar("T")
 
 
@@ -47,17 +57,21 @@ class SqliteDatabase(Database):
 
     dialect: ClassVar[Dialect] = "sqlite"
 
-    def __init__(self, path: str, connection: sqlite3.Connection, executor: ThreadPoolExecutor) -> None:
+    def __init__(
+        self, path: str, connection: sqlite3.Connection, executor: ThreadPoolExecutor, busy_timeout_ms: int
+    ) -> None:
         self.target = path
         self.stats = DatabaseStats()
         self._connection = connection
         self._executor = executor
-        self._lock = asyncio.Lock()
+        self._lock = StoreLock()
         self._owner: asyncio.Task[Any] | None = None
         self._tracers: list[Callable[[str], None]] = []
         self._lease: int | None = None
         """A descriptor of the file holding this process's exclusive lock on it (`hold`)."""
         self._closed = False
+        self._patience = busy_timeout_ms / 1000
+        """Seconds a write may wait for another program's write lock, counted from when it was asked for."""
 
     @classmethod
     async def open(cls, path: Path | str, *, busy_timeout_ms: int = 5000, up_to: int | None = None) -> SqliteDatabase:
@@ -86,9 +100,12 @@ class SqliteDatabase(Database):
             if unusable is None:
                 raise
             raise unusable from error
-        database = cls(str(path), connection, executor)
+        database = cls(str(path), connection, executor, busy_timeout_ms)
         try:
             await database._call(database._prepare, up_to)
+        except StoreBusy as error:
+            await database.close()
+            raise _locked(path, busy_timeout_ms) from error
         except BaseException as error:
             await database.close()
             unusable = _unusable(path, error, busy_timeout_ms) if isinstance(error, sqlite3.Error) else None
@@ -117,10 +134,11 @@ class SqliteDatabase(Database):
         if not statements:
             return []
         self._refuse_nested()
+        deadline = time.monotonic() + self._patience
         async with self._lock:
             self.stats.transactions += 1
             self.stats.statements += sum(len(s.params) if s.many else 1 for s in statements)
-            return await self._call(self._write, list(statements))
+            return await self._call(self._write, list(statements), deadline)
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """Open an IMMEDIATE transaction; each statement inside it is one call into the database thread."""
@@ -186,14 +204,20 @@ class SqliteDatabase(Database):
     # ---- the event loop's side -------------------------------------------------------------------------------
 
     async def _call(self, function: Callable[..., T], *args: Any) -> T:
-        """Run `function(*args)` in the database thread; a unique index refusal comes back as UniqueViolation."""
+        """Run `function(*args)` in the database thread (whoever waits on it told if it is slow); a unique index
+        refusal comes back as UniqueViolation, a lock another program kept too long as StoreBusy."""
         self.stats.handoffs += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, partial(function, *args))
+            async with store_wait():
+                return await asyncio.get_running_loop().run_in_executor(self._executor, partial(function, *args))
         except sqlite3.IntegrityError as error:
             message = str(error)
             if message.startswith(_UNIQUE):
                 raise UniqueViolation(message.removeprefix(_UNIQUE)) from error
+            raise
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise StoreBusy(f"the database {self.target} stayed locked by another program") from error
             raise
 
     def _refuse_nested(self) -> None:
@@ -204,12 +228,13 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
         self._refuse_nested()
+        deadline = time.monotonic() + self._patience
         async with self._lock:
             self._owner = asyncio.current_task()
             self.stats.transactions += 1
             transaction = _SqliteTransaction(self)
             try:
-                await self._call(self._execute, "BEGIN IMMEDIATE", ())
+                await self._call(self._begin, deadline)
                 try:
                     yield transaction
                     await self._call(self._execute, "COMMIT", ())
@@ -246,9 +271,20 @@ class SqliteDatabase(Database):
     def _executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
         return self._connection.executemany(sql, rows).rowcount
 
-    def _write(self, statements: list[Statement]) -> list[int]:
+    def _begin(self, deadline: float) -> None:
+        """BEGIN IMMEDIATE, trying again while another program holds the write lock, until `deadline` (at least
+        once, however late: the lock may be free by now)."""
+        while True:
+            try:
+                self._connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error) or time.monotonic() >= deadline:
+                    raise
+
+    def _write(self, statements: list[Statement], deadline: float) -> list[int]:
         connection = self._connection
-        connection.execute("BEGIN IMMEDIATE")
+        self._begin(deadline)
         try:
             counts = []
             for index, statement in enumerate(statements):
@@ -285,6 +321,7 @@ class SqliteDatabase(Database):
         self._migrate(up_to)
         connection.execute("BEGIN IMMEDIATE")  # a file locked or read-only is refused now, not at the first move
         connection.execute("COMMIT")
+        connection.execute(f"PRAGMA busy_timeout={_BUSY_STEP_MS}")  # from now on, each write keeps its own deadline
 
     def _migrate(self, up_to: int | None) -> list[int]:
         """Apply the pending migrations, each in its own transaction that also sets `PRAGMA user_version`."""
@@ -424,11 +461,7 @@ def _unusable(path: Path | str, error: sqlite3.Error, busy_timeout_ms: int) -> D
     if code.startswith("SQLITE_CORRUPT"):
         return _damaged(path, str(error))
     if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return DatabaseUnusable(
-            path,
-            f"the database {path} is locked by another process (still busy after {busy_timeout_ms} ms): stop the"
-            f" other Conductor or program using it, {_OTHER_FILE}",
-        )
+        return _locked(path, busy_timeout_ms)
     if code.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")):
         return _cannot_write(path, str(error))
     if code.startswith("SQLITE_FULL"):
@@ -438,6 +471,19 @@ def _unusable(path: Path | str, error: sqlite3.Error, busy_timeout_ms: int) -> D
             path, f"reading or writing the database {path} failed ({error}): check the disk, {_OTHER_FILE}"
         )
     return None
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    """Whether SQLite gave up waiting for a lock another connection holds."""
+    return (getattr(error, "sqlite_errorname", "") or "").startswith("SQLITE_BUSY")
+
+
+def _locked(path: Path | str, busy_timeout_ms: int) -> DatabaseUnusable:
+    return DatabaseUnusable(
+        path,
+        f"the database {path} is locked by another process (still busy after {busy_timeout_ms} ms): stop the"
+        f" other Conductor or program using it, {_OTHER_FILE}",
+    )
 
 
 def _damaged(path: Path | str, detail: str) -> DatabaseUnusable:

@@ -78,6 +78,14 @@ class VoteStore:
         sql = "UPDATE game_votes SET closed_at = ?, outcome = 'lapsed' WHERE closed_at IS NULL"
         await self.database.write([Statement(sql, (now_iso(),))])
 
+    async def last_failed(self, game_id: int, user_id: int, kind: VoteKind) -> str | None:
+        """When this person's latest refused or lapsed vote of a kind in a game closed (ISO), or None."""
+        return await self.database.fetchval(
+            "SELECT MAX(closed_at) FROM game_votes WHERE game_id = ? AND user_id = ? AND kind = ?"
+            " AND outcome IN ('refused', 'lapsed')",
+            (game_id, user_id, kind),
+        )
+
     async def votes(self, game_id: int) -> list[tuple[VoteRecord, Outcome | None, dict[int, bool]]]:
         """Every vote of a game, oldest first, with its outcome (None while open) and ballots by person."""
         rows = await self.database.fetch("SELECT * FROM game_votes WHERE game_id = ? ORDER BY id", (game_id,))

@@ -2,23 +2,34 @@
 
 Discord refuses an answer that comes more than 3 s after the click or command, and refuses an empty message or one
 over 2000 characters. Everything here is built so none of that can happen: slow work is preceded by
-`acknowledge`, and every private answer goes through `answer`, which fills and cuts the text.
+`acknowledge`, an interaction kept waiting by a slow store is acknowledged by `attend` before the deadline, and
+every private answer goes through `answer`, which fills and cuts the text. So an answer may always come after an
+acknowledgement: `update` and `say_in_public` answer either way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 
 from bot.i18n import fit, language_of, text
+from bot.storage.database import WAITING, Waiting
 from bot.ui.components import GameComponent, view_of
 from bot.ui.pictures import Picture, files_of
 
 log = logging.getLogger(__name__)
+
+STORE_PATIENCE = 1.5
+"""Seconds an interaction may wait on the store before it is acknowledged: within Discord's 3, with room for the
+acknowledgement's own round trip."""
+_THINKING_IN_PUBLIC = "conductor.thinking_in_public"
+"""`Interaction.extras` key: a command `attend` acknowledged with a public "thinking…" that may yet be private."""
 
 
 class PrivateReply(Protocol):
@@ -92,6 +103,58 @@ async def acknowledge(interaction: discord.Interaction[Any], *, private_answer: 
         log.warning("interaction %s expired before it could be acknowledged", interaction.id)
 
 
+def attend(interaction: discord.Interaction[Any]) -> None:
+    """Have this task's waits on the store (or on a game's lock, held by whoever writes) acknowledge the interaction
+    once they keep it waiting past `STORE_PATIENCE` (a file another program locked), so it is never left unanswered
+    however long the store takes; a wait that ends sooner changes nothing."""
+    if interaction.response.is_done():
+        return
+    by = asyncio.get_running_loop().time() + STORE_PATIENCE
+    WAITING.set(Waiting(by, asyncio.current_task(), lambda: _acknowledge_waiting(interaction)))
+
+
+async def _acknowledge_waiting(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge an interaction kept waiting by the store, keeping every answer open: a click defers its update;
+    a command "thinks" in public (a private answer removes that first: `answer`)."""
+    if interaction.response.is_done():
+        return
+    try:
+        if interaction.type is discord.InteractionType.application_command:
+            await interaction.response.defer(thinking=True)
+            interaction.extras[_THINKING_IN_PUBLIC] = True
+        else:
+            await acknowledge(interaction)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:  # the store's answer still counts
+        log.warning("could not acknowledge interaction %s while the store was slow: %r", interaction.id, error)
+
+
+async def think(interaction: discord.Interaction[Any], *, private: bool) -> None:
+    """Tell Discord a command's answer is coming, for everyone or for the person alone (a "thinking…" that
+    `interaction.followup.send` fills in); one acknowledged in public while the store kept it waiting has that
+    withdrawn when the answer is private, so the answer is not shown to all."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True, ephemeral=private)
+    elif private and interaction.extras.pop(_THINKING_IN_PUBLIC, False):
+        await _withdraw_public_thinking(interaction)
+
+
+async def update(interaction: discord.Interaction[Any], **changes: Any) -> None:
+    """Change the message clicked, as the answer to the click (after an acknowledgement too)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**changes)
+    else:
+        await interaction.response.edit_message(**changes)
+
+
+async def say_in_public(interaction: discord.Interaction[Any], **message: Any) -> int | None:
+    """Answer a command with a message everyone sees (after an acknowledgement too); return its id if known."""
+    if interaction.response.is_done():
+        interaction.extras.pop(_THINKING_IN_PUBLIC, None)
+        return (await interaction.followup.send(wait=True, **message)).id
+    response = await interaction.response.send_message(**message)
+    return getattr(response.resource, "id", None)
+
+
 async def answer(interaction: discord.Interaction[Any], reply: PrivateReply, *, replace: bool = False) -> None:
     """Answer the person privately; `replace` edits the private message they clicked instead of adding one.
 
@@ -137,9 +200,18 @@ async def _send(
     if embed is not None:
         kwargs["embed"] = embed
     if interaction.response.is_done():
+        if interaction.extras.pop(_THINKING_IN_PUBLIC, False):
+            await _withdraw_public_thinking(interaction)
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:
         await interaction.response.send_message(content or None, **kwargs)
+
+
+async def _withdraw_public_thinking(interaction: discord.Interaction[Any]) -> None:
+    """Remove a public "thinking…" not filled in yet, so the private answer that follows is not shown to all."""
+    original = await interaction.original_response()
+    if original.flags.loading:
+        await interaction.delete_original_response()
 
 
 async def _replace(

@@ -202,6 +202,14 @@ class GameController(GameListener):
         return self._locks.setdefault(game_id, asyncio.Condition())
 
     @asynccontextmanager
+    async def showing(self, record: GameRecord) -> AsyncIterator[bool]:
+        """The presentation lock, and whether the channel still lacks `record`'s version (a finished game's end is
+        always told): Start and every catch-up show a game under it, so whichever comes first shows it and marks it
+        shown, and the other finds it shown and posts nothing."""
+        async with self.presenting(record.id):
+            yield record.status != "active" or self.service.shown(record.id) < record.version
+
+    @asynccontextmanager
     async def publishing(self, outcome: Outcome) -> AsyncIterator[None]:
         """Around all of a move's publishing: the move is known as pending at once (before anything is awaited),
         so moves made just after it are shown after it, whichever answer finishes first."""
@@ -351,7 +359,7 @@ class GameController(GameListener):
     # ---- the public messages ------------------------------------------------------------------------------
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
-        """Present a game that just left its lobby."""
+        """Present a game that just left its lobby (under `showing`: a catch-up may have shown it first)."""
         raise NotImplementedError
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
@@ -359,12 +367,13 @@ class GameController(GameListener):
         raise NotImplementedError
 
     async def catch_up(self, record: GameRecord) -> None:
-        """Show the game as it stands now in its channel, which missed one or more moves (or its end)."""
+        """Show the game as it stands now in its channel, which missed one or more moves (or its end, or its
+        start: shown as the opening when nobody has moved yet); nothing if it was shown meanwhile (`showing`)."""
         raise NotImplementedError
 
     async def ensure_shown(self, game_id: int) -> None:
         """Bring a running game's channel up to date if a move was stored but not shown (one still being
-        published shows itself)."""
+        published shows itself; of Start and a catch-up, whichever comes first shows the game: `showing`)."""
         if not self.service.behind(game_id) or game_id in self._pending:
             return
         try:

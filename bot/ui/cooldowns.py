@@ -15,6 +15,8 @@ from discord.app_commands import Cooldown
 
 PICTURE_COMMANDS = frozenset({"hand", "board", "score"})
 """Commands answered privately with a picture: acknowledged (privately) as soon as they are let in."""
+PUBLIC_PICTURE_COMMANDS = frozenset({"stats", "leaderboard"})
+"""Commands answered publicly with a picture: counted with the pictures, acknowledged (publicly) by the command."""
 PICTURE_VERBS = frozenset({"hand"})
 REPLAY_COMMANDS = frozenset({"replay"})
 RATES = {
@@ -24,6 +26,8 @@ RATES = {
 }
 """Kind -> (uses, per seconds) for one person: five pictures in 15 s, ten commands in 10 s, one replay a minute (an
 animation of a long game is seconds of a worker's time)."""
+SHARED_BUCKETS = {"public_picture": "picture"}
+"""Kinds that take from another kind's uses: a public picture (/stats, /leaderboard) is one of the five pictures."""
 
 
 class _Buckets:
@@ -61,6 +65,8 @@ class Cooldowns:
         """The kind of limit a slash command falls under."""
         if name in REPLAY_COMMANDS:
             return "replay"
+        if name in PUBLIC_PICTURE_COMMANDS:
+            return "public_picture"
         return "picture" if name in PICTURE_COMMANDS else "command"
 
     @staticmethod
@@ -72,7 +78,7 @@ class Cooldowns:
         """Take one use of `kind` for this person; 0 when allowed, else the seconds until one is free."""
         if not self.enabled or kind is None:
             return 0.0
-        return self._buckets[kind].take(user_id, self.clock())
+        return self._buckets[SHARED_BUCKETS.get(kind, kind)].take(user_id, self.clock())
 
     def size(self) -> int:
         """How many people's buckets are kept (only those used within their period)."""

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from bot.i18n import escaped, render, text
+from bot.i18n import render, text
 from bot.services.games import Advice
 from bot.storage.games import GameRecord
+from bot.ui.names import seat_names
 from rules.engine import LEGACY_KINDS
 
 
@@ -21,7 +22,7 @@ def kind_about(language: str, kind: str) -> str:
 
 def hint_text(language: str, advice: Advice) -> str:
     """A hint as its asker reads it: the reason sentence, which names the move itself ("Claim … : it completes …")."""
-    names = {s.seat: escaped(s.name) for s in advice.record.seats}
+    names = seat_names(advice.record, marked=False)
     return text(language, "players.hint.answer", reason=render(language, advice.hint.reason, names))
 
 
@@ -31,7 +32,8 @@ def hints_line(language: str, record: GameRecord) -> str | None:
     if not any(s.hints for s in record.seats):
         return None
     seats = sorted((s for s in record.seats if s.user_id is not None or s.hints), key=lambda s: s.seat)
-    players = " · ".join(text(language, "players.sheet.person", name=escaped(s.name), count=s.hints) for s in seats)
+    names = seat_names(record, marked=False)
+    players = " · ".join(text(language, "players.sheet.person", name=names[s.seat], count=s.hints) for s in seats)
     return text(language, "players.sheet.hints", players=players)
 
 

@@ -33,6 +33,7 @@ import discord
 
 from bot.i18n import LANGUAGES, fit, text
 from bot.storage.games import GameRecord
+from bot.ui.names import shown_names
 from bot.workers import WorkerPool
 from render import artstore
 from render import cardgame as cardgame_art
@@ -56,7 +57,8 @@ def public_workers() -> int:
 PUBLIC = WorkerPool("public pictures", public_workers())
 PRIVATE = WorkerPool("private pictures", PRIVATE_WORKERS)
 SLOW = WorkerPool("slow pictures", 1)
-"""Replays of finished games (seconds each): apart, so no board or hand waits behind one; started on first use."""
+"""Replays of finished games (seconds each), /stats and /leaderboard (asked for at will): apart, so no board or hand
+waits behind one."""
 _builders = ThreadPoolExecutor(1, thread_name_prefix="build-message")
 """For messages built together with their picture (the dice game's), which hold discord objects that cannot
 travel to a process."""
@@ -74,8 +76,8 @@ def use_art(folder: Path) -> None:
 
 
 def start_pictures() -> None:
-    """Start the board and hand workers now rather than on the first picture (after ready, in a thread)."""
-    for pool in (PUBLIC, PRIVATE):
+    """Start every picture worker now rather than on the first picture (after ready, in a thread)."""
+    for pool in (PUBLIC, PRIVATE, SLOW):
         pool.start()
 
 
@@ -198,7 +200,8 @@ async def draw_once(route: int, draw: Callable[..., T], *args: Any) -> T:
 
 
 async def draw_slow(draw: Callable[..., T], *args: Any) -> T:
-    """Draw something that takes seconds (a replay) in the slow pictures' worker, without keeping it."""
+    """Draw something slow or asked for at will (a replay, a stats card) in the slow pictures' worker, never in front of
+    a board; nothing is kept."""
     return await asyncio.wrap_future(SLOW.submit(0, draw, *args))
 
 
@@ -220,5 +223,7 @@ def labels(language: str) -> Callable[..., str]:
 
 
 def plain_names(record: GameRecord) -> list[str]:
-    """The players' names by seat as pictures show them: no emoji (the font has none), no markdown escaping."""
-    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
+    """The players' names by seat as pictures show them (normalised, look-alikes told apart by seat): no emoji (the
+    font has none), no markdown escaping."""
+    names = shown_names(record, marked=False)
+    return [names[seat] for seat in sorted(names)]

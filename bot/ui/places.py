@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -19,6 +20,8 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A game's thread stays open a week without messages (Discord's longest); turns can be slow."""
+THREAD_ALREADY_CREATED = 160004
+"""Discord's refusal of a second thread from one message."""
 
 
 def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
@@ -38,27 +41,37 @@ class GamePlaces(GameListener):
 
     @staticmethod
     def can_open_thread(interaction: discord.Interaction[Any]) -> bool:
-        """Whether a thread can be opened where this command was typed (a text channel; not inside a thread)."""
+        """Whether a thread can be opened where this interaction happened (a text channel; not inside a thread)."""
         return isinstance(interaction.channel, discord.TextChannel)
 
-    async def open_thread(self, interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:
-        """Open a public thread from the command's channel with its author in it; None when Discord refuses."""
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            return None
+    @staticmethod
+    async def open_thread(message: discord.Message, name: str, members: Sequence[int]) -> discord.Thread | None:
+        """Open a public thread from a message (a lobby's, at Start) with these people in it; None when Discord
+        refuses it (someone it cannot add is left out); one opened from it before (by a Start that then failed to
+        be stored) makes it a thread of the message's channel instead."""
         try:
-            thread = await channel.create_thread(
-                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-            await thread.add_user(interaction.user)
+            thread = await _new_thread(message, name[:100])
         except discord.HTTPException as error:
-            log.warning("could not open a game thread in channel %s: %s", channel.id, error)
+            log.warning("could not open a game thread from message %s: %s", message.id, error)
             return None
+        for user_id in members:
+            try:
+                await thread.add_user(discord.Object(id=user_id))
+            except discord.HTTPException as error:
+                log.info("could not add %s to the game thread %s: %s", user_id, thread.id, error)
         return thread
 
-    async def bind(self, record: GameRecord, thread: discord.Thread) -> None:
-        """Remember that a game is played in this thread (so it is archived at the end and found from its parent)."""
-        await self.store.set_thread(record.id, thread.id, thread.parent_id)
+    @staticmethod
+    async def remove_thread(thread: discord.Thread) -> None:
+        """Delete a thread opened for a game that did not start after all (archive it if it cannot be deleted)."""
+        try:
+            await thread.delete()
+        except discord.HTTPException as error:
+            log.warning("could not delete the unused game thread %s (%s); archiving it", thread.id, error)
+            try:
+                await thread.edit(archived=True)
+            except discord.HTTPException as again:
+                log.warning("could not archive the unused game thread %s either: %s", thread.id, again)
 
     async def locate(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
         """Point to where a game is played instead: the person's own open game, else one in a thread of here."""
@@ -122,3 +135,15 @@ class GamePlaces(GameListener):
                 await thread.edit(archived=True)
         except discord.HTTPException as error:
             log.warning("could not archive the thread of game %s: %s", record.id, error)
+
+
+async def _new_thread(message: discord.Message, name: str) -> discord.Thread:
+    """A public thread from the message, or from its channel when the message already had one."""
+    try:
+        return await message.create_thread(name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+    except discord.HTTPException as error:
+        if error.code != THREAD_ALREADY_CREATED or not isinstance(message.channel, discord.TextChannel):
+            raise
+    return await message.channel.create_thread(
+        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+    )

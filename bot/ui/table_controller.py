@@ -79,10 +79,12 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
     # ---- the game's life --------------------------------------------------------------------------------
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
-        """Post the opening message (who has chosen their tickets), and hand the host their choice at once."""
+        """Post the opening message (who has chosen their tickets) unless a catch-up already did, and hand the host
+        their choice at once."""
         try:
-            async with self.presenting(record.id):
-                await self._post_opening(record, self._public(record.id))
+            async with self.showing(record) as needed:
+                if needed:
+                    await self._post_opening(record, self._public(record.id))
         except Exception as error:
             await self.publish_failed(record, interaction, error)
         seat = record.seat_of(interaction.user.id)
@@ -103,9 +105,9 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
 
     async def catch_up(self, record: GameRecord) -> None:
         """Show the game as it stands: the opening, the turn in play, or the final sheet."""
-        async with self.presenting(record.id):
-            if record.status == "active" and not self.service.behind(record.id):
-                return  # shown meanwhile by the move that was being published
+        async with self.showing(record) as needed:
+            if not needed:
+                return  # shown meanwhile: by Start, or by the move that was being published
             if record.status == "finished":
                 assert record.state is not None
                 state = self.engine.load_state(record.state)

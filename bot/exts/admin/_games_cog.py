@@ -1,4 +1,5 @@
-"""/endgame and /leave, for every game: end one early (recorded as abandoned), or hand one's seat to a bot player."""
+"""/endgame and /leave, for every game: end one early (recorded as abandoned; a host's loss in the ratings while
+others still play it), or hand one's seat to a bot player."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from bot.exts.lobby._presenter import lobby_embed
 from bot.games import GAMES
 from bot.i18n import escaped, language_of, render, text
 from bot.services.games import ServiceError
+from bot.services.ratings import rated_as_loss
 from bot.storage.games import GameRecord
-from bot.ui.answers import reply_private
+from bot.ui.answers import reply_private, say_in_public, think
 from bot.ui.house_rules import is_admin
 from rules.engine import Message
 
@@ -33,7 +35,8 @@ class GamesCog(commands.Cog):
     @app_commands.command(name="endgame", description=text("en", "commands.endgame.description"))
     @app_commands.guild_only()
     async def endgame(self, interaction: discord.Interaction[Any]) -> None:
-        """End this channel's game now: only its host or a server admin; a lobby is cancelled."""
+        """End this channel's game now: only its host or a server admin; a lobby is cancelled. A host who is no admin
+        ending a running game that other people still play loses it in the ratings (docs/ratings.md)."""
         record = await self._game_here(interaction)
         if record is None:
             return
@@ -47,12 +50,17 @@ class GamesCog(commands.Cog):
             await self._refuse(interaction, error.message)
             return
         language = await self.bot.public_language(ended.guild_id)
+        as_loss = ended.status == "abandoned" and hosting and not is_admin(interaction)
+        as_loss = as_loss and rated_as_loss(ended, interaction.user.id)
+        key = "admin.notice.ended_as_loss" if as_loss else "admin.notice.ended"
         if ended.status == "cancelled":
             await self._redraw_lobby(language, ended)
-        key = "admin.notice.lobby_cancelled" if ended.status == "cancelled" else "admin.notice.ended"
+            key = "admin.notice.lobby_cancelled"
         notice = text(language, key, player=escaped(interaction.user.display_name), id=ended.id)
-        await interaction.response.send_message(notice, allowed_mentions=discord.AllowedMentions.none())
+        await say_in_public(interaction, content=notice, allowed_mentions=discord.AllowedMentions.none())
         await self.bot.service.after_close(ended)
+        if as_loss:
+            await self.bot.ratings.forfeit(ended, interaction.user.id)
 
     @app_commands.command(name="leave", description=text("en", "commands.leave.description"))
     @app_commands.guild_only()
@@ -69,7 +77,7 @@ class GamesCog(commands.Cog):
         if record.status == "lobby":
             await self._refuse(interaction, Message(key="admin.reason.leave_lobby"))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think(interaction, private=True)
         notice = Message(key="admin.notice.left", params={"seat": seat})
         try:
             after = await self.bot.timers.hand_over(record.id, seat, notice)

@@ -9,9 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.dice._controller import DiceController
-from bot.i18n import language_of, render, text
-from bot.services.games import ServiceError
-from bot.ui.answers import reply_private
+from bot.exts.shared_commands import own_game
+from bot.i18n import text
 from rules.dice import Roll
 
 if TYPE_CHECKING:
@@ -41,11 +40,6 @@ class DiceCog(commands.Cog):
     @app_commands.guild_only()
     async def roll(self, interaction: discord.Interaction[Any]) -> None:
         """Roll again in this channel's dice game, as the Roll button does."""
-        try:
-            record = await self.bot.service.game_in_channel(
-                interaction.channel_id or 0, DiceController.game, user_id=interaction.user.id
-            )
-        except ServiceError as error:
-            await reply_private(interaction, render(language_of(interaction.locale), error.message))
-            return
-        await self.controller.act(interaction, record.id, Roll(), version=None)
+        record = await own_game(self.bot.service, interaction, DiceController.game, "roll")
+        if record is not None:
+            await self.controller.act(interaction, record.id, Roll(), version=None)

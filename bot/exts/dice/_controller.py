@@ -32,20 +32,24 @@ class DiceController(GameController):
         """Game id → what the turn message tells: the turn so far, after what happened since the last one."""
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
-        """Post the first turn message, with the roll-off and the first roll the engine already made."""
+        """Post the first turn message, with the roll-off and the first roll the engine already made, unless a
+        catch-up already did."""
         try:
-            async with self.presenting(record.id):
-                await self._show_as_it_stands(record, interaction, opening=True)
+            async with self.showing(record) as needed:
+                if needed:
+                    await self._show_as_it_stands(record, interaction, opening=True)
+                else:
+                    await self.acknowledge_turn(interaction)
         except Exception as error:
             await self.publish_failed(record, interaction, error)
         self.service.wake_bots(record.id)
 
     async def catch_up(self, record: GameRecord) -> None:
-        """Show the turn in play (or the final table) as it stands; the moves in between are not retold."""
-        async with self.presenting(record.id):
-            if record.status == "active" and not self.service.behind(record.id):
-                return  # shown meanwhile by the move that was being published
-            await self._show_as_it_stands(record, None, opening=False)
+        """Show the turn in play (or the final table) as it stands; the moves in between are not retold, and a game
+        nobody has moved in yet is shown as Start shows it."""
+        async with self.showing(record) as needed:
+            if needed:  # else shown meanwhile: by Start, or by the move that was being published
+                await self._show_as_it_stands(record, None, opening=self.service.unplayed(record.id))
 
     async def _show_as_it_stands(
         self, record: GameRecord, interaction: discord.Interaction[Any] | None, *, opening: bool

@@ -1,4 +1,5 @@
-"""/games [page] and /history [member] [page]: private lists of a server's games, ten to a page.
+"""/games [page] and /history [member] [page]: private lists of a server's games, ten to a page (/history: only
+those of the channels the asker can view).
 
 Ten entries keep an embed well inside Discord's limits (4096 characters of description, 6000 in all) with the
 longest names; the page number is a slash option, so a page never goes stale and needs nothing kept in memory.
@@ -20,9 +21,10 @@ from bot.games import GAMES, game_name
 from bot.i18n import escaped, fit, language_of, text
 from bot.services.games import ServiceError
 from bot.storage.games import DatedGame, GameRecord
-from bot.ui.answers import reply_private
+from bot.ui.answers import reply_private, think
 from bot.ui.names import seat_names
 from bot.ui.places import jump_link
+from bot.ui.visibility import seen_places
 from rules.engine import GameResult
 
 if TYPE_CHECKING:
@@ -69,16 +71,19 @@ class GamesListCog(commands.Cog):
         member: discord.Member | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        """The server's finished games (of a member, if given), the latest first: game, date, places and scores,
-        and a link to each final message."""
+        """The server's finished games (of a member, if given) in the channels the asker can view, the latest first:
+        game, date, places and scores, and a link to each final message."""
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the results are reckoned off the loop
+        await think(interaction, private=True)  # the results are reckoned off the loop
         store = self.bot.service.store
+        user_id = member.id if member is not None else None
+        places = await store.places(interaction.guild_id, ("finished",), user_id=user_id)
         listed, total = await store.listed(
             interaction.guild_id,
             ("finished",),
-            user_id=member.id if member is not None else None,
+            user_id=user_id,
+            places=await seen_places(interaction.user, places),
             limit=PAGE,
             offset=_skip(page),
             by_change=True,

@@ -1,8 +1,8 @@
-"""/newgame <game>: open a lobby in this channel (or a thread of its own) for a game; idle lobbies shown expired."""
+"""/newgame <game>: open a lobby in this channel for a game (its Start opens the game's thread, where the server wants
+one); idle lobbies shown expired."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 from typing import TYPE_CHECKING, Any
@@ -21,8 +21,9 @@ from bot.games import GAMES, GameInfo
 from bot.i18n import fit, language_of, render, text
 from bot.services.games import ServiceError
 from bot.services.guild_config import ECHO_LIMIT, LobbyLimits
+from bot.storage.database import StoreLock
 from bot.storage.games import GameRecord
-from bot.ui.answers import reply_private
+from bot.ui.answers import reply_private, say_in_public
 from bot.ui.house_rules import (
     TIMER_CHOICES,
     TIMER_DESCRIPTIONS,
@@ -47,7 +48,7 @@ class LobbyCog(commands.Cog):
 
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
-        self._caps = asyncio.Lock()
+        self._caps = StoreLock()
         self._opening: dict[object, tuple[int | None, int]] = {}
         """/newgame calls past their caps check whose lobby is not stored yet: (server, person) each."""
         self._seatings: dict[object, Seating] = {}
@@ -83,12 +84,13 @@ class LobbyCog(commands.Cog):
         timers: dict[str, Any],
         seating: Seating | None = None,
     ) -> None:
-        """Open a lobby of `game` with these options and timer overrides here, the invoker as host (in a thread of
-        its own when the server wants it); a `seating` names its first seats and is given the lobby once stored.
+        """Open a lobby of `game` with these options and timer overrides here, the invoker as host; a `seating`
+        names its first seats and is given the lobby once stored.
 
         Refusals come first and privately: the server's rules, missing permissions, caps, a channel with an open
-        game. Then a lobby in the channel is the answer itself; with a thread, the answer is deferred publicly
-        before the thread is opened, and the pointer to the thread fills it.
+        game. Then the lobby in the channel is the answer itself. Where the server wants a thread per game, Start
+        opens it (so a lobby cancelled or expired leaves none); a host who asked for threads where the bot may not
+        open them is told why the game will stay in the channel.
         """
         language = language_of(interaction.locale)
         assert interaction.channel_id is not None, "/newgame is for servers only: Discord always says the channel"
@@ -102,15 +104,12 @@ class LobbyCog(commands.Cog):
         if lacking:
             await reply_private(interaction, explain(language, lacking, interaction.channel_id))
             return
-        in_thread = plan.threads is not False and self.bot.places.can_open_thread(interaction)
-        no_threads = [n for n in missing_here(interaction, threads=True) if n in FOR_THREADS] if in_thread else []
-        if no_threads and plan.threads is None:  # threads not asked for, only preferred: the channel, without a word
-            in_thread, no_threads = False, []
-        if not in_thread or no_threads:
-            busy = await self.bot.service.store.in_channel(interaction.channel_id)  # a friendly fast path:
-            if busy:  # the database decides below, whatever raced
-                await reply_private(interaction, text(language, "bot.reason.channel_busy", id=busy[0].id))
-                return
+        asked = plan.threads is True and self.bot.places.can_open_thread(interaction)
+        no_threads = [n for n in missing_here(interaction, threads=True) if n in FOR_THREADS] if asked else []
+        busy = await self.bot.service.store.in_channel(interaction.channel_id)  # a friendly fast path:
+        if busy:  # the database decides below, whatever raced
+            await reply_private(interaction, text(language, "bot.reason.channel_busy", id=busy[0].id))
+            return
         token = object()
         async with self._caps:  # the caps check and the reservation are one step: simultaneous calls count each other
             cap = await self._cap_reached(interaction.guild_id, interaction.user.id, plan.limits)
@@ -122,15 +121,12 @@ class LobbyCog(commands.Cog):
         if seating is not None:
             self._seatings[token] = seating
         try:
-            if in_thread and not no_threads:
-                await self._open_in_thread(interaction, game, plan, token)
-            else:
-                await self._open_here(interaction, game, plan, token, no_threads=no_threads)
+            await self._open(interaction, game, plan, token, no_threads=no_threads)
         finally:
             self._opening.pop(token, None)
             self._seatings.pop(token, None)
 
-    async def _open_here(
+    async def _open(
         self,
         interaction: discord.Interaction[Any],
         game: str,
@@ -143,79 +139,29 @@ class LobbyCog(commands.Cog):
         language = language_of(interaction.locale)
         assert interaction.channel_id is not None
         try:
-            record = await self._store_lobby(interaction, game, plan, interaction.channel_id, token)
+            record = await self._store_lobby(interaction, game, plan, token)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
         public = await self.bot.public_language(interaction.guild_id)
         embed, view = _lobby(public, game, record, plan)
-        response = await interaction.response.send_message(embed=embed, view=view)
-        message_id = getattr(response.resource, "id", None)
+        message_id = await say_in_public(interaction, embed=embed, view=view)
         if message_id is not None:
             self.bot.service.remember_message(record.id, "lobby", interaction.channel_id, message_id)
         if no_threads:
             await reply_private(interaction, _no_threads(language, no_threads, interaction.channel_id))
 
-    async def _open_in_thread(
-        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, token: object
-    ) -> None:
-        """Defer publicly, open the game's thread, put the lobby there and point to it from the channel."""
-        language = language_of(interaction.locale)
-        assert interaction.channel_id is not None
-        await interaction.response.defer(thinking=True)  # opening a thread and posting in it take round trips
-        public = await self.bot.public_language(interaction.guild_id)
-        title = text(public, f"bot.game.{GAMES[game].namespace}")
-        name = text(public, "admin.thread.name", game=title, host=interaction.user.display_name)
-        thread = await self.bot.places.open_thread(interaction, name)
-        if thread is None:  # Discord refused (logged): the game is played in the channel, and the host told why
-            await self._open_here_after_all(interaction, game, plan, token)
-            return
-        try:
-            record = await self._store_lobby(interaction, game, plan, thread.id, token)
-        except ServiceError as error:
-            await _withdraw(interaction, render(language, error.message))
-            return
-        await self.bot.places.bind(record, thread)
-        embed, view = _lobby(public, game, record, plan)
-        try:
-            posted = await thread.send(embed=embed, view=view)
-        except discord.HTTPException as error:  # nobody could join it: close it (and its thread) and say so
-            log.warning("could not post the lobby of game %s in its thread %s: %s", record.id, thread.id, error)
-            cancelled = await self.bot.service.cancel(record.id, record.host_id)
-            await self.bot.service.after_close(cancelled)
-            await _withdraw(interaction, text(language, "bot.reason.internal_error"))
-            return
-        self.bot.service.remember_message(record.id, "lobby", thread.id, posted.id)
-        pointer = text(public, "admin.thread.pointer", host=interaction.user.mention, game=title, thread=thread.mention)
-        await interaction.followup.send(pointer, allowed_mentions=discord.AllowedMentions.none())
-
-    async def _open_here_after_all(
-        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, token: object
-    ) -> None:
-        """After a public defer, the thread could not be opened: the lobby fills the answer in the channel."""
-        language = language_of(interaction.locale)
-        assert interaction.channel_id is not None
-        try:
-            record = await self._store_lobby(interaction, game, plan, interaction.channel_id, token)
-        except ServiceError as error:
-            await _withdraw(interaction, render(language, error.message))
-            return
-        public = await self.bot.public_language(interaction.guild_id)
-        embed, view = _lobby(public, game, record, plan)
-        posted = await interaction.followup.send(embed=embed, view=view, wait=True)
-        self.bot.service.remember_message(record.id, "lobby", interaction.channel_id, posted.id)
-        await interaction.followup.send(text(language, "admin.lobby.thread_failed"), ephemeral=True)
-
     async def _store_lobby(
-        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, channel_id: int, token: object
+        self, interaction: discord.Interaction[Any], game: str, plan: NewGamePlan, token: object
     ) -> GameRecord:
-        """Store the lobby (the database refuses a second open game in a place) and fix its timers."""
+        """Store the lobby in this channel (the database refuses a second open game there) and fix its timers."""
+        assert interaction.channel_id is not None
         seating = self._seatings.get(token)
         try:
             record = await self.bot.service.open_lobby(
                 game=game,
                 guild_id=interaction.guild_id,
-                channel_id=channel_id,
+                channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
                 options=plan.options,
@@ -288,15 +234,6 @@ def _no_threads(language: str, names: list[str], channel_id: int | None) -> str:
     listed = ", ".join(text(language, f"bot.permission.{name}") for name in names)
     where = f"<#{channel_id}>" if channel_id is not None else text(language, "bot.permission.here")
     return text(language, "admin.lobby.no_threads", permissions=listed, channel=where)
-
-
-async def _withdraw(interaction: discord.Interaction[Any], content: str) -> None:
-    """Refuse privately after a public "thinking…": remove it, so the refusal is not shown to the channel."""
-    try:
-        await interaction.delete_original_response()
-    except discord.HTTPException as error:
-        log.warning("could not remove the public answer to interaction %s: %s", interaction.id, error)
-    await interaction.followup.send(fit(content), ephemeral=True)
 
 
 def newgame_group(cog: LobbyCog) -> app_commands.Group:

@@ -3,6 +3,8 @@
 A person the host removed may not join that lobby again (Join says so, privately) unless the host invites them back
 with the menu; an invitation by anyone else does not lift it. Only people seated in a lobby may invite others to it;
 with no game in the channel, the menu offers the games to open one with (the inviter as host, /newgame's checks).
+Each invitation goes through the lobby's `InvitationLedger` (once per person per lobby, a cap, refusals) before it is
+posted; its Decline button offers, privately, to refuse the inviter's invitations or everyone's (as /notify does).
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
-from bot.exts.lobby._rematch import ENTER, Rematches, enter_button
+from bot.exts.lobby._invitations import DECLINE, ENTER, InvitationLedger, invitation_buttons
+from bot.exts.lobby._rematch import Rematches
 from bot.exts.lobby._seating import Seating
+from bot.exts.notify import refusal_buttons
 from bot.games import GAMES, game_name
 from bot.i18n import escaped, language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.ui.answers import Reply, answer, reply_private
+from bot.ui.answers import Reply, answer, reply_private, say_in_public
 from bot.ui.components import select, view_of
 from bot.ui.custom_ids import LOBBY, REMATCH, ComponentId
 from bot.ui.house_rules import is_admin, role_ids
@@ -36,7 +40,7 @@ log = logging.getLogger(__name__)
 INVITE_MENU = "Invite to a game"
 """The user context menu's name (Discord allows spaces and capitals in these; ≤ 32 characters)."""
 KICK, KICK_WHO, INVITE = "kick", "kickwho", "invite"
-VERBS = (KICK, KICK_WHO, ENTER, REMATCH, INVITE)
+VERBS = (KICK, KICK_WHO, ENTER, DECLINE, REMATCH, INVITE)
 """The lobby verbs handled here rather than by the lobby's own buttons."""
 
 
@@ -47,7 +51,8 @@ class LobbyControl:
         self.bot = bot
         self.redraw = redraw
         """Shows a lobby as it is now in its message (the lobby controller's)."""
-        self.rematches = Rematches(bot)
+        self.invitations = InvitationLedger(bot)
+        self.rematches = Rematches(bot, self.invitations)
 
     @property
     def cog(self) -> LobbyCog:
@@ -64,6 +69,8 @@ class LobbyControl:
             await self._kick(interaction, cid, values)
         elif cid.verb == ENTER:
             await self._enter(interaction, cid)
+        elif cid.verb == DECLINE:
+            await self._decline(interaction, cid)
         else:
             await self._open_for_invite(interaction, cid, values)
 
@@ -84,6 +91,7 @@ class LobbyControl:
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a lobby that started or closed."""
         self.rematches.forget(game_id)
+        self.invitations.forget(game_id)
 
     # ---- the host removes a person ----------------------------------------------------------------------------
 
@@ -147,6 +155,25 @@ class LobbyControl:
         await self.redraw(record)
         await reply_private(interaction, text(language, "lobby_control.invite.joined", id=record.id))
 
+    async def _decline(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        """Decline an invitation (nobody can invite the clicker into that lobby again), and offer privately to refuse
+        the inviter's invitations, or everyone's, on this server; refused privately for anyone not invited."""
+        language = language_of(interaction.locale)
+        invitation = await self.invitations.decline(cid.game_id, interaction.user.id)
+        if invitation is None:
+            await reply_private(interaction, text(language, "lobby_control.reason.not_invited"))
+            return
+        inviter = await self._name_of(interaction, cid.game_id, invitation.inviter_id)
+        said = text(language, "lobby_control.invite.declined", id=cid.game_id, inviter=escaped(inviter))
+        await answer(interaction, Reply(said, controls=refusal_buttons(language, invitation.inviter_id, inviter)))
+
+    async def _name_of(self, interaction: discord.Interaction[Any], game_id: int, user_id: int) -> str:
+        """A person's name: as seated in the game, else as a member of this server, else their id."""
+        record = await self.bot.service.store.get(game_id)
+        seated = next((s.name for s in record.seats if s.user_id == user_id), None) if record is not None else None
+        member = interaction.guild.get_member(user_id) if interaction.guild is not None else None
+        return seated or (member.display_name if member is not None else str(user_id))
+
     def menu(self) -> app_commands.ContextMenu:
         """The "Invite to a game" user menu (right-click a member → Apps)."""
 
@@ -179,7 +206,7 @@ class LobbyControl:
     async def _invite_into(
         self, interaction: discord.Interaction[Any], record: GameRecord, member: discord.abc.User
     ) -> Message | None:
-        """Post the invitation into this lobby, or return why not."""
+        """Post the invitation into this lobby (its one ping of the member), or return why not."""
         if record.seat_of(member.id) is not None:
             return Message(key="lobby_control.reason.already_in", params={"member": escaped(member.display_name)})
         if record.status != "lobby":
@@ -187,23 +214,36 @@ class LobbyControl:
         if record.seat_of(interaction.user.id) is None:
             return Message(key="lobby_control.reason.join_first")
         store = self.bot.service.store
-        if await store.removed_from(record.id, member.id):
-            if interaction.user.id != record.host_id:
-                return Message(key="lobby_control.reason.removed_by_host", params={"member": member.display_name})
+        removed = await store.removed_from(record.id, member.id)
+        if removed and interaction.user.id != record.host_id:
+            return Message(key="lobby_control.reason.removed_by_host", params={"member": member.display_name})
+        refusal = await self.invitations.claim(
+            record, interaction.user.id, member.id, member.display_name, again=removed
+        )
+        if refusal is not None:
+            return refusal
+        if removed:
             await store.readmit(record.id, member.id)
         language = await self.bot.public_language(record.guild_id)
-        await interaction.response.send_message(
-            _invitation(language, record, interaction.user, member),
-            view=enter_button(language, record),
+        await say_in_public(
+            interaction,
+            content=_invitation(language, record, interaction.user, member),
+            view=invitation_buttons(language, record),
             allowed_mentions=discord.AllowedMentions(users=[member], roles=False, everyone=False),
         )
         return None
 
     async def _offer_games(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> Message | None:
-        """No game here: if the inviter may open one, offer them privately the games to invite the member to."""
+        """No game here: if the inviter may open one, and the member takes their invitations, offer them privately the
+        games to invite the member to."""
         config = await self.bot.config.get(interaction.guild_id)
         if not self.bot.config.may_create_games(config, role_ids(interaction.user), admin=is_admin(interaction)):
             return Message(key="admin.reason.not_a_creator", params={"role": f"<@&{config.creator_role_id}>"})
+        refusal = await self.invitations.refused(
+            interaction.guild_id or 0, interaction.user.id, member.id, member.display_name
+        )
+        if refusal is not None:
+            return refusal
         language = language_of(interaction.locale)
         lacking = missing_here(interaction)
         if lacking:
@@ -224,7 +264,8 @@ class LobbyControl:
     async def _open_for_invite(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]
     ) -> None:
-        """The inviter picked a game: open its lobby here through /newgame's path, then post the invitation."""
+        """The inviter picked a game: open its lobby here through /newgame's path, then post the invitation (unless
+        the member refused the inviter's invitations meanwhile: then the inviter is told privately)."""
         language = language_of(interaction.locale)
         game = values[0] if values else ""
         if game not in GAMES or not cid.arg.isdigit():
@@ -236,12 +277,17 @@ class LobbyControl:
         if record is None:  # refused (and told why) by /newgame's checks
             return
         member = discord.Object(int(cid.arg))
+        name = await self._name_of(interaction, record.id, member.id)
+        refusal = await self.invitations.claim(record, interaction.user.id, member.id, name)
+        if refusal is not None:
+            await reply_private(interaction, render(language, refusal))
+            return
         public = await self.bot.public_language(record.guild_id)
         channel = self.bot.get_partial_messageable(record.channel_id)
         try:
             await channel.send(
                 _invitation(public, record, interaction.user, member),
-                view=enter_button(public, record),
+                view=invitation_buttons(public, record),
                 allowed_mentions=discord.AllowedMentions(users=[member], roles=False, everyone=False),
             )
         except discord.HTTPException as error:

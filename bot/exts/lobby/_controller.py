@@ -16,13 +16,14 @@ from bot.exts.lobby._presenter import bot_kind_view, lobby_embed, lobby_view
 from bot.games import GAMES
 from bot.i18n import language_of, text
 from bot.services.games import ServiceError
+from bot.services.guild_config import GuildConfig
 from bot.storage.games import GameRecord
-from bot.ui.answers import Reply, answer, reply_private
+from bot.ui.answers import Reply, acknowledge, answer, reply_private, update
 from bot.ui.controller import GameController
 from bot.ui.custom_ids import ComponentId
 from bot.ui.hints import kind_name
 from bot.ui.house_rules import lobby_house_rules
-from bot.ui.permissions import explain, missing_here
+from bot.ui.permissions import FOR_THREADS, explain, missing_here
 from rules.engine import Message
 
 log = logging.getLogger(__name__)
@@ -62,14 +63,14 @@ class LobbyController(GameController):
         user = interaction.user
         service = self.service
         version = cid.version
+        config = await self.bot.config.get(interaction.guild_id)
         verbs: dict[str, Callable[[], Awaitable[GameRecord]]] = {
             "join": lambda: self.control.join(cid.game_id, user),
             "leave": lambda: service.leave(cid.game_id, user.id),
             "unbot": lambda: service.remove_bot(cid.game_id, user.id, version=version),
-            "start": lambda: service.start(cid.game_id, user.id, version=version),
+            "start": lambda: self._start(interaction, cid, in_thread=self._thread_wanted(interaction, config)),
             "cancel": lambda: service.cancel(cid.game_id, user.id),
         }
-        config = await self.bot.config.get(interaction.guild_id)
         if cid.verb in ("bot", "botkind"):  # Add bot player asks which one, privately; the choice seats it
             if not config.bots_allowed:
                 await self.refuse(interaction, Message(key="admin.reason.bots_not_allowed"))
@@ -104,7 +105,7 @@ class LobbyController(GameController):
             async with self._drawing[record.id]:
                 shown = await self._latest(record)
                 embed, view = await self._drawn(shown)
-                await interaction.response.edit_message(embed=embed, view=view)
+                await update(interaction, content=await self._pointer(record, interaction), embed=embed, view=view)
         finally:
             if record.status != "lobby":
                 self._drawing.pop(record.id, None)  # a started or cancelled game goes on even if this one answer failed
@@ -112,7 +113,60 @@ class LobbyController(GameController):
             if record.status == "active":
                 await self.bot.controllers[record.game].start(record, interaction)
             elif record.status == "cancelled":
-                await self.service.after_close(record)  # archives its thread, once the lobby shows it
+                await self.service.after_close(record)  # its listeners hear of it once the lobby shows it
+
+    async def _start(self, interaction: discord.Interaction[Any], cid: ComponentId, *, in_thread: bool) -> GameRecord:
+        """Start the lobby; `in_thread`, in a thread opened from the lobby message once the start is certain (so a
+        lobby cancelled or expired leaves no thread), removed again if the start is not stored after all."""
+        opened: list[discord.Thread] = []
+
+        async def thread(record: GameRecord) -> int | None:
+            await acknowledge(interaction)  # opening a thread and adding the players take round trips
+            found = await self._open_thread(interaction, record)
+            if found is None:
+                return None
+            opened.append(found)
+            return found.id
+
+        try:
+            return await self.service.start(
+                cid.game_id, interaction.user.id, version=cid.version, thread=thread if in_thread else None
+            )
+        except Exception:  # not stored (a cancelled task may have stored it: its thread stays)
+            for unused in opened:
+                await self.bot.places.remove_thread(unused)
+            raise
+
+    def _thread_wanted(self, interaction: discord.Interaction[Any], config: GuildConfig) -> bool:
+        """Whether a Start here opens the game's thread: the server wants threads (or never chose), one can be
+        opened from this channel, and the bot may open, use and archive it (else the game is played in the
+        channel, as a host who asked for threads was told at /newgame)."""
+        if config.threads is False or not self.bot.places.can_open_thread(interaction) or interaction.message is None:
+            return False
+        return not [name for name in missing_here(interaction, threads=True) if name in FOR_THREADS]
+
+    async def _open_thread(self, interaction: discord.Interaction[Any], record: GameRecord) -> discord.Thread | None:
+        """Open the game's thread from the lobby message with its players in it; if Discord refuses, tell the host
+        the game is played in the channel."""
+        language = await self.public_language(record)
+        name = text(
+            language,
+            "admin.thread.name",
+            game=text(language, f"bot.game.{GAMES[record.game].namespace}"),
+            host=interaction.user.display_name,
+        )
+        members = [seat.user_id for seat in record.seats if seat.user_id is not None]
+        assert interaction.message is not None, "Start is a button on the lobby message"
+        opened = await self.bot.places.open_thread(interaction.message, name, members)
+        if opened is None:
+            await reply_private(interaction, text(language_of(interaction.locale), "admin.lobby.thread_failed"))
+        return opened
+
+    async def _pointer(self, record: GameRecord, interaction: discord.Interaction[Any]) -> str | None:
+        """The lobby message's line pointing to the thread its game moved to at Start (None: none)."""
+        if record.status != "active" or record.channel_id == interaction.channel_id:
+            return None
+        return text(await self.public_language(record), "admin.thread.played_in", thread=f"<#{record.channel_id}>")
 
     async def _choose_bot(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
         """Ask the clicker privately which bot player to seat (the lobby stays as it is until they choose)."""

@@ -1,6 +1,7 @@
 """Rematch: the Rematch button of a finished game's final message opens a new lobby of the same game and options in
 the same place (threads as /newgame has them), the presser as host, the bot players seated again and every other
-person invited by a public message that mentions them once; each confirms by pressing Join.
+person invited by a public message that mentions them once (those who refuse the presser's invitations on this server
+left out: the presser is told privately); each confirms by pressing Join, or Decline.
 
 Seats rotate by one: the previous seat order shifted right, so the last player plays first, the first second, the
 second third, and so on. The lobby opens with the host and the bot players at their rotated places; each invited
@@ -17,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.exts.lobby._invitations import InvitationLedger, invitation_buttons
 from bot.exts.lobby._seating import Seating
 from bot.games import game_name
-from bot.i18n import language_of, text
+from bot.i18n import language_of, render, text
 from bot.storage.games import GameRecord, SeatRecord
 from bot.ui.answers import reply_private
-from bot.ui.components import button, view_of
-from bot.ui.custom_ids import LOBBY, ComponentId
+from bot.ui.custom_ids import ComponentId
 from bot.ui.places import jump_link
 
 if TYPE_CHECKING:
@@ -31,9 +32,6 @@ if TYPE_CHECKING:
     from bot.exts.lobby._cog import LobbyCog
 
 log = logging.getLogger(__name__)
-
-ENTER = "enter"
-"""The verb of the Join button of an invitation (posted apart from the lobby, which it redraws)."""
 
 
 @dataclass(frozen=True)
@@ -72,17 +70,12 @@ class RematchPlan:
         return [s.user_id for s in self.rotated if s.user_id is not None and s.user_id != host_id]
 
 
-def enter_button(language: str, record: GameRecord) -> discord.ui.View:
-    """The Join button of an invitation to a lobby."""
-    cid = ComponentId(LOBBY, record.id, record.version, ENTER)
-    return view_of([button(cid, text(language, "lobby_control.button.join"), style=discord.ButtonStyle.primary)])
-
-
 class Rematches:
     """Opens rematches, and knows the seating plan of each rematch lobby (for Join)."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Conductor, invitations: InvitationLedger) -> None:
         self.bot = bot
+        self.invitations = invitations
         self._plans: dict[int, RematchPlan | None] = {}
         """Lobby id → its rematch plan (None: no rematch), as read once from the store."""
         self._opening = asyncio.Lock()
@@ -130,7 +123,7 @@ class Rematches:
                 return
             await store.link_rematch(previous.id, record.id)
         self._plans[record.id] = plan
-        await self._invite(record, plan, previous)
+        await self._invite(interaction, record, plan, previous)
 
     async def _already(self, language: str, game_id: int) -> str:
         """The refusal for a second rematch: a link to the first one's lobby message (or its channel)."""
@@ -141,9 +134,21 @@ class Rematches:
         link = jump_link(record.guild_id, *where)
         return text(language, "lobby_control.reason.rematch_exists", id=game_id, link=link)
 
-    async def _invite(self, record: GameRecord, plan: RematchPlan, previous: GameRecord) -> None:
-        """Mention every other person who played, once, in the new lobby's place, with a Join button."""
-        invited = plan.invited(record.host_id)
+    async def _invite(
+        self, interaction: discord.Interaction[Any], record: GameRecord, plan: RematchPlan, previous: GameRecord
+    ) -> None:
+        """Mention every other person who played, once, in the new lobby's place, with Join and Decline buttons;
+        those who refuse the host's invitations on this server are left out, and the host is told so privately."""
+        invited, refused = [], []
+        for user_id in plan.invited(record.host_id):
+            name = next(s.name for s in previous.seats if s.user_id == user_id)
+            refusal = await self.invitations.claim(record, record.host_id, user_id, name)
+            if refusal is None:
+                invited.append(user_id)
+            else:
+                refused.append(render(language_of(interaction.locale), refusal))
+        if refused:
+            await reply_private(interaction, "\n".join(refused))
         if not invited:
             return
         language = await self.bot.public_language(record.guild_id)
@@ -158,6 +163,6 @@ class Rematches:
         mentions = discord.AllowedMentions(users=[discord.Object(user_id) for user_id in invited], roles=False)
         channel = self.bot.get_partial_messageable(record.channel_id)
         try:
-            await channel.send(said, view=enter_button(language, record), allowed_mentions=mentions)
+            await channel.send(said, view=invitation_buttons(language, record), allowed_mentions=mentions)
         except discord.HTTPException as error:  # the lobby is there to join all the same
             log.warning("could not post the rematch invitation of game %s: %s", record.id, error)

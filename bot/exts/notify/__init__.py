@@ -1,4 +1,4 @@
-"""Turn notifications: /notify (DMs and the channel ping), /mygames and /watch."""
+"""Turn notifications: /notify (DMs, the channel ping, refused invitations), /mygames and /watch."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from bot.exts.notify._cog import NotifyCog
 from bot.exts.notify._messenger import DirectMessenger
+from bot.exts.notify._panel import refusal_buttons
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -16,4 +17,4 @@ async def setup(bot: Conductor) -> None:
     await bot.add_cog(NotifyCog(bot))
 
 
-__all__ = ["DirectMessenger"]
+__all__ = ["DirectMessenger", "refusal_buttons"]

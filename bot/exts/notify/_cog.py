@@ -9,12 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.notify._panel import NotifyComponent, panel
+from bot.exts.notify._panel import NotifyComponent, current_panel
 from bot.games import game_name
 from bot.i18n import language_of, render, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import answer, reply_private
+from bot.ui.visibility import can_see
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -38,10 +39,10 @@ class NotifyCog(commands.Cog):
 
     @app_commands.command(name="notify", description=text("en", "commands.notify.description"))
     async def notify(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the person's notification choices with the controls to change them."""
+        """Show the person's notification choices (on a server, whose invitations they refuse there) with the
+        controls to change them."""
         await self.bot.notifications.closed_untold(interaction.user.id)  # the panel says it: told
-        prefs = await self.bot.notifications.prefs(interaction.user.id)
-        await answer(interaction, panel(language_of(interaction.locale), prefs))
+        await answer(interaction, await current_panel(self.bot.notifications, interaction))
 
     @app_commands.command(name="mygames", description=text("en", "commands.mygames.description"))
     @app_commands.guild_only()
@@ -65,10 +66,14 @@ class NotifyCog(commands.Cog):
     async def watch(
         self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1] | None = None
     ) -> None:
-        """Be told by DM when a game ends (this channel's, or the one named); again to stop. Players are refused."""
+        """Be told by DM when a game ends (this channel's, or the one named); again to stop. Players are refused, and
+        so is anyone who cannot view the game's channel."""
         language = language_of(interaction.locale)
         record = await self._game(interaction, game)
         if record is None:
+            return
+        if not await can_see(self.bot, interaction.user, record):
+            await reply_private(interaction, text(language, "notify.watch.hidden", id=record.id))
             return
         if record.seat_of(interaction.user.id) is not None:
             await reply_private(interaction, text(language, "notify.watch.player", id=record.id))

@@ -1,4 +1,4 @@
-"""/replay: a finished game of this server as an animation of its public table and its exact log (JSON)."""
+"""/replay: a finished game of this server as an animation of its public table and its public log (JSON)."""
 
 from __future__ import annotations
 

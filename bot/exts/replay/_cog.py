@@ -1,15 +1,18 @@
-"""/replay game:<id>: the animation of a finished game of this server, turn by turn, and its log as JSON.
+"""/replay game:<id>: the animation of a finished game of this server, turn by turn, and its public log as JSON.
 
-A finished game's replay is public: everything in it was public once the game was over (each frame is drawn from
-the public view, hands and ticket choices never), so it is posted in the channel for everyone. Refusals (an unknown
-id, a game of another server, one not finished) are private and come at once; the drawing takes seconds, so the
-command is deferred first and the animation is drawn in the slow picture worker, never on the event loop.
+Only members who can view the game's channel may have it (`bot.ui.visibility`). It is posted for everyone in the
+game's own channel (or its thread, or the channel that thread was opened from); asked for anywhere else, it is
+answered privately, so a game never shows in a channel where it was not played. Each frame is drawn from the public
+view and the log holds only what the table showed (`rules.history.spectate`): never the seed, a blind card's
+colour, a returned ticket or a hand before the end; the full log stays in the database. Refusals (an unknown id, a
+game of another server or of a channel the person cannot see, one not finished) are private and come at once; the
+drawing takes seconds, so the command is deferred first and the animation is drawn in the slow picture worker,
+never on the event loop.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -21,18 +24,16 @@ from bot.games import game_name
 from bot.i18n import fit, language_of, text
 from bot.services.charts import as_logged
 from bot.storage.games import GameRecord
-from bot.ui.answers import reply_private
+from bot.ui.answers import reply_private, think
 from bot.ui.pictures import MAX_ALT_TEXT, draw_slow, labels, plain_names
-from render.replay import EXTENSION, render_game_replay
+from bot.ui.visibility import visible_place
+from render.replay import EXTENSION, render_game_log, render_game_replay
 from rules.history import replayable
 
 if TYPE_CHECKING:
     from bot.app import Conductor
 
 log = logging.getLogger(__name__)
-
-LOG_VERSION = 1
-"""The log's format: game, options, seed, seats (in seat order, with names) and every action's text in order."""
 
 
 class ReplayCog(commands.Cog):
@@ -45,20 +46,26 @@ class ReplayCog(commands.Cog):
     @app_commands.describe(game=text("en", "commands.replay.game.description"))
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]) -> None:
-        """Post a finished game's animation and log in this channel, or say privately why not."""
+        """Post a finished game's animation and public log in its channel (privately when asked elsewhere), or say
+        privately why not."""
         language = language_of(interaction.locale)
         record = await self.bot.service.store.get(game)
         refusal = _refusal(record, interaction.guild_id)
+        place = None if record is None or refusal else await visible_place(self.bot, interaction.user, record)
+        if refusal is None and place is None:
+            refusal = "replay.reason.hidden"
         if refusal is not None:
             await reply_private(interaction, text(language, refusal, id=game))
             return
         assert record is not None
-        await interaction.response.defer(thinking=True)
-        public = await self.bot.public_language(record.guild_id)
+        here = interaction.channel_id in (record.channel_id, place)
+        await think(interaction, private=not here)
+        words = await self.bot.public_language(record.guild_id) if here else language
         try:
             actions = await self.bot.service.store.actions(record.id)
             replaying = as_logged(record, actions)
-            animation = await draw_slow(render_game_replay, *replaying, plain_names(record), labels(public))
+            animation = await draw_slow(render_game_replay, *replaying, plain_names(record), labels(words))
+            told = await draw_slow(render_game_log, *replaying, _about(record))
         except Exception:
             log.exception("drawing the replay of game %s failed", record.id)
             await interaction.delete_original_response()
@@ -68,13 +75,15 @@ class ReplayCog(commands.Cog):
             discord.File(
                 io.BytesIO(animation.data),
                 filename=f"replay-{record.id}.{EXTENSION}",
-                description=fit(text(public, "replay.answer.alt", id=record.id), MAX_ALT_TEXT),
+                description=fit(text(words, "replay.answer.alt", id=record.id), MAX_ALT_TEXT),
             ),
-            discord.File(io.BytesIO(game_log(record, actions).encode("utf-8")), filename=f"game-{record.id}.json"),
+            discord.File(io.BytesIO(told), filename=f"game-{record.id}.json"),
         ]
-        name = game_name(public, record.game)
-        words = text(public, "replay.answer.posted", id=record.id, game=name, turns=animation.frames - 1)
-        await interaction.followup.send(words, files=files, allowed_mentions=discord.AllowedMentions.none())
+        name = game_name(words, record.game)
+        posted = text(words, "replay.answer.posted", id=record.id, game=name, turns=animation.frames - 1)
+        await interaction.followup.send(
+            posted, files=files, ephemeral=not here, allowed_mentions=discord.AllowedMentions.none()
+        )
 
 
 def _refusal(record: GameRecord | None, guild_id: int | None) -> str | None:
@@ -90,20 +99,12 @@ def _refusal(record: GameRecord | None, guild_id: int | None) -> str | None:
     return None
 
 
-def game_log(record: GameRecord, actions: list[tuple[int, str]]) -> str:
-    """The game's log as JSON: enough to rebuild it exactly with the engine's `replay`."""
-    return json.dumps(
-        {
-            "format": LOG_VERSION,
-            "game": record.game,
-            "id": record.id,
-            "options": record.options,
-            "seed": record.seed,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "bot": s.bot_kind} for s in sorted(record.seats, key=lambda s: s.seat)
-            ],
-            "actions": [{"seat": seat, "action": action} for seat, action in actions],
-        },
-        ensure_ascii=False,
-        indent=1,
-    )
+def _about(record: GameRecord) -> dict[str, Any]:
+    """What the public log says of the game before its moves: which game, its options and who sat where."""
+    seats = sorted(record.seats, key=lambda s: s.seat)
+    return {
+        "game": record.game,
+        "id": record.id,
+        "options": record.options,
+        "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot_kind} for s in seats],
+    }

@@ -1,7 +1,9 @@
 """/stats and /leaderboard: a person's figures and a server's best players per game, each as a picture and a line.
 
-Stats are public (the leaderboard is the server's own); what concerns one person only (no games, not in a server)
-is answered privately. The answer is deferred before the picture is drawn, in the public picture workers.
+Stats are public (the leaderboard is the server's own) and count only the games of the channels the asker can
+view; what concerns one person only (no games, not in a server) is answered privately. The answer is deferred
+before the picture is drawn, in the slow pictures' worker (never in front of a game's board); each counts as a
+picture in the person's cooldown.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES, game_name
-from bot.i18n import escaped, language_of, text
+from bot.i18n import escaped, language_of, shown_name, text
 from bot.services.ratings import FAMILIES, Summary, shown, summarize
 from bot.storage.ratings import RatingStore, Standing
-from bot.ui.answers import reply_private
-from bot.ui.pictures import Picture, draw_once, labels
+from bot.ui.answers import reply_private, think
+from bot.ui.pictures import Picture, draw_slow, labels
+from bot.ui.visibility import seen_places
 from render.labels import Labels
 from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leaderboard, render_stats
 from rules.ttr.board import board_for
@@ -86,13 +89,16 @@ class StatsCog(commands.Cog):
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.User | None = None, game: str | None = None
     ) -> None:
-        """Show a person's games, wins, scores, rating and rank in one game (the one they played most by default)."""
+        """Show a person's games, wins, scores, rating and rank in one game (the one they played most by default),
+        counting only the games of the channels the asker can view."""
         language = language_of(interaction.locale)
         if interaction.guild_id is None:
             await reply_private(interaction, text(language, "stats.reason.guild_only"))
             return
         person = member or interaction.user
-        played = await self.store.families_of(interaction.guild_id, person.id)
+        places = await self.bot.service.store.places(interaction.guild_id, ("finished",))
+        places = await seen_places(interaction.user, places)
+        played = await self.store.families_of(interaction.guild_id, person.id, places=places)
         family = FAMILIES[game] if game in FAMILIES else max(played, key=lambda f: played[f], default=None)
         if family is None or family not in played:
             key, params = (
@@ -104,8 +110,8 @@ class StatsCog(commands.Cog):
             return
         others = [] if game else sorted(played)
         public = await self.bot.public_language(interaction.guild_id)
-        answer = stats_answer(self.store, interaction.guild_id, family, person, public, others=others)
-        await self._post(interaction, answer, person.id)
+        answer = stats_answer(self.store, interaction.guild_id, family, person, public, others=others, places=places)
+        await self._post(interaction, answer)
 
     @app_commands.command(name="leaderboard", description=text("en", "commands.leaderboard.description"))
     @app_commands.describe(game=text("en", "commands.leaderboard.game.description"))
@@ -118,15 +124,15 @@ class StatsCog(commands.Cog):
             return
         public = await self.bot.public_language(interaction.guild_id)
         answer = leaderboard_answer(self.store, interaction.guild_id, FAMILIES[game], interaction.user, public)
-        await self._post(interaction, answer, interaction.guild_id)
+        await self._post(interaction, answer)
 
-    async def _post(self, interaction: discord.Interaction[Any], making: Awaitable[Answer], route: int) -> None:
-        """Think in public, make the answer and draw its picture in a public picture worker, then post both; on a
+    async def _post(self, interaction: discord.Interaction[Any], making: Awaitable[Answer]) -> None:
+        """Think in public, make the answer and draw its picture in the slow pictures' worker, then post both; on a
         failure the public "thinking" goes and the person alone is told that nothing came of it."""
-        await interaction.response.defer(thinking=True)
+        await think(interaction, private=False)
         try:
             answer = await making
-            data = await draw_once(route, answer.draw, answer.picture, labels(answer.language))
+            data = await draw_slow(answer.draw, answer.picture, labels(answer.language))
         except Exception:
             log.exception("/%s failed", getattr(interaction.command, "name", "?"))
             await interaction.delete_original_response()
@@ -150,10 +156,18 @@ class Answer:
 
 
 async def stats_answer(
-    store: RatingStore, guild_id: int, family: str, person: Person, language: str, *, others: Sequence[str] = ()
+    store: RatingStore,
+    guild_id: int,
+    family: str,
+    person: Person,
+    language: str,
+    *,
+    others: Sequence[str] = (),
+    places: Sequence[int] | None = None,
 ) -> Answer:
-    """A person's stats in one family (who has results in it), with the other families they played named."""
-    results = await store.results_of(guild_id, family, person.id)
+    """A person's stats in one family (who has results in it), with the other families they played named; the
+    figures count only the games seen from `places`, if given (the rating is the server's, as on its leaderboard)."""
+    results = await store.results_of(guild_id, family, person.id, places=places)
     standing = await store.standing(guild_id, family, person.id)
     summary = summarize(family, results)
     lines = [_summary_line(language, family, person.display_name, summary), _rating_line(language, standing)]
@@ -163,7 +177,7 @@ async def stats_answer(
     alt = text(
         language,
         "stats.alt.stats",
-        name=person.display_name,
+        name=shown_name(person.display_name),
         game=family_name(language, family),
         games=summary.games,
         wins=summary.wins,
@@ -201,7 +215,7 @@ async def leaderboard_answer(store: RatingStore, guild_id: int, family: str, rea
 def _row(standing: Standing, *, own: bool) -> BoardRow:
     rating = standing.rating
     percent = round(100 * rating.wins / rating.games) if rating.games else 0
-    return BoardRow(standing.rank, rating.name, shown(rating), rating.games, percent, own)
+    return BoardRow(standing.rank, shown_name(rating.name), shown(rating), rating.games, percent, own)
 
 
 def _summary_line(language: str, family: str, name: str, summary: Summary) -> str:
@@ -250,7 +264,7 @@ def _card(language: str, family: str, person: Person, summary: Summary, standing
     if family == "dice":
         figures.append(Figure("scoring_turns", str(facts["scoring_turns"])))
     return StatsCard(
-        name=person.display_name,
+        name=shown_name(person.display_name),
         game=family_name(language, family),
         colour=colour_of(person),
         figures=tuple(figures),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import language_of, text
-from bot.ui.answers import reply_private
+from bot.ui.answers import reply_private, update
 from bot.ui.house_rules import is_admin
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class ResetRatingsButton(
             said = text(language, "stats.reset.done", count=await bot.ratings.store.reset(interaction.guild_id))
         else:
             said = text(language, "stats.reset.kept")
-        await interaction.response.edit_message(content=said, view=None)
+        await update(interaction, content=said, view=None)
 
 
 def reset_question(language: str) -> tuple[str, discord.ui.View]:

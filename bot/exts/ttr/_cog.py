@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.shared_commands import SharedCommands
+from bot.exts.shared_commands import SharedCommands, own_game
 from bot.exts.ttr._controller import TtrController
 from bot.exts.ttr._map import (
     MENU_SIZE,
@@ -31,7 +31,7 @@ from bot.exts.ttr._map import (
 )
 from bot.exts.ttr._presenter import GAME, standings
 from bot.exts.ttr._private import Target, legal_moves
-from bot.i18n import language_of, render, text
+from bot.i18n import language_of, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
@@ -64,9 +64,11 @@ class TtrCog(commands.Cog, SharedCommands):
         self.bot.service.unregister_publisher(GAME)
         self.bot.service.remove_listener(self.controller)
 
-    async def _running_game(self, interaction: discord.Interaction[Any]) -> tuple[GameRecord, PublicView, str] | None:
+    async def _running_game(
+        self, interaction: discord.Interaction[Any], command: str
+    ) -> tuple[GameRecord, PublicView, str] | None:
         """This channel's running game, its public view and the typer's language; or a private answer why not."""
-        record = await self._game(interaction)
+        record = await own_game(self.bot.service, interaction, GAME, command)
         if record is None:
             return None
         language = language_of(interaction.locale)
@@ -76,22 +78,12 @@ class TtrCog(commands.Cog, SharedCommands):
             return None
         return record, public, language
 
-    async def _game(self, interaction: discord.Interaction[Any]) -> GameRecord | None:
-        """This channel's Ticket to Ride game, or a private answer that there is none (or where it is)."""
-        try:
-            return await self.bot.service.game_in_channel(
-                interaction.channel_id or 0, GAME, user_id=interaction.user.id
-            )
-        except ServiceError as error:
-            await reply_private(interaction, render(language_of(interaction.locale), error.message))
-            return None
-
     @app_commands.command(name="claim", description=text("en", "commands.claim.description"))
     @app_commands.describe(route=text("en", "commands.claim.route.description"))
     @app_commands.guild_only()
     async def claim(self, interaction: discord.Interaction[Any], route: str) -> None:
         """Claim a route (asking how to pay when there is a choice); a route you cannot claim is explained."""
-        found_game = await self._running_game(interaction)
+        found_game = await self._running_game(interaction, "claim")
         if found_game is None:
             return
         record, public, language = found_game
@@ -131,7 +123,7 @@ class TtrCog(commands.Cog, SharedCommands):
     @app_commands.guild_only()
     async def station(self, interaction: discord.Interaction[Any], city: str) -> None:
         """Build a station (asking how to pay when there is a choice); a city you cannot build in is explained."""
-        found_game = await self._running_game(interaction)
+        found_game = await self._running_game(interaction, "station")
         if found_game is None:
             return
         record, public, language = found_game

@@ -16,7 +16,7 @@ from bot.services.consent import ConsentService, Vote
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
 from bot.storage.votes import VoteKind, VoteStore
-from bot.ui.answers import reply_private
+from bot.ui.answers import reply_private, say_in_public
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -30,7 +30,11 @@ class VoteCog(commands.Cog):
     def __init__(self, bot: Conductor) -> None:
         self.bot = bot
         self.consent = ConsentService(
-            VoteStore(bot.service.store.database), bot.service, clock=lambda: bot.clock(), resync=self._resync
+            VoteStore(bot.service.store.database),
+            bot.service,
+            clock=lambda: bot.clock(),
+            resync=self._resync,
+            cooldown=bot.settings.vote_cooldown_minutes * 60,
         )
         self.controller = VoteController(bot, self.consent)
         self.consent.present = self.controller.show_lapsed
@@ -65,7 +69,7 @@ class VoteCog(commands.Cog):
 
     @vote.command(name="end", description=text("en", "commands.vote_end.description"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        """Propose to end this channel's game now (recorded as abandoned, as /endgame does)."""
+        """Propose to end this channel's game now (recorded as abandoned and unrated: a majority chose it)."""
         await self._ask(interaction, self._asking(interaction, "end"))
 
     def _asking(self, interaction: discord.Interaction[Any], kind: VoteKind) -> Callable[[GameRecord], Awaitable[Vote]]:
@@ -83,8 +87,9 @@ class VoteCog(commands.Cog):
             return
         public = await self.bot.public_language(record.guild_id)
         view = vote_view(public, vote)
-        await interaction.response.send_message(
-            vote_text(public, vote),
+        await say_in_public(
+            interaction,
+            content=vote_text(public, vote),
             view=view if view is not None else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         )

@@ -10,6 +10,7 @@ import discord
 from bot.exts.vote._presenter import GAME, vote_text, vote_view
 from bot.services.consent import ConsentService, Vote
 from bot.services.games import ServiceError
+from bot.ui.answers import update
 from bot.ui.controller import GameController
 from bot.ui.custom_ids import ComponentId
 from rules.engine import Message
@@ -42,7 +43,7 @@ class VoteController(GameController):
             await self.refuse(interaction, error.message)
             return
         language = await self.bot.public_language(vote.game.guild_id)
-        await interaction.response.edit_message(content=vote_text(language, vote), view=vote_view(language, vote))
+        await update(interaction, content=vote_text(language, vote), view=vote_view(language, vote))
         await self.decided(vote)
 
     async def decided(self, vote: Vote) -> None:

@@ -1,7 +1,9 @@
-"""Two bot processes, each holding one of two shards, on one PostgreSQL: each drives only its own servers' games.
+"""Two bot processes, each holding one of two shards, on one PostgreSQL: each drives only its own servers' games;
+a process that loses its lease on its shard stops driving them at once and exits, and its restart drives them alone.
 
 The processes are real (`python -m bot.sandbox.child`, as `python -m bot` with CONDUCTOR_SHARD_COUNT/IDS and
-CONDUCTOR_DATABASE_URL); the test reads the shared store to know whose turn it is, and plays through the buttons.
+CONDUCTOR_DATABASE_URL), but for one bot run in the test's process to look inside it; the test reads the shared
+store to know whose turn it is, and plays through the buttons.
 """
 
 from __future__ import annotations
@@ -15,12 +17,21 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+from pydantic import SecretStr
+
+from bot.__main__ import LEASE_LOST
+from bot.app import create_bot
+from bot.i18n import text
 from bot.sandbox import LocalDiscord, LocalUser
 from bot.sandbox.models import RecordedMessage
-from bot.sandbox.run import add_bot, bot_policy, button_for, public_controls
-from bot.storage.database import Database, open_database
+from bot.sandbox.outcome import InteractionOutcome
+from bot.sandbox.run import add_bot, bot_policy, button_for, public_controls, sandbox_settings
+from bot.shards import EVERY_SHARD
+from bot.storage.database import Database, LeaseLost, open_database
 from bot.storage.games import GameRecord, GameStore
 from rules.dice import DiceEngine
+from tests.bot.storage.test_leases import terminate_lease, until_let_go
 
 ENGINE = DiceEngine()
 SHARDS = 2
@@ -104,9 +115,15 @@ class StoredTable:
 
     async def move(self, game_id: int) -> bool:
         """Make the next person's move once the channel shows its buttons; False when the game is over."""
-        record = await self._settled(game_id)
+        record = await self.settled(game_id)
         if record.status != "active":
             return False
+        await self.click_move(record)
+        await self._past(game_id, record.version)
+        return True
+
+    async def click_move(self, record: GameRecord) -> InteractionOutcome:
+        """Click a move of the first person to act in a settled game; return the bot's answer."""
         assert record.state is not None
         state = ENGINE.load_state(record.state)
         seat = min(s for s in ENGINE.to_act(state) if not record.bot_plays(s))
@@ -114,22 +131,22 @@ class StoredTable:
         code = bot_policy(ENGINE, state, seat, self.rng)
         message = public_controls(self.discord, record)
         assert message is not None
-        await self.discord.click(person, message, button_for(message, code))
-        await self._past(game_id, record.version)
-        return True
+        return await self.discord.click(person, message, button_for(message, code))
 
-    async def _settled(self, game_id: int) -> GameRecord:
-        """Wait until the game is over, or a person is to act and the channel shows that moment's buttons."""
+    async def settled(self, game_id: int) -> GameRecord:
+        """Wait until the game is over, or a person is to act and the channel shows that moment's buttons (a Start
+        may be answered before it is stored)."""
         async with asyncio.timeout(60):
             while True:
                 record = await self.store.get(game_id)
                 assert record is not None
-                if record.status != "active":
+                if record.status not in ("lobby", "active"):
                     return record
-                assert record.state is not None
-                to_act = ENGINE.to_act(ENGINE.load_state(record.state))
-                if any(not record.bot_plays(s) for s in to_act) and public_controls(self.discord, record) is not None:
-                    return record
+                if record.status == "active":
+                    assert record.state is not None
+                    to_act = ENGINE.to_act(ENGINE.load_state(record.state))
+                    if any(not record.bot_plays(s) for s in to_act) and public_controls(self.discord, record):
+                        return record
                 await asyncio.sleep(0.01)
 
     async def _past(self, game_id: int, version: int) -> None:
@@ -186,3 +203,73 @@ async def test_two_shard_processes_on_one_postgresql_play_their_own_servers_game
                             await asyncio.sleep(0.05)
             for process in (first, second, restarted):
                 assert process.errors() == "", f"shard {process.shard_id} logged:\n{process.errors()}"
+
+
+async def test_a_process_that_loses_its_lease_stops_driving_at_once_and_a_restart_drives_its_games_alone(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    people = [LocalUser(name="Ann"), LocalUser(name="Ben")]
+    settings = sandbox_settings(tmp_path / "unused.sqlite3", bot_move_delay=0).model_copy(
+        update={"database_url": SecretStr(postgres_url)}
+    )
+    async with LocalDiscord(users=people, timeout=60) as discord, shared_store(postgres_url) as store:
+        table = StoredTable(discord, store, people)
+        bot = create_bot(settings)
+        async with discord.connected(bot):
+            game_id = await table.open(discord.channel("trains").id)
+            await table.move(game_id)
+            record = await table.settled(game_id)
+            driving = {bot.timers.task_name, bot.notifications.task_name, bot.lobbies.task_name, bot.ratings.task_name}
+            assert driving <= _running_tasks()
+
+            await terminate_lease(postgres_url)  # an operator's pg_terminate_backend, a failover, a server restart
+            async with asyncio.timeout(30):
+                await bot.lease_lost.wait()
+            assert not (driving & _running_tasks()) and not any(t.startswith("bots-") for t in _running_tasks())
+            answer = await (await table.click_move(record)).private_answer()
+            assert answer.text == text("en", "bot.reason.restarting")
+
+            await until_let_go(postgres_url)
+            async with shared_store(postgres_url) as second:
+                await second.database.hold(EVERY_SHARD)  # another process takes the shard
+                with pytest.raises(LeaseLost):
+                    await bot.service.store.record_action(record, 0, "roll", record.state or "", finished=False)
+            after = await store.get(game_id)
+            assert after is not None and (after.version, after.state) == (record.version, record.state)
+        # leaving the block closed the bot, its database too, without a word of it (close() raised nothing)
+
+        await until_let_go(postgres_url)
+        restarted = create_bot(settings)
+        async with discord.connected(restarted):
+            while await table.move(game_id):
+                pass
+            assert not restarted.lease_lost.is_set()
+        finished = await store.get(game_id)
+        assert finished is not None and finished.status == "finished"
+
+
+async def test_a_shard_process_that_loses_its_lease_exits_for_its_supervisor_and_its_restart_plays_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    people = [LocalUser(name="Ann"), LocalUser(name="Ben")]
+    async with LocalDiscord(users=people, timeout=60) as discord, shared_store(postgres_url) as store:
+        south = discord.add_guild("South", shard=(1, SHARDS), channels=("trains",))
+        table = StoredTable(discord, store, people)
+        async with shard_process(discord, postgres_url, 1, tmp_path, guild_id=south) as first:
+            game_id = await table.open(discord.channel("trains", guild_id=south).id)
+            await table.move(game_id)
+            await table.settled(game_id)
+            await terminate_lease(postgres_url, shard=1)
+            assert await asyncio.wait_for(first.process.wait(), STARTUP_TIMEOUT) == LEASE_LOST  # closed, no raise
+            assert "lost the lease on shards [1]" in first.log.read_text()
+        await until_let_go(postgres_url)
+        async with shard_process(discord, postgres_url, 1, tmp_path, guild_id=south) as restarted:
+            while await table.move(game_id):
+                pass
+            record = await store.get(game_id)
+            assert record is not None and record.status == "finished"
+        assert restarted.errors() == ""
+
+
+def _running_tasks() -> set[str]:
+    return {task.get_name() for task in asyncio.all_tasks() if not task.done()}

@@ -14,7 +14,7 @@ from PIL import Image
 
 from bot.sandbox import LocalDiscord
 from bot.services.ratings import rate_game
-from bot.storage.database import open_database
+from bot.storage.database import Statement, open_database
 from bot.storage.ratings import RatingStore
 from tests.bot.e2e.admin.support import checked_stand_in
 from tests.bot.e2e.conftest import Running
@@ -33,12 +33,15 @@ async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDisco
 
 
 async def seed(stand_in: LocalDiscord, path: Path) -> None:
-    """Store GAMES finished Ticket to Ride games of four of the six players, before the bot starts."""
+    """Store GAMES finished Ticket to Ride games of four of the six players, played in #trains, before the bot
+    starts."""
     database = await open_database(path)
     try:
         store = RatingStore(database)
         guild = stand_in.guild_id
         ids = await add_finished_games(database, GAMES, guild_id=guild)
+        trains = stand_in.channel("trains").id  # where everyone can see them, so everyone's stats count them
+        await database.write([Statement("UPDATE games SET channel_id = ? WHERE guild_id = ?", (trains, guild))])
         rng = random.Random(13)
         users = [stand_in.user(name).id for name in PLAYERS]
         for n, game_id in enumerate(ids):

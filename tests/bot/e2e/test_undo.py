@@ -1,6 +1,7 @@
 """Undo by consent end to end through the local Discord: a claim taken back with the other's consent (the turn shown
 again, the mover claiming anew, the log marking the move, a restart replaying right), refused after a blind card or
-drawn tickets, refused by a vote, lapsed when the other moves or when it is left too long; a dice add taken back."""
+drawn tickets, refused by a vote (and not asked again until the cooldown passes), lapsed when the other moves or when
+it is left too long, the game's one open vote, never answered by its asker; a dice add taken back."""
 
 from __future__ import annotations
 
@@ -183,7 +184,11 @@ async def test_a_refusal_keeps_the_move_and_a_move_by_the_other_lapses_the_reque
         refused = await stand_in.click(claim.other, asked.message, button_of(asked.message, "no"))
         assert f"{claim.other.name} refused: the move stands" in refused.message.text
         assert refused.message.buttons() == [] and await version(bot, claim.game_id) == claim.version
+        too_soon = await stand_in.slash(claim.mover, "undo")
+        assert too_soon.ephemeral and "was refused or lapsed: you may ask again <t:" in too_soon.text
 
+        cooldown = bot.settings.vote_cooldown_minutes * 60
+        bot.clock = lambda: time.time() + cooldown + 1
         asked = await ask_undo(stand_in, claim.mover)  # asked again; the other moves instead of answering
         await claim.players.play_move(claim.game_id, random.Random(2))
         await stand_in.wait_for(
@@ -196,6 +201,22 @@ async def test_a_refusal_keeps_the_move_and_a_move_by_the_other_lapses_the_reque
         sql = "SELECT outcome FROM game_votes WHERE game_id = ? ORDER BY id"
         outcomes = await bot.database.fetch(sql, (claim.game_id,))
         assert [row["outcome"] for row in outcomes] == ["refused", "lapsed"]
+
+
+async def test_an_open_request_is_the_games_one_vote_and_its_asker_cannot_answer_it(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        claim = await claimed(stand_in, bot)
+        asked = await ask_undo(stand_in, claim.mover)
+        vote = await stand_in.slash(claim.other, "vote pause")
+        assert vote.ephemeral and vote.text == (
+            f"A vote is already open in this game: {claim.mover.name} asks to take back their last move. Answer it"
+            " with its buttons; one vote at a time."
+        )
+        own = await stand_in.click(claim.mover, asked.message, button_of(asked.message, "yes"))
+        assert own.ephemeral and "You asked for this vote" in own.text
+        assert stand_in.message(asked.message.id).buttons() and await version(bot, claim.game_id) == claim.version
 
 
 async def test_a_request_left_too_long_lapses_when_answered(stand_in: LocalDiscord, running: Running) -> None:

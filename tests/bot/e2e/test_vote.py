@@ -1,11 +1,14 @@
 """/vote pause|resume|end end to end through the local Discord: a majority of the people in the game carries a vote
 and a minority does not; a paused game refuses moves and its turn timers stop until a vote resumes it; a vote to end
-ends the game as /endgame does; bot players do not vote."""
+ends the game as abandoned; bot players do not vote; votes cannot flood the channel (the asker's answer is yes, one
+vote at a time, a refused or lapsed one not asked again by the same person until the cooldown passes)."""
 
 from __future__ import annotations
 
 import random
+import re
 import time
+from datetime import datetime
 from typing import Any
 
 from bot.app import Conductor
@@ -148,3 +151,67 @@ async def test_undo_and_vote_are_synced_with_russian_names(stand_in: LocalDiscor
         "продолжить",
         "завершить",
     ]
+
+
+def public_votes(stand_in: LocalDiscord) -> list[RecordedMessage]:
+    """The vote messages everyone sees in the game's channel."""
+    return [m for m in stand_in.channel_messages() if "proposes to" in m.text]
+
+
+async def test_a_self_refused_vote_cannot_flood_the_channel(stand_in: LocalDiscord, running: Running) -> None:
+    async with running() as bot:
+        players = table(stand_in, bot, "Ann", "Ben")
+        record = await players.open("dice")
+        asked = await propose(stand_in, "Ann", "end")
+        assert "It carries with 2 yes votes. Yes: Ann. No: nobody." in asked.text, "the asker's answer is yes"
+
+        own_no = await stand_in.click("Ann", asked.message, button_of(asked.message, "no"))
+        assert own_no.ephemeral and own_no.text == "You asked for this vote: your answer is yes, and it cannot change."
+        assert stand_in.message(asked.message.id).buttons(), "the vote is still open"
+        assert "Yes: Ann. No: nobody." in stand_in.message(asked.message.id).text
+
+        other_kind = await stand_in.slash("Ben", "vote pause")
+        assert other_kind.ephemeral and other_kind.text == (
+            "A vote is already open in this game: Ann proposes to end the game. Answer it with its buttons; one vote"
+            " at a time."
+        )
+        refused = await stand_in.click("Ben", asked.message, button_of(asked.message, "no"))
+        assert "Not carried" in refused.message.text
+
+        for _ in range(5):
+            again = await stand_in.slash("Ann", "vote end")
+            assert again.ephemeral and "was refused or lapsed: you may ask again" in again.text
+        (row,) = await bot.database.fetch("SELECT closed_at FROM game_votes WHERE game_id = ?", (record.id,))
+        cooldown = bot.settings.vote_cooldown_minutes * 60
+        at = int(re.findall(r"<t:(\d+):R>", again.text)[0])
+        assert abs(at - (datetime.fromisoformat(row["closed_at"]).timestamp() + cooldown)) <= 1
+        assert len(public_votes(stand_in)) == 1
+        assert await status(bot, record.id) == "active"
+
+        bot.clock = lambda: time.time() + cooldown + 1
+        reopened = await propose(stand_in, "Ann", "end")
+        assert reopened.message.id != asked.message.id and len(public_votes(stand_in)) == 2
+
+
+async def test_a_lapsed_vote_waits_for_the_cooldown_but_other_kinds_and_other_people_may_ask(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players = table(stand_in, bot, "Dan", "Ben", "Cat")
+        await players.open("dice")
+        cog: Any = bot.get_cog("VoteCog")
+        cog.consent.lapse_after = 0.3
+        asked = await propose(stand_in, "Dan", "pause")
+        await stand_in.wait_for(
+            lambda: "The vote lapsed" in stand_in.message(asked.message.id).text, what="the vote lapsed"
+        )
+        again = await stand_in.slash("Dan", "vote pause")
+        assert again.ephemeral and "отклонена или истекла: снова попросить можно <t:" in again.text, "Dan reads Russian"
+
+        cog.consent.lapse_after = 180.0
+        end = await propose(stand_in, "Dan", "end")
+        own_no = await stand_in.click("Dan", end.message, button_of(end.message, "no"))
+        assert own_no.text == "Это голосование начали вы: ваш ответ «за», и изменить его нельзя."
+        await stand_in.click("Ben", end.message, button_of(end.message, "no"))
+        await stand_in.click("Cat", end.message, button_of(end.message, "no"))
+        await propose(stand_in, "Ben", "pause")

@@ -1,5 +1,6 @@
 """Ratings over seeded finished games: finishing order, shared wins, bots, abandoned games, the backfill of games
-finished before ratings existed, the live path after a game's last move, and the stats a person's results sum to."""
+finished before ratings existed, the live path after a game's last move, a game its host ended (their loss), and
+the stats a person's results sum to."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.services.games import AnyEngine, GameService, Outcome
-from bot.services.ratings import RatingService, finished_game, rate_game, shown, summarize
+from bot.services.ratings import (
+    RatingService,
+    finished_game,
+    forfeited_game,
+    points_so_far,
+    rate_game,
+    rated_as_loss,
+    shown,
+    summarize,
+)
 from bot.storage.database import Database
 from bot.storage.games import GameRecord, GameStore, SeatRecord
 from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult
@@ -165,6 +175,66 @@ async def test_a_seat_handed_to_a_bot_remembers_who_left_it_and_they_are_rated_l
     assert [s.user_id for s in board][-1] == 100, "the leaver is last whatever their seat's bot scored"
     (left,) = await store.results_of(GUILD, "dice", 101)
     assert left.user_id == 101 and winner_first.status == "finished"
+
+
+def running_record(game: str, seats: list[SeatRecord], state: Any) -> GameRecord:
+    """A running game of the test server with these seats and this snapshot."""
+    snapshot = ENGINES[game].state_model.model_validate(state).model_dump_json()
+    return GameRecord(9, game, GUILD, 8, seats[0].user_id or 0, "active", {}, 1, 5, snapshot, tuple(seats))
+
+
+def test_a_game_its_host_ended_is_their_loss_and_the_others_are_placed_by_their_points() -> None:
+    engine = ENGINES["ticket-to-ride"]
+    state = engine.new_game(engine.load_options({}), 4, 1).model_copy(update={"route_points": (30, 10, 20, 10)})
+    seats = [*people("Ann", "Ben"), SeatRecord(seat=2, name="Stephenson", bot_kind="easy"), SeatRecord(3, "Cat", 103)]
+    record = running_record("ticket-to-ride", seats, state)
+    assert rated_as_loss(record, 100) and points_so_far(state) == {0: 30, 1: 10, 2: 20, 3: 10}
+
+    game = forfeited_game(engine, record, 100, "2026-01-02T00:00:00.000+00:00")
+    assert [(s.name, s.place, s.won, s.score) for s in game.seats] == [
+        ("Ann", 4, False, 30),  # ahead, and still last: ending the game is a loss
+        ("Ben", 2, False, 10),
+        ("Stephenson", 1, True, 20),
+        ("Cat", 2, False, 10),
+    ]
+    assert game.family == "ttr" and all(s.facts == {} for s in game.seats)
+    after = rate_game({}, game)
+    assert after[101].mu == after[103].mu > after[100].mu and after[100].wins == after[101].wins == 0
+
+
+def test_ending_a_game_alone_with_bot_players_or_with_those_who_left_is_no_loss() -> None:
+    seats = [
+        *people("Ann"),
+        SeatRecord(seat=1, name="Ben", bot_kind="normal", left_user_id=101),
+        SeatRecord(seat=2, name="Stephenson", bot_kind="easy"),
+    ]
+    record = running_record("dice", seats, ENGINES["dice"].new_game(ENGINES["dice"].load_options({}), 3, 1))
+    assert not rated_as_loss(record, 100)
+
+
+def test_the_points_so_far_of_a_card_game_are_its_public_scorings_and_of_a_dice_game_its_standing() -> None:
+    cards = ENGINES["ticket-to-ride-cards"]
+    assert points_so_far(cards.new_game(cards.load_options({}), 3, 1)) == {0: 0, 1: 0, 2: 0}
+    dice = play_to_the_end(ENGINES["dice"], 2, 11)
+    assert points_so_far(dice) == {seat: dice.standing(seat) for seat in (0, 1)}
+
+
+async def test_a_forfeit_is_rated_after_the_games_that_finished_before_it_as_a_recompute_would(db: Database) -> None:
+    games, store = GameStore(db), RatingStore(db)
+    service = GameService(games, ENGINES, bot_move_delay=0)
+    ratings = RatingService(store, service)
+    await store_game(games, "dice", people("Ann", "Ben"), play_to_the_end(ENGINES["dice"], 2, 11), channel=1)
+    running = ENGINES["dice"].new_game(ENGINES["dice"].load_options({}), 2, 1)
+    ended = await store_game(games, "dice", people("Ann", "Ben"), running, channel=2, finished=False)
+
+    assert await ratings.forfeit(ended, 100)
+    assert ratings.recorded == 2, "the finished game waiting was rated first"
+    assert not await ratings.forfeit(ended, 100), "never counted twice"
+    live = {s.user_id: s.rating for s in await store.top(GUILD, "dice")}
+    assert await store.recompute(GUILD, rate_game) == 2
+    assert {s.user_id: s.rating for s in await store.top(GUILD, "dice")} == live
+    *_, forfeit = await store.results_of(GUILD, "dice", 100)
+    assert (forfeit.place, forfeit.won) == (2, False) and len(await store.results_of(GUILD, "dice", 101)) == 2
 
 
 def test_a_persons_results_sum_up_to_their_stats() -> None:

@@ -74,3 +74,20 @@ async def test_votes_ballots_and_pauses_round_trip(database: Database) -> None:
 
     await database.write(votes.pause_statements(record.id, False))
     assert await votes.paused() == set()
+
+
+async def test_the_last_refused_or_lapsed_vote_of_a_kind_is_found_per_person(database: Database) -> None:
+    games = GameStore(database)
+    votes = VoteStore(database)
+    record = await running_game(games)
+    assert await votes.last_failed(record.id, 7, "end") is None
+    carried = await votes.open(record.id, "end", 7, record.version)
+    await votes.close(carried.id, "carried")
+    assert await votes.last_failed(record.id, 7, "end") is None, "a carried vote asks for no patience"
+    for outcome in ("refused", "lapsed"):
+        vote = await votes.open(record.id, "end", 7, record.version)
+        await votes.close(vote.id, outcome)  # type: ignore[arg-type]
+    closed = await database.fetch("SELECT closed_at FROM game_votes WHERE id = ?", (vote.id,))
+    assert await votes.last_failed(record.id, 7, "end") == closed[0]["closed_at"]
+    assert await votes.last_failed(record.id, 8, "end") is None
+    assert await votes.last_failed(record.id, 7, "pause") is None

@@ -204,7 +204,7 @@ def test_the_hint_is_a_legal_move_with_a_worded_reason_naming_only_what_the_seat
     reasons = set()
     for map_id, n_players in (("usa", 2), ("europe", 4)):
         board = board_for(map_id)
-        for state, seat in _sampled(map_id, n_players, 15, every=11):
+        for state, seat in _sampled(map_id, n_players, 15, every=17):
             hint = ENGINE.hint(state, seat, random.Random(2), ROOMY)
             assert hint.action.encode() in {a.encode() for a in ENGINE.legal_actions(state, seat)}
             assert hint.reason.key in keys

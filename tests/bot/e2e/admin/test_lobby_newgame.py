@@ -162,55 +162,41 @@ async def test_an_over_long_option_value_is_cut_when_it_is_echoed(stand_in: Loca
         assert language.ephemeral and len(language.text) < 400 and "…" in language.text
 
 
-async def test_with_threads_the_answer_comes_before_the_slow_thread_and_the_pointer_fills_it(
+async def test_with_threads_start_is_acknowledged_before_the_slow_thread_and_the_lobby_points_to_it(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
         await stand_in.slash("Boss", "config threads", {"enabled": True})
-        async with stand_in.hold_requests("POST", r"/channels/\d+/threads$") as held:
-            typed = asyncio.create_task(stand_in.slash("Ann", "newgame dice"))
-            await held.arrived()  # Discord is making the thread: the person already sees the bot thinking
-            answered = stand_in.interactions[-1]
-            assert answered.response_type == 5 and stand_in.threads == []
-        pointer = await typed
-        assert pointer.response_type == 5 and not pointer.ephemeral
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
+        assert lobby is not None
+        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        async with stand_in.hold_requests("POST", r"/channels/\d+/messages/\d+/threads$") as held:
+            clicked = asyncio.create_task(stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start")))
+            await held.arrived()  # Discord is making the thread: the click is acknowledged already
+            assert stand_in.interactions[-1].response_type == 6 and stand_in.threads == []
+        shown = await (await clicked).edited()
         [thread] = stand_in.threads
-        assert f"<#{thread.id}>" in pointer.text
+        assert f"The game is played in <#{thread.id}>." in shown.text
         assert (await bot.service.game_in_channel(thread.id)).channel_id == thread.id
 
 
-async def test_a_thread_discord_refuses_puts_the_game_in_the_channel_and_says_so(
+async def test_a_thread_discord_refuses_at_start_leaves_the_game_in_the_channel_and_says_so(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
         await stand_in.slash("Boss", "config threads", {"enabled": True})
-        stand_in.fail_requests("POST", r"/channels/\d+/threads$", status=400, code=160004)
-        opened = await stand_in.slash("Ann", "newgame dice")
-        lobby = await opened.followup(0)
-        assert not lobby.ephemeral and lobby.component(button(lobby, "join")) is not None
-        told = await opened.followup(1)
-        assert told.ephemeral and told.text == (
+        stand_in.fail_requests("POST", r"/channels/\d+/messages/\d+/threads$", status=403, code=50013)
+        lobby = (await stand_in.slash("Ann", "newgame dice")).message
+        assert lobby is not None
+        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        started = await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        told = await started.private_answer()
+        assert told.recipient_id == stand_in.user("Ann").id and told.text == (
             "This server opens each game in a thread of its own, but Discord did not let me open one,"
             " so this game is played in the channel."
         )
+        shown = await started.edited()
+        assert shown.buttons() == [] and "played in" not in shown.text
         trains = stand_in.channel("trains").id
         record = await bot.service.game_in_channel(trains)
-        assert await bot.service.message(record.id, "lobby") == (trains, lobby.id)
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
-        assert len((await bot.service.get(record.id)).seats) == 2
-
-
-async def test_a_lobby_that_cannot_be_posted_in_its_thread_is_withdrawn_privately(
-    stand_in: LocalDiscord, running: Running
-) -> None:
-    async with running() as bot:
-        await stand_in.slash("Boss", "config threads", {"enabled": True})
-        stand_in.fail_requests("POST", r"/channels/\d+/messages$", status=503)
-        refused = await stand_in.slash("Ann", "newgame dice")
-        said = await refused.followup(0)
-        assert said.ephemeral and said.recipient_id == stand_in.user("Ann").id
-        assert said.text == "Something went wrong on our side; nothing was changed. Please try again."
-        assert refused.message is None or refused.message.deleted, "the public 'thinking…' is gone"
-        assert await bot.service.store.count_open(guild_id=stand_in.guild_id) == 0
-        [thread] = stand_in.threads
-        await stand_in.wait_for(lambda: stand_in.channel(thread.id).archived or None, what="the thread archived")
+        assert record.status == "active" and record.channel_id == trains and stand_in.threads == []
