@@ -28,9 +28,6 @@ from rules.cardgame import CardGameEngine
 from rules.ttr.view import PublicView, SeatView
 from tests.render.ttr.conftest import ENGINE, NAMES, play, seat_view
 
-pytestmark = pytest.mark.xdist_group("picture-pool")
-"""The module's fixtures start worker processes (or draw art): one test process runs them all."""
-
 RECORD = GameRecord(
     id=41,
     game="ticket-to-ride",

@@ -4,7 +4,6 @@ pictures drawn from it the same, pixel for pixel, as those drawn fresh."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,6 @@ from render.cardgame import render_table
 from render.ttr import render_board
 from rules.cardgame import CardGameEngine
 from rules.ttr import TicketToRideEngine
-
-pytestmark = pytest.mark.xdist_group("artstore")
-"""The module's fixtures start worker processes (or draw art): one test process runs them all."""
 
 TTR = TicketToRideEngine()
 CARDS = CardGameEngine()
@@ -46,48 +42,34 @@ def pictures() -> dict[str, bytes]:
     return drawn
 
 
-@pytest.fixture(scope="module")
-def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, bytes], int]]:
-    """A fresh store filled by drawing every picture here: the folder, the pictures drawn fresh, the pieces drawn."""
-    folder, kept = tmp_path_factory.mktemp("art"), artstore.STORE.folder
+def test_art_is_drawn_once_into_a_fresh_store_then_loaded_by_this_process_every_worker_and_the_next_start_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One test, as drawing the art fresh is seconds: drawn pictures and pictures from the store, pixel for pixel."""
+    monkeypatch.setattr(artstore.STORE, "folder", None)
     clear_caches()
-    artstore.use(folder)
+    artstore.use(tmp_path)
     drawn_before, _ = artstore.counts()
     fresh = pictures()
     drawn, _ = artstore.counts()
-    yield folder, fresh, drawn - drawn_before
-    artstore.STORE.folder = kept
+    assert drawn > drawn_before and any(tmp_path.rglob("*.pickle")), "a fresh store is filled by the first drawing"
+
+    clear_caches()  # as a new process: nothing in memory
+    loaded_before = artstore.counts()[1]
+    assert pictures() == fresh, "art from the store draws the same pictures as art drawn fresh, in both languages"
+    assert artstore.counts()[0] == drawn, "nothing is drawn again"
+    assert artstore.counts()[1] > loaded_before
     clear_caches()
 
-
-def test_art_drawn_from_the_store_equals_art_drawn_fresh_pixel_for_pixel_in_both_languages(
-    filled: tuple[Path, dict[str, bytes], int],
-) -> None:
-    folder, fresh, drawn = filled
-    assert drawn > 0 and any(folder.rglob("*.pickle")), "a fresh store is filled by the first drawing"
-    clear_caches()  # as a new process: nothing in memory
-    artstore.use(folder)
-    drawn_before, loaded_before = artstore.counts()
-    again = pictures()
-    drawn_after, loaded_after = artstore.counts()
-    assert drawn_after == drawn_before, "nothing is drawn again"
-    assert loaded_after > loaded_before
-    assert again == fresh
-
-
-def test_a_filled_store_is_reused_by_every_worker_and_by_the_next_start(
-    filled: tuple[Path, dict[str, bytes], int],
-) -> None:
-    folder, fresh, _ = filled
     for start in range(2):  # two starts: a pool of new processes each time
         pool = WorkerPool(f"art test {start}", 2)
-        pool.first = functools.partial(artstore.use, folder)
+        pool.first = functools.partial(artstore.use, tmp_path)
         try:
             for worker in range(pool.workers):
                 assert pool.submit(worker, board, "usa", "en").result() == fresh["usa-en"]
                 assert pool.submit(worker, table, "ru").result() == fresh["table-ru"]
-                drawn, loaded = pool.submit(worker, artstore.counts).result()
-                assert drawn == 0 and loaded > 0, f"worker {worker} of start {start} drew art the store holds"
+                drawn_there, loaded_there = pool.submit(worker, artstore.counts).result()
+                assert drawn_there == 0 and loaded_there > 0, f"worker {worker} of start {start} drew stored art"
         finally:
             pool.shutdown()
 

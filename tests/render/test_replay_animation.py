@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from render import replay
@@ -30,6 +31,7 @@ def frames_of(data: bytes) -> tuple[int, list[int]]:
         return animation.n_frames, durations
 
 
+@pytest.mark.slow
 def test_a_five_player_europe_game_has_a_frame_per_turn_and_stays_under_the_upload_limit() -> None:
     log = played("ticket-to-ride", 5, {"map": "europe"}, seed=3)
     story = tell_log("ticket-to-ride", {"map": "europe"}, 5, 3, log)
@@ -41,6 +43,7 @@ def test_a_five_player_europe_game_has_a_frame_per_turn_and_stays_under_the_uplo
     assert durations[-1] == FINAL_MS and set(durations[:-1]) == {TURN_MS}, "the end is held longer"
 
 
+@pytest.mark.slow
 def test_each_frame_is_drawn_from_the_public_view(monkeypatch: Any) -> None:
     seen: list[Any] = []
     for game, players, options, kind in [

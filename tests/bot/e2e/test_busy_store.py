@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
 from tests.bot.e2e.conftest import Running, table
@@ -68,6 +70,7 @@ async def stored(bot: Conductor, game_id: int) -> tuple[int, str, int]:
     return record.version, record.status, len(record.seats)
 
 
+@pytest.mark.slow
 async def test_a_store_another_program_locks_leaves_no_click_or_command_unanswered(
     stand_in: LocalDiscord, running: Running, tmp_path: Path
 ) -> None:

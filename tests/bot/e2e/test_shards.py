@@ -168,6 +168,7 @@ async def shared_store(url: str) -> AsyncIterator[GameStore]:
         await database.close()
 
 
+@pytest.mark.slow
 async def test_two_shard_processes_on_one_postgresql_play_their_own_servers_games_one_killed_and_restarted(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -248,6 +249,7 @@ async def test_a_process_that_loses_its_lease_stops_driving_at_once_and_a_restar
         assert finished is not None and finished.status == "finished"
 
 
+@pytest.mark.slow
 async def test_a_shard_process_that_loses_its_lease_exits_for_its_supervisor_and_its_restart_plays_on(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -17,9 +17,8 @@ from bot.sandbox import InteractionOutcome, LocalChannel, LocalDiscord, Recorded
 from tests.bot.e2e.conftest import Running
 
 LOBBIES = 20
-RACED = ("dice", "ticket-to-ride")
-"""The games raced many times; every game is raced once with the catch-up forced first."""
-GAMES = (*RACED, "ticket-to-ride-cards")
+GAMES = ("dice", "ticket-to-ride", "ticket-to-ride-cards")
+"""Every game is raced once with the catch-up forced first; dice and Ticket to Ride many times (the latter slow)."""
 FALLEN_BEHIND = "fallen behind"
 """What a channel that missed moves is told (bot.catch_up.shown); a game just started missed nothing."""
 DRAWN = 60.0
@@ -101,7 +100,7 @@ def assert_shown_once(stand_in: LocalDiscord, lobby: RecordedMessage) -> None:
 
 
 @pytest.mark.parametrize("second", SECONDS)
-@pytest.mark.parametrize("game", RACED)
+@pytest.mark.parametrize("game", ["dice", pytest.param("ticket-to-ride", marks=pytest.mark.slow)])
 async def test_start_raced_by_another_interaction_shows_the_game_once(
     stand_in: LocalDiscord, running: Running, game: str, second: str
 ) -> None:

@@ -43,9 +43,6 @@ from tests.bot.thinking_support import (
     spinning_move,
 )
 
-pytestmark = pytest.mark.xdist_group("thinking")
-"""The module's fixtures start worker processes (or draw art): one test process runs them all."""
-
 ANN, BEN, CAT, DAN, EVE = 1, 2, 3, 4, 5
 TTR = TicketToRideEngine()
 DICE = DiceEngine()

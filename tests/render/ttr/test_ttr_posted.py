@@ -64,7 +64,12 @@ def assert_full_redraw(png: bytes, view: PublicView, words: dict[str, str]) -> N
 
 @pytest.mark.parametrize(
     ("map_id", "players", "seed", "stations", "words"),
-    [("usa", 5, 3, 0.0, EN), ("europe", 4, 8, 0.08, EN), ("europe", 2, 5, 0.15, RU), ("usa", 3, 6, 0.0, RU)],
+    [
+        pytest.param("usa", 5, 3, 0.0, EN, marks=pytest.mark.slow),
+        pytest.param("europe", 4, 8, 0.08, EN, marks=pytest.mark.slow),
+        ("europe", 2, 5, 0.15, RU),
+        ("usa", 3, 6, 0.0, RU),
+    ],
 )
 def test_every_board_of_a_game_is_the_full_redraw_pixel_for_pixel(
     map_id: str, players: int, seed: int, stations: float, words: dict[str, str]

@@ -38,7 +38,7 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("n", [2, 3, *(pytest.param(n, marks=pytest.mark.slow) for n in (4, 5, 6))])
 def test_every_level_plays_whole_games_legally(n: int) -> None:
     kinds = ["hard", "easy", "normal", "random", "sensible"]
     for seed in range(2):

@@ -6,6 +6,8 @@ import random
 import re
 from collections import Counter
 
+import pytest
+
 from rules.dice import Add, DiceAction, DiceOptions, DiceState, Freight, GameMode, Roll, Stop, TieRule
 from rules.dice.faces import FACES
 from rules.engine import IllegalAction
@@ -38,6 +40,7 @@ def check_state(state: DiceState, before: DiceState | None) -> str:
     return snapshot
 
 
+@pytest.mark.slow
 def test_random_and_bot_playouts_keep_every_invariant() -> None:
     chooser = random.Random(2024)
     seen: Counter[str] = Counter()

@@ -133,6 +133,7 @@ def _brute_longest(edges: list[Edge]) -> int:
     return best
 
 
+@pytest.mark.slow
 def test_r_p3_longest_trail_matches_brute_force_on_random_graphs() -> None:
     rnd = random.Random(11)
     for _ in range(250):

@@ -144,6 +144,7 @@ def _bridged_blocks(rnd: random.Random) -> list[Edge]:
     return edges
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("pairing_bound")
 def test_longest_trail_is_exact_on_blocks_joined_by_bridges() -> None:
     rnd = random.Random(34)

@@ -77,7 +77,7 @@ def _sampled(map_id: str, n_players: int, seed: int, every: int) -> Iterator[tup
 
 
 @pytest.mark.parametrize("map_id", ["usa", "europe"])
-@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+@pytest.mark.parametrize("n_players", [2, *(pytest.param(n, marks=pytest.mark.slow) for n in (3, 4, 5))])
 def test_every_kind_plays_legal_moves_to_the_end(map_id: str, n_players: int) -> None:
     kinds = [*KINDS, "sensible"]
     for seed in range(2):
@@ -110,6 +110,7 @@ def test_r_v2_r_v3_a_heuristic_kind_moves_alike_whatever_the_hidden_parts(kind: 
     assert checked > 40
 
 
+@pytest.mark.slow
 def test_r_v2_r_v3_hard_moves_alike_whatever_the_hidden_parts() -> None:
     rnd = random.Random(4)
     checked = 0
@@ -197,6 +198,7 @@ def _keys(language: str) -> set[str]:
     return {f"ttr_hint.{key}" for key in data}
 
 
+@pytest.mark.slow
 def test_the_hint_is_a_legal_move_with_a_worded_reason_naming_only_what_the_seat_knows() -> None:
     keys = _keys("en")
     assert keys == _keys("ru")
