@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from bot.sandbox import LocalDiscord
@@ -32,6 +33,7 @@ from tests.bot.e2e.cardgame_support import (
 from tests.bot.e2e.conftest import Running, final_with_chart, people, table
 
 
+@pytest.mark.slow
 async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_nothing_private_in_public(
     stand_in: LocalDiscord, running: Running
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.storage.games import GameRecord
@@ -174,6 +176,7 @@ async def test_closed_dms_are_told_once_privately_and_not_tried_again(stand_in: 
         assert again.followups == [], "told once"
 
 
+@pytest.mark.slow
 async def test_mygames_lists_the_games_of_this_server_waiting_on_me(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         here = await started(stand_in, bot, "trains")
@@ -243,6 +246,7 @@ async def test_watchers_are_told_when_the_game_ends_players_are_refused(
         assert stand_in.dms("Eve") == []
 
 
+@pytest.mark.slow
 async def test_the_channel_pings_each_player_once_per_turn_unless_switched_off(
     stand_in: LocalDiscord, running: Running
 ) -> None:

@@ -70,6 +70,7 @@ def test_a_bot_never_ready_makes_the_sandbox_give_up_in_plain_words(
     )
 
 
+@pytest.mark.slow
 async def test_sigterm_stops_the_sandbox_cleanly_leaking_nothing(tmp_path: Path) -> None:
     environment = {k: v for k, v in os.environ.items() if k not in ("CONDUCTOR_DISCORD_TOKEN", "CONDUCTOR_LOG_LEVEL")}
     child = await asyncio.create_subprocess_exec(

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from bot.app import Conductor
@@ -117,6 +118,7 @@ def _walk(revision: Any) -> list[dict[str, Any]]:
     return found
 
 
+@pytest.mark.slow
 async def test_usa_whole_game_with_a_restart_in_the_middle_and_nothing_private_in_public(
     stand_in: LocalDiscord, running: Running
 ) -> None:
@@ -188,6 +190,7 @@ def europe_policy() -> Callable[[GameEngine[Any, Any, Any], BaseModel, int, rand
     return choose
 
 
+@pytest.mark.slow
 async def test_europe_whole_game_with_a_tunnel_paid_one_withdrawn_and_a_station(
     stand_in: LocalDiscord, running: Running
 ) -> None:
