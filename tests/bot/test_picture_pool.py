@@ -51,6 +51,7 @@ def pool() -> Iterator[WorkerPool]:
     workers.shutdown()
 
 
+@pytest.mark.slow
 def test_a_worker_draws_the_same_bytes_as_this_process(pool: WorkerPool) -> None:
     state = play("usa", 3, 5, moves=60)
     public = ENGINE.view(state, None)

@@ -42,6 +42,7 @@ def pictures() -> dict[str, bytes]:
     return drawn
 
 
+@pytest.mark.slow
 def test_art_is_drawn_once_into_a_fresh_store_then_loaded_by_this_process_every_worker_and_the_next_start_alike(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

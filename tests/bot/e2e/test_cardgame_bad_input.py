@@ -10,6 +10,7 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
@@ -202,6 +203,7 @@ async def test_plays_the_menus_never_offer_are_refused_with_the_rule_they_break(
         assert await version(bot, game_id) == at
 
 
+@pytest.mark.slow
 async def test_an_empty_deck_gives_no_cards_and_the_buttons_say_so(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=4)

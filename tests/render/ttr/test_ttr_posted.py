@@ -68,7 +68,7 @@ def assert_full_redraw(png: bytes, view: PublicView, words: dict[str, str]) -> N
         pytest.param("usa", 5, 3, 0.0, EN, marks=pytest.mark.slow),
         pytest.param("europe", 4, 8, 0.08, EN, marks=pytest.mark.slow),
         ("europe", 2, 5, 0.15, RU),
-        ("usa", 3, 6, 0.0, RU),
+        pytest.param("usa", 3, 6, 0.0, RU, marks=pytest.mark.slow),
     ],
 )
 def test_every_board_of_a_game_is_the_full_redraw_pixel_for_pixel(

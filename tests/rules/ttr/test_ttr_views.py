@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import pickle
 
+import pytest
+
 from rules.ttr.actions import BuildStation, Claim
 from rules.ttr.board import LOCO, board_for
 from rules.ttr.options import TtrOptions
@@ -89,6 +91,7 @@ def test_r_v3_nothing_hidden_in_public_views_until_the_end() -> None:
         )
 
 
+@pytest.mark.slow
 def test_seat_views_carry_the_engines_actions_in_every_phase() -> None:
     """Legal moves cross the seam as the engine's own actions (never their texts), in the engine's order, with
     their words; a view's dump keeps each move's fields and a pickled view (pictures are drawn in workers) is
