@@ -68,16 +68,6 @@ class WorkerPool:
         self._slots: list[ProcessPoolExecutor | None] = [None] * workers
         self._lock = threading.Lock()
 
-    def resize(self, workers: int) -> None:
-        """Use this many workers from now on (those running end after their current request)."""
-        with self._lock:
-            if workers == self.workers:
-                return
-            old, self._slots, self.workers = self._slots, [None] * workers, workers
-        for executor in old:
-            if executor is not None:
-                executor.shutdown(wait=False)
-
     def submit(self, route: int, work: Callable[..., T], *args: Any) -> Future[T]:
         """Run `work(*args)` in the route's worker."""
         index = route % self.workers

@@ -20,7 +20,6 @@ import atexit
 import functools
 import io
 import logging
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
@@ -34,7 +33,7 @@ import discord
 from bot.i18n import LANGUAGES, fit, text
 from bot.storage.games import GameRecord
 from bot.ui.names import shown_names
-from bot.workers import WorkerPool
+from bot.workers import WorkerPool, usable_cores
 from render import artstore
 from render import cardgame as cardgame_art
 from render import ttr as ttr_art
@@ -49,12 +48,8 @@ PRIVATE_WORKERS = 1
 """Hands and ticket choices: 4–40 ms each, drawn apart from the boards (measured: bench/ttr_game_render.py)."""
 
 
-def public_workers() -> int:
-    """One public worker per core this process may run on."""
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-
-
-PUBLIC = WorkerPool("public pictures", public_workers())
+PUBLIC = WorkerPool("public pictures", usable_cores())
+"""Boards and other public pictures: one worker per core this process may run on."""
 PRIVATE = WorkerPool("private pictures", PRIVATE_WORKERS)
 SLOW = WorkerPool("slow pictures", 1)
 """Replays of finished games (seconds each), /stats and /leaderboard (asked for at will): apart, so no board or hand

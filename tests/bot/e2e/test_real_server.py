@@ -22,7 +22,8 @@ from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
 from bot.storage.database import DatabaseUnusable, Statement, open_database
-from bot.ui.pictures import PICTURES, PRIVATE_WORKERS, public_workers, stop_pictures
+from bot.ui.pictures import PICTURES, PRIVATE_WORKERS, stop_pictures
+from bot.workers import usable_cores
 from render.caches import clear_caches
 from rules.dice import DiceEngine
 from tests.bot.e2e.conftest import Running, choose_threads, people, table
@@ -442,7 +443,7 @@ def alive(pid: int) -> bool:
 async def test_a_killed_bot_leaves_no_picture_worker_behind(stand_in: LocalDiscord, tmp_path: Path) -> None:
     async with child_bot(stand_in, tmp_path / "games.sqlite3") as child:
         async with asyncio.timeout(120):  # the workers start once the bot is ready
-            while len(workers := descendants(child.pid)) < public_workers() + PRIVATE_WORKERS:
+            while len(workers := descendants(child.pid)) < usable_cores() + PRIVATE_WORKERS:
                 await asyncio.sleep(0.05)
         child.kill()
         await child.wait()
