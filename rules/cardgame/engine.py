@@ -128,13 +128,13 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
         budget: Budget = DEFAULT_BUDGET,
     ) -> CardGameAction:
         """Choose a legal move for a bot of `kind` in `seat` (see `rules.cardgame.bot`)."""
-        return bot.choose(state, seat, rng, kind, budget)
+        return bot.choose(self, state, seat, rng, kind, budget)
 
     def hint(
         self, state: CardGameState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET
     ) -> Hint[CardGameAction]:
         """What the hard player would do in `seat` now, and why."""
-        return bot.hint(state, seat, rng, budget)
+        return bot.hint(self, state, seat, rng, budget)
 
     def undo_refusal(self, before: CardGameState, seat: Seat, action: CardGameAction) -> UndoReason | None:
         """A blind card or drawn tickets were seen by the mover; a face-up card replaced from the deck, a shuffle

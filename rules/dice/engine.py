@@ -103,7 +103,7 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
         budget: Budget = DEFAULT_BUDGET,
     ) -> DiceAction:
         """Choose a legal move for a bot of `kind` in `seat` (see `rules.dice.bot`)."""
-        return bot.choose(state, seat, rng, kind, budget)
+        return bot.choose(state, seat, self.legal_actions(state, seat), rng, kind, budget)
 
     def warm(self) -> None:
         """Build the hard player's race tables for the printed target (about a second, once per process)."""

@@ -188,11 +188,11 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
         self, state: TtrState, seat: Seat, rng: random.Random, kind: str = Level.NORMAL, budget: Budget = DEFAULT_BUDGET
     ) -> TtrAction:
         """Choose a legal move for a bot of `kind` from what `seat` can see (see `rules.ttr.bots`)."""
-        return bots.choose(state, seat, rng, kind, budget)
+        return bots.choose(self, state, seat, rng, kind, budget)
 
     def hint(self, state: TtrState, seat: Seat, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[TtrAction]:
         """What the hard player would do in `seat` now, and why."""
-        return bots.hint(state, seat, rng, budget)
+        return bots.hint(self, state, seat, rng, budget)
 
     def undo_refusal(self, before: TtrState, seat: Seat, action: TtrAction) -> UndoReason | None:
         """A blind card or drawn tickets were seen by the mover; a tunnel's cards (paying for it or withdrawing

@@ -10,6 +10,7 @@ import random
 
 from rules.cardgame.actions import CardGameAction
 from rules.cardgame.bot import easy, hard, normal
+from rules.cardgame.bot.hard import Rules
 from rules.cardgame.bot.hints import hint
 from rules.cardgame.state import CardGameState
 from rules.engine import DEFAULT_BUDGET, LEGACY_KINDS, Budget, CommonReason, IllegalAction, Level
@@ -21,15 +22,13 @@ KINDS = (Level.EASY.value, Level.NORMAL.value, Level.HARD.value, "random", *LEGA
 
 
 def choose(
-    state: CardGameState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET
+    rules: Rules, state: CardGameState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET
 ) -> CardGameAction:
-    """Return a legal move for a bot of this kind in `seat`."""
-    from rules.cardgame.engine import CardGameEngine
-
+    """Return a legal move for a bot of this kind in `seat`; `hard` plays its samples out by `rules`."""
     kind = LEGACY_KINDS.get(kind, kind)
     if kind not in KINDS:
         raise ValueError(f"unknown bot kind {kind!r}")
-    legal = CardGameEngine().legal_actions(state, seat)
+    legal = rules.legal_actions(state, seat)
     if not legal:
         raise IllegalAction(CommonReason.NOT_YOUR_TURN)
     if kind == "random":
@@ -37,5 +36,5 @@ def choose(
     if kind == Level.EASY:
         return easy.choose_action(state, seat, legal, rng)
     if kind == Level.HARD:
-        return hard.choose_action(state, seat, legal, rng, budget)
+        return hard.choose_action(rules, state, seat, legal, rng, budget)
     return normal.choose_action(state, seat, legal, rng)

@@ -15,13 +15,14 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.cardgame.actions import CardGameAction, DrawCard, DrawTickets, KeepTickets, PlayGroup, PlayThree
 from rules.cardgame.bot import normal
 from rules.cardgame.cards import LOCOMOTIVE, LOCOMOTIVES, N_COLORS, N_KINDS, PER_COLOR, cards_of
 from rules.cardgame.state import CardGameState, Phase
 from rules.cardgame.tickets import load_data
-from rules.engine import Budget
+from rules.engine import Budget, GameEngine
 from rules.rng import Rng
 
 SAMPLES = 6
@@ -43,6 +44,9 @@ MARGIN_CAP = 40
 ROLLOUT_STEPS = 2000
 """A safety bound on a rollout's length; real games end long before."""
 FULL_DECK = (PER_COLOR,) * N_COLORS + (LOCOMOTIVES,)
+
+Rules = GameEngine[CardGameState, CardGameAction, Any]
+"""The rules a sample is played out by: the engine that asks for the move passes itself (it imports the bots)."""
 
 
 @dataclass(frozen=True)
@@ -155,18 +159,16 @@ def _keep_variants(
     return [allowed[v] for v in variants if v in allowed]
 
 
-def rollout(state: CardGameState, seat: int, rng: random.Random) -> tuple[float, int]:
-    """Play the game out with the normal player in every seat: `seat`'s win share and margin over the best rival."""
-    from rules.cardgame.engine import CardGameEngine
-
-    engine = CardGameEngine()
+def rollout(rules: Rules, state: CardGameState, seat: int, rng: random.Random) -> tuple[float, int]:
+    """Play the game out by `rules` with the normal player in every seat: `seat`'s win share and margin over the
+    best rival."""
     for _ in range(ROLLOUT_STEPS):
         if state.phase is Phase.OVER:
             break
-        actor = min(engine.to_act(state))
-        legal = engine.legal_actions(state, actor)
-        state, _ = engine.apply(state, actor, normal.choose_action(state, actor, legal, rng))
-    result = engine.result(state)
+        actor = min(rules.to_act(state))
+        legal = rules.legal_actions(state, actor)
+        state, _ = rules.apply(state, actor, normal.choose_action(state, actor, legal, rng))
+    result = rules.result(state)
     if result is None:
         return 0.0, 0
     totals = {player.seat: player.total for player in result.players}
@@ -176,13 +178,15 @@ def rollout(state: CardGameState, seat: int, rng: random.Random) -> tuple[float,
 
 
 def search(
-    state: CardGameState, seat: int, legal: Sequence[CardGameAction], rng: random.Random, budget: Budget
+    rules: Rules,
+    state: CardGameState,
+    seat: int,
+    legal: Sequence[CardGameAction],
+    rng: random.Random,
+    budget: Budget,
 ) -> Searched:
     """Play every candidate out in the same samples, then normal's move and the best other in more samples; the
     other is chosen only if it beats normal's move clearly over all the samples both were played in."""
-    from rules.cardgame.engine import CardGameEngine
-
-    engine = CardGameEngine()
     deadline = time.process_time() + budget.seconds
     moves = candidates(state, seat, legal, rng)
     # Per candidate, (utility, win share) in each sample it was played in; samples are shared, in order.
@@ -195,8 +199,8 @@ def search(
             world = determinize(state, seat, rng)
             seed = rng.getrandbits(32)
             for i in picked:
-                after, _ = engine.apply(world, seat, moves[i])
-                share, margin = rollout(after, seat, random.Random(seed))
+                after, _ = rules.apply(world, seat, moves[i])
+                share, margin = rollout(rules, after, seat, random.Random(seed))
                 results[i].append((share + MARGIN_WEIGHT * max(-MARGIN_CAP, min(MARGIN_CAP, margin)), share))
             now = time.process_time()
             if now + (now - began) / done > deadline:
@@ -227,7 +231,12 @@ def search(
 
 
 def choose_action(
-    state: CardGameState, seat: int, legal: Sequence[CardGameAction], rng: random.Random, budget: Budget
+    rules: Rules,
+    state: CardGameState,
+    seat: int,
+    legal: Sequence[CardGameAction],
+    rng: random.Random,
+    budget: Budget,
 ) -> CardGameAction:
     """The hard player's move: searched at real decisions, the normal one where the choice is forced."""
-    return search(state, seat, legal, rng, budget).action
+    return search(rules, state, seat, legal, rng, budget).action

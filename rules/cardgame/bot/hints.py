@@ -10,6 +10,7 @@ import random
 
 from rules.cardgame.actions import CardGameAction, DrawCard, DrawTickets, KeepTickets, PlayGroup, PlayThree
 from rules.cardgame.bot import hard, normal
+from rules.cardgame.bot.hard import Rules
 from rules.cardgame.cards import LOCOMOTIVE, N_COLORS, color_message
 from rules.cardgame.plays import holder
 from rules.cardgame.state import CardGameState
@@ -17,14 +18,14 @@ from rules.cardgame.tickets import ticket_message
 from rules.engine import DEFAULT_BUDGET, Budget, CommonReason, Hint, IllegalAction, Message, Param
 
 
-def hint(state: CardGameState, seat: int, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[CardGameAction]:
+def hint(
+    rules: Rules, state: CardGameState, seat: int, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Hint[CardGameAction]:
     """What the hard player would do in `seat` now, and why, in one translatable sentence."""
-    from rules.cardgame.engine import CardGameEngine
-
-    legal = CardGameEngine().legal_actions(state, seat)
+    legal = rules.legal_actions(state, seat)
     if not legal:
         raise IllegalAction(CommonReason.NOT_YOUR_TURN)
-    searched = hard.search(state, seat, legal, rng, budget)
+    searched = hard.search(rules, state, seat, legal, rng, budget)
     return Hint(action=searched.action, reason=reason(state, seat, searched))
 
 

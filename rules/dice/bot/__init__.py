@@ -21,14 +21,19 @@ KINDS = (Level.EASY.value, Level.NORMAL.value, Level.HARD.value, "random", *LEGA
 """Every bot kind `choose` accepts."""
 
 
-def choose(state: DiceState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET) -> DiceAction:
-    """Return a legal move for a bot of this kind in `seat`; the exact hard solve fits any sane budget."""
-    from rules.dice.engine import DiceEngine
-
+def choose(
+    state: DiceState,
+    seat: int,
+    legal: list[DiceAction],
+    rng: random.Random,
+    kind: str,
+    budget: Budget = DEFAULT_BUDGET,
+) -> DiceAction:
+    """Return one of the `legal` moves for a bot of this kind in `seat`; the exact hard solve fits any sane
+    budget."""
     kind = LEGACY_KINDS.get(kind, kind)
     if kind not in KINDS:
         raise ValueError(f"unknown bot kind {kind!r}")
-    legal = DiceEngine().legal_actions(state, seat)
     if not legal:
         raise IllegalAction(CommonReason.GAME_OVER if state.over else CommonReason.NOT_YOUR_TURN)
     if kind == "random":

@@ -18,7 +18,7 @@ from rules.ttr.state import TtrState
 from .agents import AGENTS
 from .coach import reason
 from .heuristic import easy, normal
-from .search import hard
+from .search import Rules, hard
 
 PERSONALITIES: tuple[str, ...] = tuple(AGENTS)
 """The playstyle agents a lobby may offer as personalities, after the levels."""
@@ -26,8 +26,10 @@ KINDS: tuple[str, ...] = (*Level, *PERSONALITIES, "random")
 """Every bot kind `choose` plays (plus the legacy names of `LEGACY_KINDS`)."""
 
 
-def choose(state: TtrState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET) -> TtrAction:
-    """Return a legal move for a bot of this kind in `seat`."""
+def choose(
+    rules: Rules, state: TtrState, seat: int, rng: random.Random, kind: str, budget: Budget = DEFAULT_BUDGET
+) -> TtrAction:
+    """Return a legal move for a bot of this kind in `seat`; `hard` plays its samples out by `rules`."""
     kind = LEGACY_KINDS.get(kind, kind)
     if kind not in KINDS:
         raise ValueError(f"unknown bot kind {kind!r}")
@@ -43,11 +45,13 @@ def choose(state: TtrState, seat: int, rng: random.Random, kind: str, budget: Bu
     if kind == Level.NORMAL:
         return normal(state, seat, moves, board, rng)
     if kind == Level.HARD:
-        return hard(state, seat, moves, board, rng, budget)
+        return hard(rules, state, seat, moves, board, rng, budget)
     return AGENTS[kind](state, seat, moves, board, rng)
 
 
-def hint(state: TtrState, seat: int, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Hint[TtrAction]:
+def hint(
+    rules: Rules, state: TtrState, seat: int, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Hint[TtrAction]:
     """What the `hard` player would do in `seat` now, and why in one translatable sentence."""
-    action = choose(state, seat, rng, Level.HARD, budget)
+    action = choose(rules, state, seat, rng, Level.HARD, budget)
     return Hint(action=action, reason=reason(state, seat, action))

@@ -17,7 +17,6 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from functools import cache
 
 from rules.engine import Budget, GameEngine
 from rules.rng import Rng
@@ -31,6 +30,9 @@ from rules.ttr.state import Phase, TtrState
 
 from .heuristic import normal
 from .plan import claim, claims_by_track, joint_plan, offer_costs
+
+Rules = GameEngine[TtrState, TtrAction, TtrOptions]
+"""The rules a playout follows: the engine that asks for the move passes itself (the engine imports the bots)."""
 
 ROLLOUT_CARS = 20 * 4 * 45
 """Playouts per decision times the cars still in play, since a playout's CPU time grows with them (about 0.1–0.15 ms
@@ -52,15 +54,18 @@ WIN_BONUS = 20.0
 """A playout's value: the final margin over the best opponent, plus this when it wins."""
 
 
-def hard(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.Random, budget: Budget) -> TtrAction:
-    """The candidate move whose playouts end best; the `normal` move when there is nothing to choose."""
+def hard(
+    rules: Rules, state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.Random, budget: Budget
+) -> TtrAction:
+    """The candidate move whose playouts (played by `rules`) end best; the `normal` move when there is nothing to
+    choose."""
     fallback = normal(state, seat, moves, board, rng)
     if state.phase in (Phase.SECOND_PICK, Phase.TUNNEL) or moves.pass_only:
         return fallback
     candidates = candidate_moves(state, seat, moves, board, fallback)
     if len(candidates) == 1:
         return fallback
-    return best_by_rollouts(state, seat, candidates, rng, budget)[0]
+    return best_by_rollouts(rules, state, seat, candidates, rng, budget)[0]
 
 
 def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
@@ -96,7 +101,7 @@ def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fa
 
 
 def best_by_rollouts(
-    state: TtrState, seat: int, candidates: Sequence[TtrAction], rng: random.Random, budget: Budget
+    rules: Rules, state: TtrState, seat: int, candidates: Sequence[TtrAction], rng: random.Random, budget: Budget
 ) -> tuple[TtrAction, list[float]]:
     """Play every candidate out in the same sampled worlds; return the pick and each one's mean gain over the first.
 
@@ -109,7 +114,7 @@ def best_by_rollouts(
     for _ in range(worlds):
         world = determinize(state, seat, rng)
         seed = rng.getrandbits(32)
-        values = [rollout(world, seat, action, seed) for action in candidates]
+        values = [rollout(rules, world, seat, action, seed) for action in candidates]
         for i, v in enumerate(values):
             gains[i].append(v - values[0])
         if time.process_time() >= deadline:
@@ -129,26 +134,17 @@ def remaining_length(state: TtrState) -> int:
     return max(sum(state.cars), 4 * state.n_players)
 
 
-def rollout(world: TtrState, seat: int, action: TtrAction, seed: int) -> float:
+def rollout(rules: Rules, world: TtrState, seat: int, action: TtrAction, seed: int) -> float:
     """Play `action`, then `normal` for everyone to the end; the seat's margin over the best other player."""
-    engine = _engine()
     rng = random.Random(seed)
-    state, _ = engine.apply(world, seat, action)
+    state, _ = rules.apply(world, seat, action)
     for _ in range(ROLLOUT_TURNS):
         if state.phase is Phase.OVER:
             break
         actor = _actor(state)
         moves = move_set(state, actor)
-        state, _ = engine.apply(state, actor, normal(state, actor, moves, board_for(state.map_id), rng))
+        state, _ = rules.apply(state, actor, normal(state, actor, moves, board_for(state.map_id), rng))
     return value(state, seat)
-
-
-@cache
-def _engine() -> GameEngine[TtrState, TtrAction, TtrOptions]:
-    """The rules the playouts follow (imported late: the engine module imports the bots)."""
-    from rules.ttr.engine import TicketToRideEngine
-
-    return TicketToRideEngine()
 
 
 def _actor(state: TtrState) -> int:

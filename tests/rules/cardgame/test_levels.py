@@ -140,7 +140,7 @@ def test_hard_leaves_the_normal_move_only_after_more_samples() -> None:
     changed = kept = 0
     for state, seat in positions(2, seed=3, every=4):
         legal = ENGINE.legal_actions(state, seat)
-        searched = hard.search(state, seat, legal, random.Random(7), Budget(seconds=60.0))
+        searched = hard.search(ENGINE, state, seat, legal, random.Random(7), Budget(seconds=60.0))
         first = hard.KEEP_SAMPLES if state.phase is Phase.OPENING or state.players[seat].offered else hard.SAMPLES
         if searched.action != searched.normal:
             assert searched.games == first + hard.CONFIRM_SAMPLES
