@@ -22,12 +22,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
+from bot.games import GAMES
 from bot.i18n import text
 from bot.services.charts import draw_chart
 from render.replay import EXTENSION, MAX_BYTES, render_game_replay
 from rules.history import bots_play
 
-GAME = "ticket-to-ride"
+GAME = GAMES["ticket-to-ride"]
 
 
 def best_of_3(draw: Callable[[], bytes]) -> tuple[bytes, float]:
@@ -49,12 +50,12 @@ def main() -> None:
     parser.add_argument("--map", default="europe")
     parser.add_argument("--out", type=Path, default=None, help="write replay and chart here")
     args = parser.parse_args()
-    log = bots_play(GAME, {"map": args.map}, args.players, args.seed)
+    log = bots_play(GAME.engine, {"map": args.map}, args.players, args.seed)
     names = [f"Player {seat + 1}" for seat in range(args.players)]
     labels = functools.partial(text, "en")
     options = {"map": args.map}
-    call = (GAME, options, args.players, args.seed, log, names, labels)
-    chart_call = (GAME, options, args.players, args.seed, log, names, "en")
+    call = (GAME.pictures, GAME.engine, options, args.players, args.seed, log, names, labels)
+    chart_call = (GAME.pictures, GAME.engine, options, args.players, args.seed, log, names, "en")
     draw_chart(*chart_call)  # warm: the fonts, the engine
     replay, replay_s = best_of_3(lambda: render_game_replay(*call).data)
     chart, chart_s = best_of_3(lambda: draw_chart(*chart_call)[0])

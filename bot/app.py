@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.command_sync import sync_commands
 from bot.exts.notify import DirectMessenger
 from bot.games import GAMES
-from bot.i18n import language_of, set_command_ids, text
+from bot.i18n import add_words, language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.charts import FinalCharts
 from bot.services.games import GameService, ServiceError
@@ -48,9 +48,7 @@ from rules.engine import Budget
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "bot.exts.lobby",
-    *(info.extension for info in GAMES.values()),
+SHARED_EXTENSIONS = (
     "bot.exts.play",
     "bot.exts.admin",
     "bot.exts.stats",
@@ -59,7 +57,14 @@ EXTENSIONS = (
     "bot.exts.notify",
     "bot.exts.replay",
 )
-"""The lobby, each game's package, the commands several games share, the admins' commands (any order works)."""
+"""The commands several games share and the admins' commands."""
+
+
+def extensions() -> tuple[str, ...]:
+    """The lobby, each listed game's package (read when the bot starts), then the shared ones (any order works)."""
+    return ("bot.exts.lobby", *(info.extension for info in GAMES.values()), *SHARED_EXTENSIONS)
+
+
 SHUTDOWN_GRACE = 10.0
 """Seconds that interactions in flight get to finish when the bot stops."""
 STOP_GRACE = 5.0
@@ -175,14 +180,17 @@ class Conductor(commands.AutoShardedBot):
         )
         self.service.add_listener(self.notifications)
         self.service.add_listener(self.places)
-        self.ratings = RatingService(RatingStore(self.database), self.service)
+        ratings = {game: info.ratings for game, info in GAMES.items()}
+        self.ratings = RatingService(RatingStore(self.database), self.service, ratings)
         self.service.add_listener(self.ratings)
         self.charts = FinalCharts(self)
         self.service.add_listener(self.charts)
         self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
-        for extension in EXTENSIONS:
+        for info in GAMES.values():
+            add_words(info.words)
+        for extension in extensions():
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent)
         await self.tree.set_translator(CommandTranslator())

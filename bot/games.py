@@ -1,46 +1,18 @@
-"""The games this bot offers: each engine with the namespace of its words and its package under `bot/exts/`.
+"""The games this bot offers: the one list, each game's entry exported by its package under `bot/exts/`.
 
-Adding a game means adding it here and writing its package; the bot loads `bot.exts.<namespace>` for each.
+Adding a game means writing its packages and adding its entry here (docs/adding-a-game.md); the bot loads its
+extension, and everything that needs a fact of a game reads it from its entry.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
+from bot.exts import cardgame, dice, ttr
+from bot.game_entry import GameInfo
 from bot.i18n import text
-from rules.cardgame import CardGameEngine
-from rules.dice import DiceEngine
-from rules.engine import GameEngine
-from rules.ttr import TicketToRideEngine
 
+__all__ = ["GAMES", "GameInfo", "game_name"]
 
-@dataclass(frozen=True)
-class GameInfo:
-    """An offered game: its engine, and the namespace of its words (`<namespace>.option.…`) and of its package."""
-
-    engine: GameEngine[Any, Any, Any]
-    namespace: str
-
-    @property
-    def game_id(self) -> str:
-        """The engine's id, used in custom ids and the database."""
-        return self.engine.game_id
-
-    @property
-    def extension(self) -> str:
-        """The discord.py extension of its cogs: `bot.exts.<namespace>`."""
-        return f"bot.exts.{self.namespace}"
-
-
-GAMES: dict[str, GameInfo] = {
-    info.game_id: info
-    for info in (
-        GameInfo(DiceEngine(), "dice"),
-        GameInfo(TicketToRideEngine(), "ttr"),
-        GameInfo(CardGameEngine(), "cardgame"),
-    )
-}
+GAMES: dict[str, GameInfo] = {info.game_id: info for info in (dice.GAME, ttr.GAME, cardgame.GAME)}
 
 
 def game_name(language: str, game: str) -> str:

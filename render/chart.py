@@ -14,10 +14,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from render.dice import SEAT_COLOURS
 from render.fonts import font, text_length
 from render.labels import Labels, text_for
-from render.ttr.palette import PLAYER_COLORS
 from rules.history import ScoreHistory
 
 RGB = tuple[int, int, int]
@@ -46,19 +44,6 @@ FINAL_GAP = 84
 
 SHAPES = ("circle", "square", "triangle", "diamond", "down", "hexagon")
 """One marker shape per seat."""
-
-GAME_COLOURS: dict[str, tuple[RGB, ...]] = {
-    "ticket-to-ride": PLAYER_COLORS,
-    "ticket-to-ride-cards": PLAYER_COLORS,
-    "dice": SEAT_COLOURS,
-}
-"""Each game's player colours by seat, as its own pictures draw them."""
-
-
-def seat_colours(game: str, n_players: int) -> list[RGB]:
-    """The colours a game gives its seats."""
-    colours = GAME_COLOURS.get(game, SEAT_COLOURS)
-    return [colours[seat % len(colours)] for seat in range(n_players)]
 
 
 def render_chart(history: ScoreHistory, colours: Sequence[RGB], names: Sequence[str], labels: Labels) -> bytes:

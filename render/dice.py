@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from render.dice_faces import INK, car_sprite
 from render.fonts import font
+from render.games import GamePictures
 from render.labels import Labels, text_for
 from rules.dice import Add, DiceView, Face, GameMode, Stop
 from rules.dice.faces import CARGO_POINTS, FACES
@@ -443,3 +444,19 @@ def _score_row(canvas: Image.Image, words: _Words, view: DiceView, player: Playe
     if out:
         left = width - 32 - font(34, bold=True).getlength(standing)
         draw.line((left, top + ROW // 2, width - 24, top + ROW // 2), fill=ink, width=3)
+
+
+def replay_frame(view: DiceView, labels: Labels, names: Sequence[str]) -> Image.Image:
+    """A replay's frame: the train just played above the score table."""
+    scores = Image.open(io.BytesIO(render_scores(view, labels, names))).convert("RGB")
+    if view.previous is None:
+        return scores
+    train = Image.open(io.BytesIO(render_finished_turn(view.previous, labels, names))).convert("RGB")
+    frame = Image.new("RGB", (max(train.width, scores.width), train.height + scores.height), scores.getpixel((0, 0)))
+    frame.paste(train, (0, 0))
+    frame.paste(scores, (0, train.height))
+    return frame
+
+
+PICTURES = GamePictures(frame=replay_frame, colours=SEAT_COLOURS)
+"""The dice game's pictures as the replay and the score chart use them (no static art to draw ahead)."""

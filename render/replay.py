@@ -12,22 +12,17 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from PIL import Image, ImageDraw, features
 
-from render.cardgame.table import table_image
-from render.dice import render_finished_turn, render_scores
 from render.fonts import font
+from render.games import GamePictures
 from render.labels import Labels, text_for
-from render.ttr import board_image
-from rules.cardgame.view import CardGameView
-from rules.dice.view import DiceView
 from rules.engine import Seat
-from rules.history import Story, Turn, spectated, tell_log
-from rules.ttr.view import PublicView
+from rules.history import AnyEngine, Story, Turn, spectated, tell_log
 
 MAX_BYTES = 10 * 1024 * 1024
 """Discord's upload limit for a bot's message without boosts."""
@@ -64,31 +59,9 @@ class Animation:
     frames: int
 
 
-Drawer = Callable[[Any, Labels, Names], Image.Image]
-
-
-def _dice_frame(view: DiceView, labels: Labels, names: Names) -> Image.Image:
-    """The dice game's table after a turn: the train just played above the score table."""
-    scores = Image.open(io.BytesIO(render_scores(view, labels, names))).convert("RGB")
-    if view.previous is None:
-        return scores
-    train = Image.open(io.BytesIO(render_finished_turn(view.previous, labels, names))).convert("RGB")
-    frame = Image.new("RGB", (max(train.width, scores.width), train.height + scores.height), scores.getpixel((0, 0)))
-    frame.paste(train, (0, 0))
-    frame.paste(scores, (0, train.height))
-    return frame
-
-
-DRAWERS: dict[str, Drawer] = {
-    "ticket-to-ride": lambda view, labels, names: board_image(cast(PublicView, view), labels, list(names)),
-    "ticket-to-ride-cards": lambda view, labels, names: table_image(cast(CardGameView, view), labels, list(names)),
-    "dice": lambda view, labels, names: _dice_frame(cast(DiceView, view), labels, names),
-}
-"""Each game's public table picture from a public view."""
-
-
 def render_game_replay(
-    game: str,
+    pictures: GamePictures,
+    engine: AnyEngine,
     options: Mapping[str, Any],
     n_players: int,
     seed: int,
@@ -96,12 +69,13 @@ def render_game_replay(
     names: Names,
     labels: Labels,
 ) -> Animation:
-    """A stored game's replay animation (a picture worker's job): its log replayed, a frame drawn per turn."""
-    return render_replay(game, tell_log(game, options, n_players, seed, actions), names, labels)
+    """A stored game's replay animation (a picture worker's job): its log replayed, a frame drawn per turn with the
+    game's own picture."""
+    return render_replay(pictures, tell_log(engine, options, n_players, seed, actions), names, labels)
 
 
 def render_game_log(
-    game: str,
+    engine: AnyEngine,
     options: Mapping[str, Any],
     n_players: int,
     seed: int,
@@ -110,13 +84,13 @@ def render_game_log(
 ) -> bytes:
     """A stored game's public log as UTF-8 JSON (a picture worker's job, beside the animation): `about` (what the
     caller tells of the game), then what the table showed, move by move."""
-    told = spectated(game, options, n_players, seed, actions)
+    told = spectated(engine, options, n_players, seed, actions)
     return json.dumps({"format": LOG_FORMAT, **about, **told}, ensure_ascii=False, indent=1).encode("utf-8")
 
 
-def render_replay(game: str, story: Story, names: Names, labels: Labels) -> Animation:
+def render_replay(pictures: GamePictures, story: Story, names: Names, labels: Labels) -> Animation:
     """The animation of a told game, under `MAX_BYTES` (its frames scaled down until it is)."""
-    frames = _frames(game, story, names, labels)
+    frames = _frames(pictures, story, names, labels)
     while True:
         data = _encode(frames)
         if len(data) <= MAX_BYTES or frames[0].width < MIN_WIDTH:
@@ -125,13 +99,13 @@ def render_replay(game: str, story: Story, names: Names, labels: Labels) -> Anim
         frames = [_indexed(frame.convert("RGB").resize(size, Image.Resampling.BOX)) for frame in frames]
 
 
-def _frames(game: str, story: Story, names: Names, labels: Labels) -> list[Image.Image]:
+def _frames(pictures: GamePictures, story: Story, names: Names, labels: Labels) -> list[Image.Image]:
     """A frame per turn: its table drawn, scaled to `FRAME_WIDTH` under its caption, kept in 256 colours (a few
     hundred frames of full colour would weigh hundreds of MB)."""
     last = len(story.turns) - 1
     frames = []
     for number, turn in enumerate(story.turns):
-        picture = DRAWERS[game](turn.view, labels, names)
+        picture = pictures.frame(turn.view, labels, names)
         scaled = picture.resize(
             (FRAME_WIDTH, round(picture.height * FRAME_WIDTH / picture.width)), Image.Resampling.BOX
         )

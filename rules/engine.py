@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -268,6 +268,19 @@ class GameEngine(ABC, Generic[StateT, ActionT, OptionsT]):
     @abstractmethod
     def result(self, state: StateT) -> GameResult | None:
         """Return the final scores once the game is over, else None."""
+
+    @abstractmethod
+    def public_turn(self, view: Any) -> Seat | None:
+        """Whose turn a public view shows (None: everyone's at once, as an opening choice, or nobody's), which is
+        whose turn a replay names."""
+
+    @abstractmethod
+    def turn_marker(self, view: Any) -> Hashable:
+        """What changes in the public view when one seat's whole turn is over (a replay's turn ends there)."""
+
+    @abstractmethod
+    def public_scores(self, view: Any) -> tuple[int, ...]:
+        """Each seat's score as everyone sees it in a public view (a score chart's points turn by turn)."""
 
     @abstractmethod
     def parse_action(self, text: str) -> ActionT:

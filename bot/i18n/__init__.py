@@ -51,13 +51,28 @@ def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None
             out[name] = str(value)
 
 
+_WORDS: list[str] = []
+"""Packages of games' own translation files, read after `bot.i18n` (`add_words`)."""
+
+
+def add_words(package: str | None) -> None:
+    """Read a game's own translation files too: `<package>.<language>/<namespace>.toml`, merged key by key into
+    the tables (a game's `bot.toml` adds its `bot.game.<namespace>` name, its `commands.toml` its /newgame words)."""
+    if package is not None and package not in _WORDS:
+        _WORDS.append(package)
+        table.cache_clear()
+
+
 @lru_cache(maxsize=len(LANGUAGES))
 def table(language: str) -> dict[str, str]:
-    """Return every key of a language, from `bot/i18n/<language>/<namespace>.toml`, loaded once."""
+    """Return every key of a language, from `bot/i18n/<language>/<namespace>.toml` and the games' own files, loaded
+    once."""
     out: dict[str, str] = {}
-    for entry in resources.files(f"bot.i18n.{language}").iterdir():
-        if entry.name.endswith(".toml"):
-            _flatten(entry.name.removesuffix(".toml"), tomllib.loads(entry.read_text(encoding="utf-8")), out)
+    for package in ("bot.i18n", *_WORDS):
+        folder = resources.files(f"{package}.{language}")
+        for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
+            if entry.name.endswith(".toml"):
+                _flatten(entry.name.removesuffix(".toml"), tomllib.loads(entry.read_text(encoding="utf-8")), out)
     return out
 
 

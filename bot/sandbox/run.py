@@ -6,6 +6,7 @@ tests drive games with.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 import random
@@ -22,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.app import Conductor, create_bot
+from bot.games import GAMES
 from bot.sandbox.errors import StandInTimeout
 from bot.sandbox.local_discord import LocalDiscord
 from bot.sandbox.models import LocalUser, RecordedMessage
@@ -29,7 +31,6 @@ from bot.sandbox.outcome import InteractionOutcome
 from bot.settings import Settings
 from bot.storage.games import GameRecord
 from rules.engine import GameEngine
-from rules.ttr.maps import load_map
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ class ScriptedTable:
 
     People choose their moves with `policy` (by default the game's own bot player, from what their seat may
     see); `bot` is the running Conductor, used only to know whose turn it is and to pick moves, never to make
-    them. How a move is made through the UI is the game's move driver (see MOVE_DRIVERS).
+    them. How a move is made through the UI is the game's move driver (see `move_driver`).
     """
 
     discord: LocalDiscord
@@ -203,7 +204,7 @@ class ScriptedTable:
         engine = self.bot.service.engine(record.game)
         code = self.policy(engine, self.bot.service.state(game_id), seat, rng)
         since = await self._first_message(game_id)
-        await MOVE_DRIVERS.get(record.game, click_turn_button)(self, record, person, code)
+        await move_driver(record.game)(self, record, person, code)
         await self.discord.wait_for(
             lambda: self._shown_past(record, since), what=f"the game shown past {record.version}"
         )
@@ -327,139 +328,23 @@ def _select_with(message: RecordedMessage | None, verb: str, value: str) -> str 
     return None
 
 
-async def play_ttr_move(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
-    """Make a Ticket to Ride move as a person would: cards and tickets on the turn message; claims, stations,
-    ticket choices and tunnels in their private messages (opening My hand when they have none at hand)."""
-    verb, _, rest = code.partition(":")
-    discord = table.discord
-    if verb in ("draw", "tickets", "pass"):
-        message = await table.turn_message(record.id)
-        custom_id = next(
-            str(c["custom_id"])
-            for found, c in _controls(message)
-            if not c.get("disabled")
-            and (
-                (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
-                or (found == "take" and f"draw:{str(c['custom_id']).rsplit(':', 1)[1]}" == code)
-            )
-        )
-        await table.timed(verb, discord.click(person, message, custom_id))
-        return
-    wanted = {"pay": {"act"}, "withdraw": {"act"}}.get(verb, {"route", "city", "station"})
-    if verb == "keep":
-        private = _ticket_choice(table, person, rest.split(","))
-    else:
-        private = table.own_controls(record, person, wanted)
-    if private is None:
-        public = await table.turn_message(record.id)
-        hand = next(str(c["custom_id"]) for found, c in _controls(public) if found == "hand")
-        private = (await table.timed("menu", discord.click(person, public, hand))).message
-    assert private is not None, "My hand answered with nothing"
-    if verb == "keep":
-        custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if found == "keep")
-        await table.timed(verb, discord.select(person, private, custom_id, rest.split(",")))
-        return
-    if verb in ("pay", "withdraw"):
-        custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if c["custom_id"].endswith(code))
-        await table.timed(verb, discord.click(person, private, custom_id))
-        return
-    target, menu = rest.split(":")[0], "route" if verb == "claim" else "station"
-    if verb == "claim" and _select_with(private, "route", target) is None:
-        board = table.bot.service.view(record.id, None)
-        ends = _track_ends(board.map, int(target))  # type: ignore[attr-defined]
-        city = next(c for c in ends if _select_with(private, "city", c) is not None)
-        by_city = _select_with(private, "city", city)
-        assert by_city is not None
-        private = (await table.timed("menu", discord.select(person, private, by_city, [city]))).message
-    chosen = _select_with(private, menu, target)
-    assert private is not None and chosen is not None, f"no {menu} menu offers {target} to {person.name}"
-    answer = await table.timed(verb, discord.select(person, private, chosen, [target]))
-    for _ in range(2):  # how to pay, when there is a choice: maybe the colour first, then the cards
-        paying = _select_with(answer.message, "act", code)
-        colour = _select_with(answer.message, "paycolor", code.split(":")[2])
-        if paying is None and colour is None:
-            return
-        table.timings[-1] = ("menu", table.timings[-1][1])
-        assert answer.message is not None
-        if paying is not None:
-            await table.timed(verb, discord.select(person, answer.message, paying, [code]))
-            return
-        assert colour is not None
-        answer = await table.timed(verb, discord.select(person, answer.message, colour, [code.split(":")[2]]))
+def move_driver(game: str) -> MoveDriver:
+    """How a game's moves are made through its UI: the driver its entry names, or clicking a turn-message button."""
+    path = GAMES[game].driver
+    if path is None:
+        return click_turn_button
+    module, _, name = path.partition(":")
+    driver: MoveDriver = getattr(importlib.import_module(module), name)
+    return driver
 
 
 def _ticket_choice(table: ScriptedTable, person: LocalUser, ids: list[str]) -> RecordedMessage | None:
-    """The person's newest private ticket choice offering these tickets (it is not bound to a version)."""
+    """The person's newest private ticket choice offering these tickets (it is not bound to a version; both Ticket
+    to Ride games' drivers look for it)."""
     for message in reversed(table.discord.ephemerals(person)):
         if all(_select_with(message, "keep", ticket) is not None for ticket in ids):
             return message
     return None
-
-
-def _track_ends(map_id: str, track_id: int) -> tuple[str, str]:
-    """The two cities of a Ticket to Ride track."""
-    found = next(t for t in load_map(map_id).tracks if t.id == track_id)
-    return found.a, found.b
-
-
-async def play_cardgame_move(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
-    """Make a card-game move as a person would: cards and tickets on the turn message; ticket choices in their
-    private choice; plays through My hand: the colour, then the cards (or how many, then the locomotives), or
-    three colours at once."""
-    verb, _, rest = code.partition(":")
-    discord = table.discord
-    if verb in ("draw", "tickets"):
-        message = await table.turn_message(record.id)
-        custom_id = next(
-            str(c["custom_id"])
-            for found, c in _controls(message)
-            if not c.get("disabled")
-            and (
-                (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
-                or (found == "take" and f"draw:{str(c['custom_id']).rsplit(':', 1)[1]}" == code)
-            )
-        )
-        await table.timed(verb, discord.click(person, message, custom_id))
-        return
-    ids = [] if rest == "none" else rest.split(",")
-    private = _ticket_choice(table, person, ids) if verb == "keep" and ids else None
-    if verb == "keep" and not ids:
-        private = table.own_controls(record, person, {"act"})
-    if private is None or verb != "keep":
-        public = await table.turn_message(record.id)
-        hand = next(str(c["custom_id"]) for found, c in _controls(public) if found == "hand")
-        private = (await table.timed("menu", discord.click(person, public, hand))).message
-    assert private is not None, "My hand answered with nothing"
-    if verb == "keep":
-        if ids:
-            custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if found == "keep")
-            await table.timed(verb, discord.select(person, private, custom_id, ids))
-        else:
-            custom_id = next(str(c["custom_id"]) for _, c in _controls(private) if c["custom_id"].endswith(code))
-            await table.timed(verb, discord.click(person, private, custom_id))
-        return
-    colour = "three" if verb == "play3" else rest.split(":")[0]
-    by_colour = _select_with(private, "color", colour)
-    assert by_colour is not None, f"My hand offers {person.name} no way to play {colour}"
-    answer = await table.timed("menu", discord.select(person, private, by_colour, [colour]))
-    assert answer.message is not None
-    if verb == "play3":
-        three = next(str(c["custom_id"]) for found, c in _controls(answer.message) if found == "three")
-        await table.timed(verb, discord.select(person, answer.message, three, rest.split(",")))
-        return
-    natural, locomotives = (int(n) for n in rest.split(":")[1:])
-    size = _select_with(answer.message, "size", str(natural + locomotives))
-    if size is not None:
-        answer = await table.timed(verb, discord.select(person, answer.message, size, [str(natural + locomotives)]))
-    exact = _select_with(answer.message, "act", code)
-    if exact is not None and answer.message is not None:
-        if size is not None:
-            table.timings[-1] = ("menu", table.timings[-1][1])
-        await table.timed(verb, discord.select(person, answer.message, exact, [code]))
-
-
-MOVE_DRIVERS: dict[str, MoveDriver] = {"ticket-to-ride": play_ttr_move, "ticket-to-ride-cards": play_cardgame_move}
-"""How each game's moves are made through its UI; games not named here click a turn-message button."""
 
 
 async def run_sandbox(

@@ -18,12 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games import GAMES
 from bot.i18n import fit, text
 from bot.services.games import GameListener, MoveWrite, Outcome
 from bot.storage.games import GameRecord
 from bot.ui.pictures import MAX_ALT_TEXT, MAX_GALLERY_ALT_TEXT, draw_once, labels, plain_names
-from render.chart import render_chart, seat_colours
-from rules.history import replayable, tell_log
+from render.chart import render_chart
+from render.games import GamePictures
+from rules.history import AnyEngine, tell_log
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -53,13 +55,13 @@ class FinalCharts(GameListener):
     async def with_move(self, outcome: Outcome) -> MoveWrite | None:
         """With a game's last move, note that its chart is due (so a restart before it is added still adds it)."""
         record = outcome.record
-        if not outcome.finished or not replayable(record.game):
+        if not outcome.finished:
             return None
         return MoveWrite([self.bot.service.store.message_statement(record.id, KIND, record.channel_id, DUE)])
 
     async def on_moved(self, outcome: Outcome) -> None:
         """Once a game's end is shown, add its chart in the background (the mover's answer never waits for it)."""
-        if outcome.finished and replayable(outcome.record.game):
+        if outcome.finished:
             self._start(outcome.record.id)
 
     async def resume(self) -> None:
@@ -128,7 +130,9 @@ class FinalCharts(GameListener):
     async def _add(self, record: GameRecord, where: tuple[int, int]) -> None:
         language = await self.bot.public_language(record.guild_id)
         actions = await self.bot.service.store.actions(record.id)
-        png, alt = await draw_once(record.id, draw_chart, *as_logged(record, actions), plain_names(record), language)
+        pictures = GAMES[record.game].pictures
+        names = plain_names(record)
+        png, alt = await draw_once(record.id, draw_chart, pictures, *as_logged(record, actions), names, language)
         channel_id, message_id = where
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         posted = await partial.fetch()
@@ -165,13 +169,16 @@ def with_chart(posted: discord.Message, alt: str) -> discord.ui.LayoutView:
     return layout
 
 
-def as_logged(record: GameRecord, actions: list[tuple[int, str]]) -> tuple[str, dict[str, Any], int, int, list[Any]]:
-    """What replays a stored game, as the drawing jobs take it: game, options, seats, seed and its log."""
-    return record.game, record.options, len(record.seats), record.seed, actions
+def as_logged(
+    record: GameRecord, actions: list[tuple[int, str]]
+) -> tuple[AnyEngine, dict[str, Any], int, int, list[Any]]:
+    """What replays a stored game, as the drawing jobs take it: its engine, options, seats, seed and its log."""
+    return GAMES[record.game].engine, record.options, len(record.seats), record.seed, actions
 
 
 def draw_chart(
-    game: str,
+    pictures: GamePictures,
+    engine: AnyEngine,
     options: dict[str, Any],
     n_players: int,
     seed: int,
@@ -180,8 +187,8 @@ def draw_chart(
     language: str,
 ) -> tuple[bytes, str]:
     """A picture worker's job: a stored game's log replayed, its chart drawn, with its alt text (the totals)."""
-    story = tell_log(game, options, n_players, seed, actions)
-    png = render_chart(story.history(), seat_colours(game, n_players), names, labels(language))
+    story = tell_log(engine, options, n_players, seed, actions)
+    png = render_chart(story.history(), pictures.seat_colours(n_players), names, labels(language))
     players = story.result.players if story.result is not None else []
     scores = ", ".join(
         text(language, "replay.chart.score", player=names[p.seat], points=p.total)

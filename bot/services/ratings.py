@@ -14,8 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,18 +25,10 @@ from bot.services.games import AnyEngine, GameListener, GameService, Outcome
 from bot.storage.database import now_iso
 from bot.storage.games import GameRecord
 from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult
-from rules.cardgame.state import CardGameState
-from rules.cardgame.tickets import load_data
-from rules.dice.state import DiceState
-from rules.engine import GameResult, ScoreLine
-from rules.ttr.board import board_for
-from rules.ttr.scoring import final_scores
-from rules.ttr.state import TtrState
+from rules.engine import GameResult, Seat
 
 log = logging.getLogger(__name__)
 
-FAMILIES = {"ticket-to-ride": "ttr", "ticket-to-ride-cards": "cards", "dice": "dice"}
-"""Engine id → the family rated together (both Ticket to Ride maps are one)."""
 SHOWN_BASE = 1000
 SHOWN_SCALE = 20
 """The rating shown is round(SHOWN_BASE + SHOWN_SCALE × (mu − 3 sigma)): a newcomer shows 1000."""
@@ -47,6 +38,18 @@ IDLE_SECONDS = 3600.0
 """How long the loop sleeps when not woken by a finished game (a safety net: each finish wakes it)."""
 
 MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class GameRatings:
+    """What ratings and /stats read of one game (its package's entry holds it): the family it is rated in (both
+    Ticket to Ride maps are one), each seat's facts from a finished state and its result, the points a game stopped
+    short shows, and a person's facts summed over their results (`Summary.facts`)."""
+
+    family: str
+    facts: Callable[[Any, GameResult], Mapping[Seat, dict[str, Any]]]
+    points_so_far: Callable[[Any], dict[Seat, int]]
+    summary: Callable[[Sequence[SeatResult]], dict[str, Any]]
 
 
 def shown(rating: Rating) -> int:
@@ -60,8 +63,8 @@ def places(result: GameResult) -> dict[int, int]:
     return {p.seat: 1 if p.seat in winners else index + 1 for index, p in enumerate(result.players)}
 
 
-def finished_game(engine: AnyEngine, record: GameRecord, finished_at: str) -> FinishedGame:
-    """A finished game's results per seat, with its family's facts, read from its final snapshot."""
+def finished_game(engine: AnyEngine, ratings: GameRatings, record: GameRecord, finished_at: str) -> FinishedGame:
+    """A finished game's results per seat, with its game's facts, read from its final snapshot."""
     result = None
     if record.state is not None and record.guild_id is not None:
         state = engine.load_state(record.state)
@@ -69,9 +72,8 @@ def finished_game(engine: AnyEngine, record: GameRecord, finished_at: str) -> Fi
     if result is None or record.guild_id is None:
         raise ValueError(f"game {record.id} is stored as finished without a finished snapshot in a server")
     scores = {p.seat: p.total for p in result.players}
-    breakdowns = {p.seat: p.breakdown for p in result.players}
+    facts = ratings.facts(state, result)
     at = places(result)
-    ttr = _ttr_facts(state) if isinstance(state, TtrState) else {}
     seats = tuple(
         SeatResult(
             seat=s.seat,
@@ -81,12 +83,12 @@ def finished_game(engine: AnyEngine, record: GameRecord, finished_at: str) -> Fi
             won=s.seat in result.winners,
             user_id=s.user_id,
             bot_kind=s.bot_kind,
-            facts=ttr.get(s.seat) or _facts(state, breakdowns[s.seat]),
+            facts=dict(facts.get(s.seat, {})),
             left_user_id=s.left_user_id,
         )
         for s in record.seats
     )
-    return FinishedGame(record.id, record.guild_id, FAMILIES[record.game], finished_at, seats)
+    return FinishedGame(record.id, record.guild_id, ratings.family, finished_at, seats)
 
 
 def rated_as_loss(record: GameRecord, user_id: int) -> bool:
@@ -94,13 +96,15 @@ def rated_as_loss(record: GameRecord, user_id: int) -> bool:
     return any(s.user_id is not None and s.user_id != user_id for s in record.seats)
 
 
-def forfeited_game(engine: AnyEngine, record: GameRecord, user_id: int, ended_at: str) -> FinishedGame:
+def forfeited_game(
+    engine: AnyEngine, ratings: GameRatings, record: GameRecord, user_id: int, ended_at: str
+) -> FinishedGame:
     """A running game this person ended, as the ratings see it: they are last with no win, the other seats are placed
     by the points everyone could see (equal points share a place), and the first place wins. Its facts are empty:
     trails and tickets of an unfinished game say nothing."""
     if record.state is None or record.guild_id is None:
         raise ValueError(f"game {record.id} has no running snapshot in a server")
-    points = points_so_far(engine.load_state(record.state))
+    points = ratings.points_so_far(engine.load_state(record.state))
     others = [s.seat for s in record.seats if s.user_id != user_id]
     at = {seat: 1 + sum(points[other] > points[seat] for other in others) for seat in others}
     last = len(record.seats)
@@ -117,54 +121,7 @@ def forfeited_game(engine: AnyEngine, record: GameRecord, user_id: int, ended_at
         )
         for s in record.seats
     )
-    return FinishedGame(record.id, record.guild_id, FAMILIES[record.game], ended_at, seats)
-
-
-def points_so_far(state: Any) -> dict[int, int]:
-    """Seat → the points a game stopped short shows: Ticket to Ride's route points, the dice game's standing, the
-    card game's tickets scored at a public scoring (none before its end with fewer than four players)."""
-    if isinstance(state, TtrState):
-        return dict(enumerate(state.route_points))
-    if isinstance(state, DiceState):
-        return {seat: state.standing(seat) for seat in range(state.n_players)}
-    if isinstance(state, CardGameState):
-        tickets = load_data().ticket
-        scored = {r.seat: sum(tickets(t.ticket).points for t in r.completed) for r in state.first_scoring or ()}
-        return {seat: scored.get(seat, 0) for seat in range(state.n_players)}
-    raise ValueError(f"no points so far for {type(state).__name__}")
-
-
-def _ttr_facts(state: TtrState) -> dict[int, dict[str, Any]]:
-    """Per seat: the map, longest trail, tickets completed and failed, and the ids of the tracks claimed."""
-    board = board_for(state.map_id)
-    facts: dict[int, dict[str, Any]] = {}
-    for score in final_scores(state):
-        facts[score.seat] = {
-            "map": state.map_id,
-            "trail": score.trail_length,
-            "tickets_done": score.completed,
-            "tickets_failed": len(score.tickets) - score.completed,
-            "tracks": [board.track_ids[i] for i, owner in enumerate(state.owners) if owner == score.seat],
-        }
-    return facts
-
-
-def _facts(state: Any, lines: Sequence[ScoreLine]) -> dict[str, Any]:
-    """The card game's and the dice game's facts of one seat, read from its score lines."""
-    keys = [line.label.key for line in lines]
-    if isinstance(state, CardGameState):
-        return {
-            "tickets_done": sum(key.startswith("cardgame.score.ticket_completed") for key in keys),
-            "tickets_failed": keys.count("cardgame.score.ticket_unfinished"),
-            "big_cities": keys.count("cardgame.score.big_city"),
-        }
-    if isinstance(state, DiceState):
-        return {
-            "mode": state.options.mode.value,
-            "scoring_turns": len(lines),
-            "best_turn": max((line.points for line in lines), default=0),
-        }
-    return {}
+    return FinishedGame(record.id, record.guild_id, ratings.family, ended_at, seats)
 
 
 def rate_game(current: Mapping[int, Rating], game: FinishedGame) -> dict[int, Rating]:
@@ -215,8 +172,7 @@ class Summary:
     average: float
     best: int
     facts: dict[str, Any]
-    """TTR: best trail, tickets done and failed, favourite routes as (map, track id, times); the card game:
-    tickets and big cities; dice: best turn and scoring turns."""
+    """The game's own figures (`GameRatings.summary`), e.g. Ticket to Ride's best trail and favourite routes."""
 
     @property
     def win_percent(self) -> int:
@@ -224,22 +180,10 @@ class Summary:
         return round(100 * self.wins / self.games) if self.games else 0
 
 
-def summarize(family: str, results: Sequence[SeatResult]) -> Summary:
-    """Sum up a person's results in one family."""
+def summarize(ratings: GameRatings, results: Sequence[SeatResult]) -> Summary:
+    """Sum up a person's results in one game's family."""
     games = len(results)
-    facts: dict[str, Any] = {}
-    if family in ("ttr", "cards"):
-        facts["tickets_done"] = sum(int(r.facts.get("tickets_done", 0)) for r in results)
-        facts["tickets_failed"] = sum(int(r.facts.get("tickets_failed", 0)) for r in results)
-    if family == "ttr":
-        facts["best_trail"] = max((int(r.facts.get("trail", 0)) for r in results), default=0)
-        routes = Counter((str(r.facts.get("map")), int(t)) for r in results for t in r.facts.get("tracks", ()))
-        facts["routes"] = [(m, t, n) for (m, t), n in sorted(routes.items(), key=lambda item: (-item[1], item[0]))][:3]
-    elif family == "cards":
-        facts["big_cities"] = sum(int(r.facts.get("big_cities", 0)) for r in results)
-    elif family == "dice":
-        facts["best_turn"] = max((int(r.facts.get("best_turn", 0)) for r in results), default=0)
-        facts["scoring_turns"] = sum(int(r.facts.get("scoring_turns", 0)) for r in results)
+    facts = ratings.summary(results)
     return Summary(
         games=games,
         wins=sum(r.won for r in results),
@@ -257,10 +201,12 @@ class RatingService(BackgroundLoop, GameListener):
 
     task_name = "ratings"
 
-    def __init__(self, store: RatingStore, service: GameService) -> None:
+    def __init__(self, store: RatingStore, service: GameService, games: Mapping[str, GameRatings]) -> None:
         super().__init__()
         self.store = store
         self.service = service
+        self.games = games
+        """Game id → what ratings read of that game."""
         self.recorded = 0
         """Games stored since start."""
         self._round_done = asyncio.Condition()
@@ -289,7 +235,7 @@ class RatingService(BackgroundLoop, GameListener):
         ended_at = now_iso()
         engine = self.service.engine(record.game)
         try:
-            game = await asyncio.to_thread(forfeited_game, engine, record, user_id, ended_at)
+            game = await asyncio.to_thread(forfeited_game, engine, self.games[record.game], record, user_id, ended_at)
         except ValueError:
             log.warning("game %s cannot be rated as ended by %s: no running snapshot in a server", record.id, user_id)
             return False
@@ -304,7 +250,7 @@ class RatingService(BackgroundLoop, GameListener):
         stored = 0
         after = ("", 0)
         while not self._closing:
-            todo = await self.store.unrecorded(list(FAMILIES), after=after, limit=BATCH)
+            todo = await self.store.unrecorded(list(self.games), after=after, limit=BATCH)
             if not todo:
                 break
             for game_id, finished_at in todo:
@@ -314,7 +260,8 @@ class RatingService(BackgroundLoop, GameListener):
                     continue  # another process's server: it rates its own games
                 engine = self.service.engine(record.game)
                 try:
-                    game = await asyncio.to_thread(finished_game, engine, record, finished_at)
+                    ratings = self.games[record.game]
+                    game = await asyncio.to_thread(finished_game, engine, ratings, record, finished_at)
                 except ValueError:
                     log.warning("game %s cannot be rated: its stored snapshot is not a finished game", game_id)
                     continue

@@ -3,11 +3,18 @@
 Pure functions from the engine's views (plus the caller's translations and player names) to PNG bytes.
 """
 
+from collections.abc import Sequence
+
+from PIL import Image
+
 from render.cardgame.hand import hand_image, render_hand
 from render.cardgame.scoring import detail_image, render_scoring, render_scoring_detail, scoring_image
 from render.cardgame.table import render_table, table_image
 from render.cardgame.words import Labels
+from render.games import GamePictures
+from render.ttr.palette import PLAYER_COLORS
 from rules.cardgame import CardGameEngine
+from rules.cardgame.view import CardGameView
 
 
 def warm(labels: Labels) -> None:
@@ -18,7 +25,17 @@ def warm(labels: Labels) -> None:
     render_hand(engine.view(state, 0), labels, ["A", "B"])
 
 
+def replay_frame(view: CardGameView, labels: Labels, names: Sequence[str]) -> Image.Image:
+    """A replay's frame: the table as the game's channel shows it."""
+    return table_image(view, labels, list(names))
+
+
+PICTURES = GamePictures(frame=replay_frame, colours=PLAYER_COLORS, warm=warm)
+"""The card game's pictures as the replay, the score chart and the picture workers use them (its seats wear
+Ticket to Ride's colours)."""
+
 __all__ = [
+    "PICTURES",
     "detail_image",
     "hand_image",
     "render_hand",

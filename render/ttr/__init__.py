@@ -3,16 +3,21 @@
 Pure functions from the engine's views (plus the caller's translations and player names) to PNG bytes.
 """
 
+from collections.abc import Sequence
 from typing import cast
 
+from PIL import Image
+
+from render.games import GamePictures
 from render.ttr.board import board_image
 from render.ttr.hand import hand_image, render_hand
+from render.ttr.palette import PLAYER_COLORS
 from render.ttr.posted import render_board
 from render.ttr.score_sheet import render_score_sheet, score_sheet_image
 from render.ttr.text import Labels
 from render.ttr.tickets import render_ticket_choice, ticket_choice_image
 from rules.ttr import TicketToRideEngine
-from rules.ttr.view import SeatView
+from rules.ttr.view import PublicView, SeatView
 
 
 def warm(labels: Labels) -> None:
@@ -27,7 +32,16 @@ def warm(labels: Labels) -> None:
         render_ticket_choice(seat, labels)
 
 
+def replay_frame(view: PublicView, labels: Labels, names: Sequence[str]) -> Image.Image:
+    """A replay's frame: the board as the game's channel shows it."""
+    return board_image(view, labels, list(names))
+
+
+PICTURES = GamePictures(frame=replay_frame, colours=PLAYER_COLORS, warm=warm)
+"""Ticket to Ride's pictures as the replay, the score chart and the picture workers use them."""
+
 __all__ = [
+    "PICTURES",
     "board_image",
     "hand_image",
     "render_board",

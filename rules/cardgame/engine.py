@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -114,6 +114,20 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
         if state.phase is not Phase.OVER:
             return None
         return game_result(state)
+
+    def public_turn(self, view: CardGameView) -> Seat | None:
+        """The player to act, or None during the opening choice, which everyone makes at once."""
+        return None if view.phase == "opening" else view.current
+
+    def turn_marker(self, view: CardGameView) -> Hashable:
+        """The engine's turn number (a play with its second card or its ticket choice is one turn)."""
+        return view.turn
+
+    def public_scores(self, view: CardGameView) -> tuple[int, ...]:
+        """Points are public only at the scorings: each player's from the 4-player first scoring once it has
+        happened, else 0."""
+        points = {s.seat: s.points for s in view.first_scoring or []}
+        return tuple(points.get(seat, 0) for seat in range(view.n_players))
 
     def parse_action(self, text: str) -> CardGameAction:
         """Read an action from its `encode()` text, or raise `IllegalAction(MALFORMED_ACTION)`."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from rules.dice import bot
@@ -69,6 +69,18 @@ class DiceEngine(GameEngine[DiceState, DiceAction, DiceOptions]):
     def view(self, state: DiceState, seat: Seat | None) -> DiceView:
         """Return the view: the same for everyone, as nothing in this game is hidden."""
         return build_view(state, () if state.turn is None else _moves(state, state.turn.seat))
+
+    def public_turn(self, view: DiceView) -> Seat | None:
+        """The player rolling (a turn is their rolls and adds up to their stop or bust)."""
+        return view.turn.seat if view.turn is not None else None
+
+    def turn_marker(self, view: DiceView) -> Hashable:
+        """How many turns have been played in all."""
+        return sum(len(p.turns) for p in view.players)
+
+    def public_scores(self, view: DiceView) -> tuple[int, ...]:
+        """Each player's public total."""
+        return tuple(p.total for p in view.players)
 
     def result(self, state: DiceState) -> GameResult | None:
         """Return totals (best train in elimination) with one line per scoring turn, and the winners."""

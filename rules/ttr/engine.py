@@ -8,7 +8,7 @@ state shares every other field with the old one (`evolve`); card deals work on `
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -175,6 +175,18 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
         if seat is None:
             return public_view(state)
         return seat_view(state, seat, self.legal_actions(state, seat))
+
+    def public_turn(self, view: PublicView) -> Seat | None:
+        """The player to act: a turn runs from one player's first action to the next player's."""
+        return view.current
+
+    def turn_marker(self, view: PublicView) -> Hashable:
+        """The player to act (a two-card draw, a tunnel's payment, a ticket choice are all one turn)."""
+        return view.current
+
+    def public_scores(self, view: PublicView) -> tuple[int, ...]:
+        """The route points every player sees on the board (tickets and bonus come only at the end)."""
+        return tuple(p.route_points for p in view.players)
 
     def result(self, state: TtrState) -> GameResult | None:
         """Final totals with per-item breakdown and the winners after tie-breaks, once the game is over."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import EXTENSIONS, Conductor, create_bot
+from bot.app import Conductor, create_bot, extensions
 from bot.exts.shared_commands import SharedCommands
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, command_mention, table
@@ -66,7 +66,7 @@ def options_of(payload: dict[str, Any], *path: str) -> dict[str, dict[str, Any]]
 async def test_each_newgame_subcommand_has_only_its_games_options_worded_in_russian(
     db: Database, tmp_path: Path
 ) -> None:
-    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+    async with loaded(db, tmp_path, extensions()) as bot:
         newgame = (await payloads(bot))["newgame"]
     assert newgame["name_localizations"]["ru"] == "новаяигра" and newgame["contexts"] == [0]
     subcommands = options_of(newgame)
@@ -88,7 +88,7 @@ async def test_each_newgame_subcommand_has_only_its_games_options_worded_in_russ
 
 
 async def test_every_shared_command_exists_once_and_belongs_to_the_shared_cog(db: Database, tmp_path: Path) -> None:
-    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+    async with loaded(db, tmp_path, extensions()) as bot:
         names = [c.name for c in bot.tree.get_commands()]
         owners = {c.name: type(c.binding).__name__ for c in bot.tree.get_commands() if c.name in SHARED}
         answering = sorted(c.game for c in bot.cogs.values() if isinstance(c, SharedCommands))
@@ -102,15 +102,15 @@ async def test_every_shared_command_exists_once_and_belongs_to_the_shared_cog(db
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_the_extensions_give_the_same_commands_in_any_order(db: Database, tmp_path: Path, seed: int) -> None:
-    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+    async with loaded(db, tmp_path, extensions()) as bot:
         expected = await payloads(bot)
-    shuffled = list(EXTENSIONS)
+    shuffled = list(extensions())
     random.Random(seed).shuffle(shuffled)
     if seed == 1:
         shuffled.reverse()
     async with loaded(db, tmp_path, shuffled) as bot:
         found = await payloads(bot)
-    assert shuffled != list(EXTENSIONS)
+    assert shuffled != list(extensions())
     assert sorted(found) == sorted(expected)
     assert [n for n in found if json.dumps(found[n], sort_keys=True) != json.dumps(expected[n], sort_keys=True)] == []
 
@@ -173,7 +173,7 @@ def test_the_shared_commands_words_exist_in_both_languages() -> None:
 
 
 async def test_the_lists_and_the_invite_menu_are_loaded_with_russian_names(db: Database, tmp_path: Path) -> None:
-    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+    async with loaded(db, tmp_path, extensions()) as bot:
         found = await payloads(bot)
     assert {"games", "history"} <= set(found) and found["history"]["contexts"] == [0]
     assert [o["name"] for o in found["history"]["options"]] == ["member", "page"]
@@ -183,7 +183,7 @@ async def test_the_lists_and_the_invite_menu_are_loaded_with_russian_names(db: D
 
 
 async def test_the_notification_commands_are_loaded_with_russian_names(db: Database, tmp_path: Path) -> None:
-    async with loaded(db, tmp_path, EXTENSIONS) as bot:
+    async with loaded(db, tmp_path, extensions()) as bot:
         found = await payloads(bot)
     names = {name: found[name]["name_localizations"]["ru"] for name in ("notify", "mygames", "watch")}
     assert names == {"notify": "уведомления", "mygames": "моиигры", "watch": "следить"}

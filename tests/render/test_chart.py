@@ -7,9 +7,11 @@ import io
 
 from PIL import Image
 
+from bot.games import GAMES as OFFERED
 from bot.i18n import text
 from bot.services.charts import draw_chart
-from render.chart import HEIGHT, SHAPES, WIDTH, chart_image, seat_colours
+from render import dice, ttr
+from render.chart import HEIGHT, SHAPES, WIDTH, chart_image
 from render.dice import SEAT_COLOURS
 from render.ttr.palette import PLAYER_COLORS
 from rules.history import ScoreHistory
@@ -36,8 +38,8 @@ def share(image: Image.Image, colour: tuple[int, int, int]) -> float:
 
 def test_each_player_has_a_line_in_their_own_colour() -> None:
     history = ScoreHistory(((0, 0, 0), (4, 0, 0), (4, 7, 0), (4, 7, 2), (9, 7, 2)), final=(21, 12, 30))
-    colours = seat_colours("ticket-to-ride", 3)
-    assert colours == list(PLAYER_COLORS[:3]) and seat_colours("dice", 2) == list(SEAT_COLOURS[:2])
+    colours = ttr.PICTURES.seat_colours(3)
+    assert colours == list(PLAYER_COLORS[:3]) and dice.PICTURES.seat_colours(2) == list(SEAT_COLOURS[:2])
     image = chart_image(history, colours, ["Ann", "Ben", "Cat"], LABELS)
     assert image.size == (WIDTH, HEIGHT)
     for colour in colours:
@@ -48,7 +50,8 @@ def test_each_player_has_a_line_in_their_own_colour() -> None:
 def test_a_real_game_chart_in_russian_is_a_png_with_the_totals_in_its_alt_text() -> None:
     log = played("ticket-to-ride", 5, {"map": "europe"}, seed=3)
     names = ["Аня", "Борис", "Вера", "Глеб", "Дина"]
-    png, alt = draw_chart("ticket-to-ride", {"map": "europe"}, 5, 3, log, names, "ru")
+    game = OFFERED["ticket-to-ride"]
+    png, alt = draw_chart(game.pictures, game.engine, {"map": "europe"}, 5, 3, log, names, "ru")
     with Image.open(io.BytesIO(png)) as picture:
         assert picture.format == "PNG" and picture.size == (WIDTH, HEIGHT)
     assert alt.startswith(text("ru", "replay.chart.alt", scores="")[:10]) and all(name in alt for name in names)

@@ -4,18 +4,19 @@ public views only, under Discord's 10 MiB for a 5-player Europe game (the larges
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from render import replay
+from bot.games import GAMES as OFFERED
 from render.replay import EXTENSION, FINAL_MS, MAX_BYTES, TURN_MS, render_game_replay, render_replay
 from rules.cardgame.view import CardGameView
 from rules.dice.view import DiceView
 from rules.history import tell_log
 from rules.ttr.view import PublicView
-from tests.rules.test_score_history import played
+from tests.rules.test_score_history import engine_of, played
 
 LABELS = {"replay.frame.turn": "Turn {turn} of {turns}: {player}"}
 
@@ -34,8 +35,17 @@ def frames_of(data: bytes) -> tuple[int, list[int]]:
 @pytest.mark.slow
 def test_a_five_player_europe_game_has_a_frame_per_turn_and_stays_under_the_upload_limit() -> None:
     log = played("ticket-to-ride", 5, {"map": "europe"}, seed=3)
-    story = tell_log("ticket-to-ride", {"map": "europe"}, 5, 3, log)
-    animation = render_game_replay("ticket-to-ride", {"map": "europe"}, 5, 3, log, list("ABCDE"), LABELS)
+    story = tell_log(engine_of("ticket-to-ride"), {"map": "europe"}, 5, 3, log)
+    animation = render_game_replay(
+        OFFERED["ticket-to-ride"].pictures,
+        engine_of("ticket-to-ride"),
+        {"map": "europe"},
+        5,
+        3,
+        log,
+        list("ABCDE"),
+        LABELS,
+    )
     assert EXTENSION == "webp", "this Pillow writes animated WebP"
     assert len(animation.data) < MAX_BYTES, f"{len(animation.data):,} bytes"
     count, durations = frames_of(animation.data)
@@ -44,20 +54,20 @@ def test_a_five_player_europe_game_has_a_frame_per_turn_and_stays_under_the_uplo
 
 
 @pytest.mark.slow
-def test_each_frame_is_drawn_from_the_public_view(monkeypatch: Any) -> None:
+def test_each_frame_is_drawn_from_the_public_view() -> None:
     seen: list[Any] = []
     for game, players, options, kind in [
         ("ticket-to-ride-cards", 2, {}, CardGameView),
         ("dice", 2, {}, DiceView),
         ("ticket-to-ride", 2, {"map": "usa"}, PublicView),
     ]:
-        drawer = replay.DRAWERS[game]
-        monkeypatch.setitem(
-            replay.DRAWERS, game, lambda view, labels, names, d=drawer: seen.append(view) or d(view, labels, names)
+        pictures = OFFERED[game].pictures
+        watched = replace(
+            pictures, frame=lambda view, labels, names, d=pictures.frame: seen.append(view) or d(view, labels, names)
         )
         log = played(game, players, options, seed=9)
-        story = tell_log(game, options, players, 9, log)
-        animation = render_replay(game, story, ["Ann", "Ben"], LABELS)
+        story = tell_log(engine_of(game), options, players, 9, log)
+        animation = render_replay(watched, story, ["Ann", "Ben"], LABELS)
         assert frames_of(animation.data)[0] == len(story.turns)
         assert [type(view) for view in seen] == [kind] * len(story.turns), "a public view, never a seat's"
         if kind is CardGameView:

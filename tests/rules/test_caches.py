@@ -31,7 +31,6 @@ FIXED_KEY_SPACE = {
     "rules.dice.bot.turn_model.outcomes": "1 to 6 dice",
     "rules.dice.bot.turn_model.turn_distribution": "no arguments",
     "rules.dice.bot.winning.rival_turn": "no arguments",
-    "rules.history.engine_of": "one entry per game",
 }
 """functools caches left unbounded on purpose, and why their keys cannot grow."""
 

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from bot.games import GAMES as OFFERED
 from rules.cardgame.view import CardGameView
 from rules.engine import GameEngine, Level, Seat
-from rules.history import Story, bots_play, engine_of, tell, tell_log
+from rules.history import Story, bots_play, tell, tell_log
 from rules.ttr.view import PublicView
 
 GAMES = [
@@ -24,9 +25,14 @@ GAMES = [
 ]
 
 
+def engine_of(game: str) -> GameEngine[Any, Any, Any]:
+    """The engine the bot offers under this id."""
+    return OFFERED[game].engine
+
+
 def played(game: str, players: int, options: dict[str, Any], seed: int) -> list[tuple[Seat, str]]:
     """The log of a whole game of easy bots (quick to play)."""
-    return bots_play(game, options, players, seed, Level.EASY)
+    return bots_play(engine_of(game), options, players, seed, Level.EASY)
 
 
 def final_state(engine: GameEngine[Any, Any, Any], options: dict[str, Any], players: int, seed: int, log: Any) -> Any:
@@ -39,7 +45,7 @@ def test_the_history_ends_on_the_final_result_and_counts_whole_turns(
 ) -> None:
     log = played(game, players, options, seed=11)
     engine = engine_of(game)
-    story = tell_log(game, options, players, 11, log)
+    story = tell_log(engine_of(game), options, players, 11, log)
     history = story.history()
     result = engine.result(final_state(engine, options, players, 11, log))
     assert result is not None and story.result == result
@@ -57,7 +63,7 @@ def test_the_history_ends_on_the_final_result_and_counts_whole_turns(
 
 def test_ticket_to_ride_turns_are_a_players_whole_turn_and_its_final_point_adds_tickets() -> None:
     log = played("ticket-to-ride", 3, {"map": "usa"}, seed=5)
-    story = tell_log("ticket-to-ride", {"map": "usa"}, 3, 5, log)
+    story = tell_log(engine_of("ticket-to-ride"), {"map": "usa"}, 3, 5, log)
     opening = story.turns[1]
     assert opening.seat is None and opening.actions == 3, "the opening ticket choice (everyone) is turn 1"
     movers = [turn.seat for turn in story.turns[2:]]
@@ -72,7 +78,7 @@ def test_ticket_to_ride_turns_are_a_players_whole_turn_and_its_final_point_adds_
 
 def test_the_card_game_shows_no_points_before_a_scoring() -> None:
     log = played("ticket-to-ride-cards", 3, {}, seed=2)
-    history = tell_log("ticket-to-ride-cards", {}, 3, 2, log).history()
+    history = tell_log(engine_of("ticket-to-ride-cards"), {}, 3, 2, log).history()
     assert set(history.scores) == {(0, 0, 0)}, "3 players: one scoring, at the end"
     assert history.final is not None and sum(history.final) > 0
 

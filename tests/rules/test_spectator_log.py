@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from rules.engine import GameEngine, Seat
-from rules.history import engine_of, spectate, spectated
+from rules.history import spectate, spectated
 from rules.ttr import TicketToRideEngine
 from rules.ttr.actions import KeepTickets
 from rules.ttr.state import TtrState, replace_row
-from tests.rules.test_score_history import GAMES, played
+from tests.rules.test_score_history import GAMES, engine_of, played
 
 SEED = 7
 
@@ -43,7 +43,7 @@ def test_the_log_rebuilds_every_public_view_and_tells_only_the_public_events(
 ) -> None:
     log = played(game, players, options, seed=SEED)
     engine = engine_of(game)
-    told = spectated(game, options, players, SEED, log)
+    told = spectated(engine_of(game), options, players, SEED, log)
     state = engine.new_game(engine.load_options(options), players, SEED)
     views = [engine.view(state, None).model_dump(mode="json")]
     public: list[list[dict[str, Any]]] = []

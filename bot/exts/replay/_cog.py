@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_name
+from bot.games import GAMES, game_name
 from bot.i18n import fit, language_of, text
 from bot.services.charts import as_logged
 from bot.storage.games import GameRecord
@@ -28,7 +28,6 @@ from bot.ui.answers import reply_private, think
 from bot.ui.pictures import MAX_ALT_TEXT, draw_slow, labels, plain_names
 from bot.ui.visibility import visible_place
 from render.replay import EXTENSION, render_game_log, render_game_replay
-from rules.history import replayable
 
 if TYPE_CHECKING:
     from bot.app import Conductor
@@ -64,7 +63,8 @@ class ReplayCog(commands.Cog):
         try:
             actions = await self.bot.service.store.actions(record.id)
             replaying = as_logged(record, actions)
-            animation = await draw_slow(render_game_replay, *replaying, plain_names(record), labels(words))
+            pictures = GAMES[record.game].pictures
+            animation = await draw_slow(render_game_replay, pictures, *replaying, plain_names(record), labels(words))
             told = await draw_slow(render_game_log, *replaying, _about(record))
         except Exception:
             log.exception("drawing the replay of game %s failed", record.id)
@@ -94,7 +94,7 @@ def _refusal(record: GameRecord | None, guild_id: int | None) -> str | None:
         return "replay.reason.elsewhere"
     if record.status != "finished":
         return "replay.reason.unfinished"
-    if not replayable(record.game):
+    if record.game not in GAMES:
         return "replay.reason.unsupported"
     return None
 

@@ -18,29 +18,29 @@ from babel.numbers import format_decimal
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAMES, game_name
+from bot.games import GAMES, GameInfo, game_name
 from bot.i18n import escaped, language_of, shown_name, text
-from bot.services.ratings import FAMILIES, Summary, shown, summarize
+from bot.services.ratings import Summary, shown, summarize
 from bot.storage.ratings import RatingStore, Standing
 from bot.ui.answers import reply_private, think
 from bot.ui.pictures import Picture, draw_slow, labels
 from bot.ui.visibility import seen_places
 from render.labels import Labels
 from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leaderboard, render_stats
-from rules.ttr.board import board_for
 
 if TYPE_CHECKING:
     from bot.app import Conductor
 
 log = logging.getLogger(__name__)
 
-GAME_OF = {family: game for game, family in FAMILIES.items()}
-"""Family → the engine whose name it is shown with."""
-GAME_CHOICES = [app_commands.Choice(name=text("en", f"bot.game.{GAMES[g].namespace}"), value=g) for g in FAMILIES]
+GAME_CHOICES = sorted(
+    (app_commands.Choice(name=text("en", f"bot.game.{info.namespace}"), value=game) for game, info in GAMES.items()),
+    key=lambda choice: choice.name,
+)
+"""The games, by their English names."""
 TOP = 10
 DEFAULT_COLOUR = (88, 101, 242)
 """Discord's blurple, for a member without a coloured role."""
-ROUTES_SHOWN = 3
 
 
 class Person(Protocol):
@@ -54,9 +54,19 @@ class Person(Protocol):
     def display_name(self) -> str: ...
 
 
+def family_game(family: str) -> GameInfo:
+    """The game a family is shown as: the first rated in it (both Ticket to Ride maps are one game)."""
+    return next(info for info in GAMES.values() if info.ratings.family == family)
+
+
+def family_of(game: str | None) -> str | None:
+    """The family a game is rated in (None for no game, or one not offered)."""
+    return GAMES[game].ratings.family if game in GAMES else None
+
+
 def family_name(language: str, family: str) -> str:
     """A family's name in the reader's language (its game's)."""
-    return game_name(language, GAME_OF[family])
+    return game_name(language, family_game(family).game_id)
 
 
 def colour_of(person: Person) -> tuple[int, int, int]:
@@ -99,7 +109,7 @@ class StatsCog(commands.Cog):
         places = await self.bot.service.store.places(interaction.guild_id, ("finished",))
         places = await seen_places(interaction.user, places)
         played = await self.store.families_of(interaction.guild_id, person.id, places=places)
-        family = FAMILIES[game] if game in FAMILIES else max(played, key=lambda f: played[f], default=None)
+        family = family_of(game) or max(played, key=lambda f: played[f], default=None)
         if family is None or family not in played:
             key, params = (
                 ("stats.reason.no_games", {"game": family_name(language, family)})
@@ -119,11 +129,12 @@ class StatsCog(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
         """Show the server's ten best rated players of a game, and the reader's own place."""
         language = language_of(interaction.locale)
-        if interaction.guild_id is None or game not in FAMILIES:
+        family = family_of(game)
+        if interaction.guild_id is None or family is None:
             await reply_private(interaction, text(language, "stats.reason.guild_only"))
             return
         public = await self.bot.public_language(interaction.guild_id)
-        answer = leaderboard_answer(self.store, interaction.guild_id, FAMILIES[game], interaction.user, public)
+        answer = leaderboard_answer(self.store, interaction.guild_id, family, interaction.user, public)
         await self._post(interaction, answer)
 
     async def _post(self, interaction: discord.Interaction[Any], making: Awaitable[Answer]) -> None:
@@ -169,7 +180,7 @@ async def stats_answer(
     figures count only the games seen from `places`, if given (the rating is the server's, as on its leaderboard)."""
     results = await store.results_of(guild_id, family, person.id, places=places)
     standing = await store.standing(guild_id, family, person.id)
-    summary = summarize(family, results)
+    summary = summarize(family_game(family).ratings, results)
     lines = [_summary_line(language, family, person.display_name, summary), _rating_line(language, standing)]
     elsewhere = [family_name(language, f) for f in others if f != family]
     if elsewhere:
@@ -240,7 +251,6 @@ def _rating_line(language: str, standing: Standing | None) -> str:
 
 def _card(language: str, family: str, person: Person, summary: Summary, standing: Standing | None) -> StatsCard:
     """The stats card's data: the figures every game has, then the family's own."""
-    facts = summary.facts
     figures = [
         Figure("games", str(summary.games)),
         Figure("wins", str(summary.wins)),
@@ -248,21 +258,8 @@ def _card(language: str, family: str, person: Person, summary: Summary, standing
         Figure("average", number(language, summary.average)),
         Figure("best", str(summary.best)),
     ]
-    routes: tuple[tuple[str, int], ...] = ()
-    if family == "ttr":
-        figures.append(Figure("best_trail", str(facts["best_trail"])))
-        routes = tuple((_route_name(language, m, t), n) for m, t, n in facts["routes"][:ROUTES_SHOWN])
-    elif family == "dice":
-        figures.append(Figure("best_turn", str(facts["best_turn"])))
-    elif family == "cards":
-        figures.append(Figure("big_cities", str(facts["big_cities"])))
-    if family in ("ttr", "cards"):
-        figures += [
-            Figure("tickets_done", str(facts["tickets_done"]), "good"),
-            Figure("tickets_failed", str(facts["tickets_failed"]), "bad" if facts["tickets_failed"] else "plain"),
-        ]
-    if family == "dice":
-        figures.append(Figure("scoring_turns", str(facts["scoring_turns"])))
+    own, routes = family_game(family).figures(language, summary.facts)
+    figures += own
     return StatsCard(
         name=shown_name(person.display_name),
         game=family_name(language, family),
@@ -273,11 +270,3 @@ def _card(language: str, family: str, person: Person, summary: Summary, standing
         rated=standing.rated if standing else 0,
         routes=routes,
     )
-
-
-def _route_name(language: str, map_id: str, track_id: int) -> str:
-    """A track as its two cities in the reader's language ("Calgary – Vancouver")."""
-    board = board_for(map_id)
-    index = board.track_index[track_id]
-    cities = (board.city_messages[board.track_a[index]], board.city_messages[board.track_b[index]])
-    return " – ".join(text(language, city.key) for city in cities)

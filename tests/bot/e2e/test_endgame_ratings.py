@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import Conductor
+from bot.games import GAMES
 from bot.sandbox import LocalDiscord
 from bot.sandbox.run import ScriptedTable
-from bot.services.ratings import points_so_far
 from tests.bot.e2e.admin.support import checked_stand_in
 from tests.bot.e2e.conftest import Running, table
 
@@ -38,7 +38,8 @@ async def play_until_host_leads(players: ScriptedTable, game_id: int) -> dict[in
     rng = random.Random(3)
     for _ in range(300):
         await players.settle(game_id)
-        points = points_so_far(players.bot.service.state(game_id))
+        record = await players.bot.service.get(game_id)
+        points = GAMES[record.game].ratings.points_so_far(players.bot.service.state(game_id))
         if points[0] > max(points[1], points[2]) and points[1] != points[2]:
             return points
         await players.play_move(game_id, rng)

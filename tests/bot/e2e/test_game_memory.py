@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord
-from bot.sandbox.run import MOVE_DRIVERS, bot_policy
+from bot.sandbox.run import bot_policy, move_driver
 from bot.services.games import GameListener, Outcome
 from bot.storage.games import GameRecord
 from bot.ui.cooldowns import RATES, Cooldowns
@@ -162,7 +162,7 @@ async def test_a_game_whose_post_is_refused_as_its_channel_is_gone_leaves_nothin
         assert found is not None
         seat, person = found
         code = bot_policy(bot.service.engine(record.game), bot.service.state(record.id), seat, random.Random(1))
-        await MOVE_DRIVERS[record.game](players, record, person, code)
+        await move_driver(record.game)(players, record, person, code)
         await ends.wait(record.id)
         stored = await bot.service.store.get(record.id)
         assert stored is not None and stored.status == "abandoned"

@@ -15,8 +15,9 @@ from bot.app import Conductor
 from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord, SeatRecord
 from rules.cardgame.actions import KeepTickets
-from rules.history import bots_play, engine_of, tell_log
+from rules.history import bots_play, tell_log
 from tests.bot.e2e.conftest import Running, table
+from tests.rules.test_score_history import engine_of
 
 OPTIONS = {"target": 10}
 """A short dice race, so the game ends in a few turns."""
@@ -57,7 +58,7 @@ async def test_replay_posts_the_animation_and_a_log_of_every_move_as_the_table_t
         engine = engine_of("dice")
         assert log["end"] == engine.view(engine.load_state(stored.state), None).model_dump(mode="json")
 
-        story = tell_log("dice", stored.options, len(stored.seats), stored.seed, actions)
+        story = tell_log(engine_of("dice"), stored.options, len(stored.seats), stored.seed, actions)
         with Image.open(io.BytesIO(files[f"replay-{record.id}.webp"].data)) as animation:
             assert animation.n_frames == len(story.turns), "the start, then one frame per turn"
         assert f"{len(story.turns) - 1} turns" in message.content
@@ -68,7 +69,7 @@ async def stored_card_game(stand_in: LocalDiscord, bot: Conductor) -> tuple[Game
     """A whole card game of Ann and Ben (bot players' moves) stored move by move as if played in #trains, and its
     log: tickets returned and cards drawn blind in plenty."""
     engine = engine_of(CARDS)
-    log = bots_play(CARDS, {}, 2, SEED)
+    log = bots_play(engine_of(CARDS), {}, 2, SEED)
     ann, ben = stand_in.user("Ann"), stand_in.user("Ben")
     seats = [SeatRecord(0, "Ann", user_id=ann.id), SeatRecord(1, "Ben", user_id=ben.id)]
     store = bot.service.store

@@ -13,7 +13,6 @@ from bot.services.ratings import (
     RatingService,
     finished_game,
     forfeited_game,
-    points_so_far,
     rate_game,
     rated_as_loss,
     shown,
@@ -27,6 +26,7 @@ from rules.ttr.scoring import final_scores
 
 GUILD = 5
 ENGINES = {game: info.engine for game, info in GAMES.items()}
+RATINGS = {game: info.ratings for game, info in GAMES.items()}
 
 
 def game_of(places: list[int], users: list[int | None]) -> FinishedGame:
@@ -105,7 +105,7 @@ async def test_finished_games_are_backfilled_once_in_finish_order_and_abandoned_
 ) -> None:
     games, store = GameStore(db), RatingStore(db)
     service = GameService(games, ENGINES, bot_move_delay=0)
-    ratings = RatingService(store, service)
+    ratings = RatingService(store, service, RATINGS)
     ttr_state = play_to_the_end(ENGINES["ticket-to-ride"], 3, seed=7)
     ttr_seats = [*people("Ann", "Ben"), SeatRecord(seat=2, name="Stephenson", bot_kind="easy")]
     ttr = await store_game(games, "ticket-to-ride", ttr_seats, ttr_state, channel=1)
@@ -133,7 +133,7 @@ async def test_finished_games_are_backfilled_once_in_finish_order_and_abandoned_
         "tickets_failed": len(scores[0].tickets) - scores[0].completed,
         "tracks": [board.track_ids[i] for i, owner in enumerate(ttr_state.owners) if owner == 0],
     }
-    assert finished_game(ENGINES["ticket-to-ride"], ttr, "t").seats[2].bot_kind == "easy"
+    assert finished_game(ENGINES["ticket-to-ride"], RATINGS["ticket-to-ride"], ttr, "t").seats[2].bot_kind == "easy"
     dice_results = [await store.results_of(GUILD, "dice", 100 + i) for i in range(4)]
     assert sorted(r[0].place for r in dice_results)[0] == 1
     assert {"mode", "scoring_turns", "best_turn"} <= set(dice_results[0][0].facts)
@@ -143,7 +143,7 @@ async def test_finished_games_are_backfilled_once_in_finish_order_and_abandoned_
 async def test_a_finished_game_is_rated_after_its_last_move_is_shown(db: Database) -> None:
     games, store = GameStore(db), RatingStore(db)
     service = GameService(games, ENGINES, bot_move_delay=0)
-    ratings = RatingService(store, service)
+    ratings = RatingService(store, service, RATINGS)
     service.add_listener(ratings)
     ratings.start()
     try:
@@ -170,7 +170,7 @@ async def test_a_seat_handed_to_a_bot_remembers_who_left_it_and_they_are_rated_l
     await service.close(timeout=0)
     state = play_to_the_end(ENGINES["dice"], 3, 5)
     winner_first = await store_game(games, "dice", list(stored.seats), state, channel=7)
-    assert await RatingService(store, GameService(games, ENGINES)).run_due() == 1
+    assert await RatingService(store, GameService(games, ENGINES), RATINGS).run_due() == 1
     board = await store.top(GUILD, "dice")
     assert [s.user_id for s in board][-1] == 100, "the leaver is last whatever their seat's bot scored"
     (left,) = await store.results_of(GUILD, "dice", 101)
@@ -188,9 +188,9 @@ def test_a_game_its_host_ended_is_their_loss_and_the_others_are_placed_by_their_
     state = engine.new_game(engine.load_options({}), 4, 1).model_copy(update={"route_points": (30, 10, 20, 10)})
     seats = [*people("Ann", "Ben"), SeatRecord(seat=2, name="Stephenson", bot_kind="easy"), SeatRecord(3, "Cat", 103)]
     record = running_record("ticket-to-ride", seats, state)
-    assert rated_as_loss(record, 100) and points_so_far(state) == {0: 30, 1: 10, 2: 20, 3: 10}
+    assert rated_as_loss(record, 100) and RATINGS["ticket-to-ride"].points_so_far(state) == {0: 30, 1: 10, 2: 20, 3: 10}
 
-    game = forfeited_game(engine, record, 100, "2026-01-02T00:00:00.000+00:00")
+    game = forfeited_game(engine, RATINGS["ticket-to-ride"], record, 100, "2026-01-02T00:00:00.000+00:00")
     assert [(s.name, s.place, s.won, s.score) for s in game.seats] == [
         ("Ann", 4, False, 30),  # ahead, and still last: ending the game is a loss
         ("Ben", 2, False, 10),
@@ -214,15 +214,19 @@ def test_ending_a_game_alone_with_bot_players_or_with_those_who_left_is_no_loss(
 
 def test_the_points_so_far_of_a_card_game_are_its_public_scorings_and_of_a_dice_game_its_standing() -> None:
     cards = ENGINES["ticket-to-ride-cards"]
-    assert points_so_far(cards.new_game(cards.load_options({}), 3, 1)) == {0: 0, 1: 0, 2: 0}
+    assert RATINGS["ticket-to-ride-cards"].points_so_far(cards.new_game(cards.load_options({}), 3, 1)) == {
+        0: 0,
+        1: 0,
+        2: 0,
+    }
     dice = play_to_the_end(ENGINES["dice"], 2, 11)
-    assert points_so_far(dice) == {seat: dice.standing(seat) for seat in (0, 1)}
+    assert RATINGS["dice"].points_so_far(dice) == {seat: dice.standing(seat) for seat in (0, 1)}
 
 
 async def test_a_forfeit_is_rated_after_the_games_that_finished_before_it_as_a_recompute_would(db: Database) -> None:
     games, store = GameStore(db), RatingStore(db)
     service = GameService(games, ENGINES, bot_move_delay=0)
-    ratings = RatingService(store, service)
+    ratings = RatingService(store, service, RATINGS)
     await store_game(games, "dice", people("Ann", "Ben"), play_to_the_end(ENGINES["dice"], 2, 11), channel=1)
     running = ENGINES["dice"].new_game(ENGINES["dice"].load_options({}), 2, 1)
     ended = await store_game(games, "dice", people("Ann", "Ben"), running, channel=2, finished=False)
@@ -267,7 +271,7 @@ def test_a_persons_results_sum_up_to_their_stats() -> None:
             facts={"map": "europe", "trail": 4, "tickets_done": 0, "tickets_failed": 0, "tracks": [6]},
         ),
     ]
-    summary = summarize("ttr", results)
+    summary = summarize(RATINGS["ticket-to-ride"], results)
     assert (summary.games, summary.wins, summary.win_percent, summary.best) == (3, 1, 33, 120)
     assert summary.average == 90
     assert summary.facts["best_trail"] == 14
