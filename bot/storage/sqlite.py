@@ -58,6 +58,10 @@ class _Driver(aiosqlite.Connection):
     """aiosqlite's connection and thread, with what its public API lacks: running one function of ours in that
     thread, so that a whole write (BEGIN, its statements, COMMIT) is one hand-off, not one per statement."""
 
+    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
+        super().__init__(connector, iter_chunk_size=64)
+        self._thread.daemon = True  # a database left open must not keep the process from exiting
+
     @property
     def sqlite(self) -> sqlite3.Connection:
         """The sqlite3 connection itself, to be used only by functions that `run` runs."""
@@ -107,7 +111,7 @@ class SqliteDatabase(Database):
                 raise _cannot_write(path, reason) from error
             if Path(path).is_dir():
                 raise _cannot_write(path, "it is a folder, not a file")
-        driver = _Driver(partial(_connect, str(path), busy_timeout_ms), iter_chunk_size=64)
+        driver = _Driver(partial(_connect, str(path), busy_timeout_ms))
         try:
             await driver  # starts its thread and connects there
         except BaseException as error:  # aiosqlite has stopped its thread
