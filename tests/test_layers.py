@@ -36,8 +36,8 @@ def test_render_never_imports_the_bot_or_discord() -> None:
 
 
 def test_storage_imports_only_the_standard_library_its_drivers_the_settings_and_the_shards() -> None:
-    """bot/storage is the only place that speaks SQL: sqlite3 and asyncpg, never discord, pictures or the rules."""
-    allowed = set(sys.stdlib_module_names) | {"__future__", "asyncpg"}
+    """bot/storage alone speaks SQL: sqlite3, aiosqlite and asyncpg, never discord, pictures or the rules."""
+    allowed = set(sys.stdlib_module_names) | {"__future__", "aiosqlite", "asyncpg"}
     ours = ("bot.storage", "bot.settings", "bot.shards")
     offenders: dict[str, list[str]] = {}
     for path in sorted((ROOT / "bot" / "storage").rglob("*.py")):

@@ -1,7 +1,8 @@
-"""The SQLite backend: one file in WAL mode, one thread that owns its connection, numbered migrations.
+"""The SQLite backend: one file in WAL mode, reached through aiosqlite (one thread that owns the connection),
+numbered migrations.
 
-Every call runs in the database's one thread (a single-worker executor), so the event loop never waits on the
-disk; `write()` runs BEGIN IMMEDIATE, its statements and COMMIT in one call into that thread. An asyncio lock keeps
+Every call runs in aiosqlite's thread, in the order asked, so the event loop never waits on the disk; `write()`
+runs BEGIN IMMEDIATE, its statements and COMMIT as one function in one call into that thread. An asyncio lock keeps
 `write()` and `transaction()` from interleaving on the connection; reads do not take it.
 
 Another program holding the file's write lock (an open write transaction) delays writes: each waits for it at most
@@ -18,11 +19,12 @@ import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
+
+import aiosqlite
 
 from bot.shards import ShardSet
 from bot.storage.database import (
@@ -52,21 +54,40 @@ _BUSY_STEP_MS = 100
 T = TypeVar("T")
 
 
+class _Driver(aiosqlite.Connection):
+    """aiosqlite's connection and thread, with what its public API lacks: running one function of ours in that
+    thread, so that a whole write (BEGIN, its statements, COMMIT) is one hand-off, not one per statement."""
+
+    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
+        super().__init__(connector, iter_chunk_size=64)
+        self._thread.daemon = True  # a database left open must not keep the process from exiting
+
+    @property
+    def sqlite(self) -> sqlite3.Connection:
+        """The sqlite3 connection itself, to be used only by functions that `run` runs."""
+        return self._conn
+
+    async def run(self, function: Callable[[], T]) -> T:
+        """Run `function` in the connection's thread, after whatever was queued there before."""
+        result: T = await self._execute(function)
+        return result
+
+
 class SqliteDatabase(Database):
     """A SQLite file, its one connection and the one thread that uses it."""
 
     dialect: ClassVar[Dialect] = "sqlite"
 
-    def __init__(
-        self, path: str, connection: sqlite3.Connection, executor: ThreadPoolExecutor, busy_timeout_ms: int
-    ) -> None:
+    def __init__(self, path: str, driver: _Driver, busy_timeout_ms: int) -> None:
         self.target = path
         self.stats = DatabaseStats()
-        self._connection = connection
-        self._executor = executor
+        self._driver = driver
+        self._connection = driver.sqlite
         self._lock = StoreLock()
         self._owner: asyncio.Task[Any] | None = None
         self._tracers: list[Callable[[str], None]] = []
+        self._traced = False
+        """Whether the connection's trace callback is set: `_call` brings it in line with `_tracers` first."""
         self._lease: int | None = None
         """A descriptor of the file holding this process's exclusive lock on it (`hold`)."""
         self._closed = False
@@ -90,17 +111,15 @@ class SqliteDatabase(Database):
                 raise _cannot_write(path, reason) from error
             if Path(path).is_dir():
                 raise _cannot_write(path, "it is a folder, not a file")
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="conductor-sqlite")
-        loop = asyncio.get_running_loop()
+        driver = _Driver(partial(_connect, str(path), busy_timeout_ms))
         try:
-            connection = await loop.run_in_executor(executor, _connect, str(path), busy_timeout_ms)
-        except BaseException as error:
-            executor.shutdown(wait=False)
+            await driver  # starts its thread and connects there
+        except BaseException as error:  # aiosqlite has stopped its thread
             unusable = _unusable(path, error, busy_timeout_ms) if isinstance(error, sqlite3.Error) else None
             if unusable is None:
                 raise
             raise unusable from error
-        database = cls(str(path), connection, executor, busy_timeout_ms)
+        database = cls(str(path), driver, busy_timeout_ms)
         try:
             await database._call(database._prepare, up_to)
         except StoreBusy as error:
@@ -146,16 +165,13 @@ class SqliteDatabase(Database):
 
     def trace(self, callback: Callable[[str], None]) -> Callable[[], None]:
         """Pass every statement SQLite runs to `callback` (sqlite3's trace callback, called in the database
-        thread, before the call that ran it returns); return the function that stops it."""
+        thread, before the call that ran it returns), from the next call into the database on; return the function
+        that stops it."""
         self._tracers.append(callback)
-        if len(self._tracers) == 1:
-            self._executor.submit(self._connection.set_trace_callback, self._dispatch_trace)
 
         def stop() -> None:
             if callback in self._tracers:
                 self._tracers.remove(callback)
-                if not self._tracers and not self._closed:
-                    self._executor.submit(self._connection.set_trace_callback, None)
 
         return stop
 
@@ -196,10 +212,7 @@ class SqliteDatabase(Database):
         self._closed = True
         if self._lease is not None:
             os.close(self._lease)  # closing the descriptor releases its flock
-        try:
-            await asyncio.get_running_loop().run_in_executor(self._executor, self._connection.close)
-        finally:
-            self._executor.shutdown(wait=False)
+        await self._driver.close()
 
     # ---- the event loop's side -------------------------------------------------------------------------------
 
@@ -209,7 +222,7 @@ class SqliteDatabase(Database):
         self.stats.handoffs += 1
         try:
             async with store_wait():
-                return await asyncio.get_running_loop().run_in_executor(self._executor, partial(function, *args))
+                return await self._driver.run(partial(self._traced_call, function, *args))
         except sqlite3.IntegrityError as error:
             message = str(error)
             if message.startswith(_UNIQUE):
@@ -234,8 +247,8 @@ class SqliteDatabase(Database):
             self.stats.transactions += 1
             transaction = _SqliteTransaction(self)
             try:
-                await self._call(self._begin, deadline)
-                try:
+                try:  # BEGIN too: a call queued in aiosqlite's thread runs even when its caller is cancelled
+                    await self._call(self._begin, deadline)
                     yield transaction
                     await self._call(self._execute, "COMMIT", ())
                 except BaseException:
@@ -246,6 +259,13 @@ class SqliteDatabase(Database):
                 self._owner = None
 
     # ---- the database thread's side --------------------------------------------------------------------------
+
+    def _traced_call(self, function: Callable[..., T], *args: Any) -> T:
+        """Set or clear the trace callback as `trace()` asked since the last call, then run `function(*args)`."""
+        if bool(self._tracers) != self._traced:
+            self._traced = bool(self._tracers)
+            self._connection.set_trace_callback(self._dispatch_trace if self._traced else None)
+        return function(*args)
 
     def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
         cursor = self._connection.execute(sql, params)

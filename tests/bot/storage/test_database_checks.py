@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sqlite3
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,3 +210,35 @@ async def test_a_damaged_copy_does_not_harm_the_good_one(tmp_path: Path) -> None
         await open_database(bad)
     db = await open_database(good)
     await db.close()
+
+
+LEFT_OPEN = """
+import asyncio, sys
+from bot.storage.database import Statement, open_database
+
+async def main():
+    global kept  # still referenced when the interpreter ends: never closed, never collected
+    kept = await open_database(sys.argv[1])
+    await kept.write([Statement("INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (1, '{}', 'x')")])
+
+asyncio.run(main())
+"""
+
+
+def test_a_database_left_open_does_not_keep_its_process_alive(tmp_path: Path) -> None:
+    """A process that ends without closing its database (a crash's way out) still exits, its writes kept."""
+    path = tmp_path / "left-open.sqlite3"
+    root = Path(__file__).resolve().parents[3]
+    finished = subprocess.run(
+        [sys.executable, "-c", LEFT_OPEN, str(path)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=120,
+        check=False,
+    )
+    assert finished.returncode == 0
+    kept = sqlite3.connect(path)
+    try:
+        assert kept.execute("SELECT guild_id FROM guild_settings").fetchall() == [(1,)]
+    finally:
+        kept.close()
