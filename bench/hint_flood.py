@@ -28,8 +28,8 @@ from typing import Any
 from bot.services.games import GameService, ServiceError
 from bot.services.thinking import Thinker, start_thinking
 from bot.settings import Settings
-from bot.storage.database import open_database
 from bot.storage.games import GameStore
+from bot.storage.opening import open_database
 from rules.dice import DiceEngine
 from rules.engine import Budget, GameEngine
 from rules.ttr import TicketToRideEngine

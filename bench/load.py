@@ -33,8 +33,8 @@ from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._table import TtrTable
 from bot.services.games import GameService
 from bot.services.timers import TimerService
-from bot.storage.database import open_database
 from bot.storage.games import GameRecord, GameStore, SeatRecord
+from bot.storage.opening import open_database
 from bot.storage.timers import TimerStore
 from bot.ui.pictures import warm_workers
 from rules.ttr import TicketToRideEngine

@@ -29,8 +29,8 @@ from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import ScriptedTable, sandbox_settings
 from bot.services.guild_config import GuildConfigService
 from bot.settings import Settings
-from bot.storage.database import open_database
 from bot.storage.guild_settings import GuildSettingsStore
+from bot.storage.opening import open_database
 from render.caches import clear_caches
 
 PEOPLE = ("Ann", "Ben")

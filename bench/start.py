@@ -96,8 +96,8 @@ async def stored_games(database: Path, count: int) -> None:
 
     from bot.games import GAMES
     from bot.services.games import GameService
-    from bot.storage.database import open_database
     from bot.storage.games import GameStore
+    from bot.storage.opening import open_database
 
     store = await open_database(database)
     service = GameService(GameStore(store), {g: info.engine for g, info in GAMES.items()}, bot_move_delay=0)

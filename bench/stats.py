@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.exts.stats._cog import leaderboard_answer, stats_answer
 from bot.i18n import text
 from bot.services.ratings import rate_game
-from bot.storage.database import Database, open_database
+from bot.storage.database import Database
+from bot.storage.opening import open_database
 from bot.storage.ratings import RatingStore
 from rules.ttr.maps import load_map
 from tests import postgres

@@ -16,7 +16,8 @@ from pydantic import ValidationError
 
 from bot.games import GAMES
 from bot.settings import Settings
-from bot.storage.database import DatabaseUnusable, open_database
+from bot.storage.database import DatabaseUnusable
+from bot.storage.opening import open_database
 
 LEASE_LOST = 75
 """The exit status of a process that lost its lease on its shards (EX_TEMPFAIL): its supervisor should start it again,

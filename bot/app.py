@@ -28,10 +28,11 @@ from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.command_syncs import CommandSyncStore
-from bot.storage.database import Database, StoreBusy, open_database
+from bot.storage.database import Database, StoreBusy
 from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.notifications import NotificationStore
+from bot.storage.opening import open_database
 from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore

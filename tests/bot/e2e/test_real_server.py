@@ -21,7 +21,8 @@ from bot import __main__ as entry
 from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
-from bot.storage.database import DatabaseUnusable, Statement, open_database
+from bot.storage.database import DatabaseUnusable, Statement
+from bot.storage.opening import open_database
 from bot.ui.pictures import PICTURES, PRIVATE_WORKERS, stop_pictures
 from bot.workers import usable_cores
 from render.caches import clear_caches

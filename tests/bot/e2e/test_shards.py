@@ -28,8 +28,9 @@ from bot.sandbox.models import RecordedMessage
 from bot.sandbox.outcome import InteractionOutcome
 from bot.sandbox.run import add_bot, bot_policy, button_for, public_controls, sandbox_settings
 from bot.shards import EVERY_SHARD
-from bot.storage.database import Database, LeaseLost, open_database
+from bot.storage.database import Database, LeaseLost
 from bot.storage.games import GameRecord, GameStore
+from bot.storage.opening import open_database
 from rules.dice import DiceEngine
 from tests.bot.storage.test_leases import terminate_lease, until_let_go
 

@@ -14,7 +14,8 @@ from PIL import Image
 
 from bot.sandbox import LocalDiscord
 from bot.services.ratings import rate_game
-from bot.storage.database import Statement, open_database
+from bot.storage.database import Statement
+from bot.storage.opening import open_database
 from bot.storage.ratings import RatingStore
 from tests.bot.e2e.admin.support import checked_stand_in
 from tests.bot.e2e.conftest import Running

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.services.guild_config import TimerPolicy
-from bot.storage.database import Database, open_database
+from bot.storage.database import Database
+from bot.storage.opening import open_database
 from tests.bot.services.test_timers import ANN, BEN, make_table, start_game, to_act, user_to_act
 
 POLICY = TimerPolicy(reminder_minutes=10, timeout_minutes=60)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import Database, open_database
+from bot.storage.database import Database
+from bot.storage.opening import open_database
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import DatabaseUnusable, Statement, latest_version, open_database
+from bot.storage.database import DatabaseUnusable, Statement, latest_version
+from bot.storage.opening import open_database
 
 
 def refusal(error: pytest.ExceptionInfo[DatabaseUnusable], path: Path, *words: str) -> str:
@@ -214,7 +215,8 @@ async def test_a_damaged_copy_does_not_harm_the_good_one(tmp_path: Path) -> None
 
 LEFT_OPEN = """
 import asyncio, sys
-from bot.storage.database import Statement, open_database
+from bot.storage.database import Statement
+from bot.storage.opening import open_database
 
 async def main():
     global kept  # still referenced when the interpreter ends: never closed, never collected

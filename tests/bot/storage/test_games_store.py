@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import Database, UniqueViolation, migrations, open_database
+from bot.storage.database import Database, UniqueViolation, migrations
 from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
 from bot.storage.guild_settings import GuildSettingsStore
+from bot.storage.opening import open_database
 
 
 async def test_migrations_apply_to_an_empty_database_once(database_target: Path | str) -> None:

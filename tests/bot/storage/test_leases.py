@@ -11,8 +11,9 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.shards import EVERY_SHARD, ShardSet
-from bot.storage.database import Database, DatabaseUnusable, LeaseLost, open_database
+from bot.storage.database import Database, DatabaseUnusable, LeaseLost
 from bot.storage.games import GameRecord, GameStore, SeatRecord
+from bot.storage.opening import open_database
 from bot.storage.postgres import LEASE_LOCKS, TAKEN_OVER
 
 

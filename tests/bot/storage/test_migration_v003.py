@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import Database, Statement, latest_version, open_database
+from bot.storage.database import Database, Statement, latest_version
 from bot.storage.games import ChannelBusy, GameStore, SeatRecord
+from bot.storage.opening import open_database
 
 # (id, channel, status, version) as an old Conductor could leave them after the race of two /newgame at once
 OLD_GAMES = [

@@ -12,7 +12,8 @@ from pydantic import SecretStr
 
 from bot import __main__ as entry
 from bot.settings import Settings
-from bot.storage.database import DatabaseUnusable, Statement, latest_version, open_database, without_password
+from bot.storage.database import DatabaseUnusable, Statement, latest_version, without_password
+from bot.storage.opening import open_database
 from bot.storage.postgres import PostgresDatabase, numbered
 from tests.postgres import PostgresServer
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.storage.database import Database, Statement, open_database
+from bot.storage.database import Database, Statement
+from bot.storage.opening import open_database
 
 Fact = tuple[str | bool | tuple[str, ...] | None, ...]
 """One thing a schema says: ("column", table, name, family, not null, default, identity), ("primary key", table,
