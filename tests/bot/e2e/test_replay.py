@@ -16,7 +16,7 @@ from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord, SeatRecord
 from rules.cardgame.actions import KeepTickets
 from rules.history import bots_play, engine_of, tell_log
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table
 
 OPTIONS = {"target": 10}
 """A short dice race, so the game ends in a few turns."""
