@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table
 
 BUSY = "The game's store is busy; nothing was changed. Try again in a moment."
 BUSY_RU = "Хранилище игр сейчас занято; ничего не изменилось. Попробуйте ещё раз чуть позже."

@@ -15,11 +15,13 @@ from pydantic import BaseModel
 
 from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
 from bot.sandbox.run import ScriptedTable, bot_policy
-from rules.cardgame import CardGameState
+from rules.cardgame import CardGameEngine, CardGameState
 from rules.cardgame.cards import COLORS, KIND_NAMES, LOCOMOTIVE
 from rules.engine import GameEngine
-from tests.bot.e2e.cardgame_support import ENGINE, GAME, controls, play_until, playing, version
-from tests.bot.e2e.conftest import Running, people
+from tests.bot.e2e.helpers import Running, controls, people, play_until, playing, stored_version
+
+GAME = "ticket-to-ride-cards"
+ENGINE = CardGameEngine()
 
 
 def refused(answers: list[tuple[InteractionOutcome, str]]) -> None:
@@ -66,10 +68,10 @@ def a_legal_colour(now: CardGameState) -> str | None:
 
 async def test_out_of_turn_outsiders_double_and_simultaneous_clicks(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=1)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 1)
         now = await play_until(players, game_id, lambda s: s.phase == "turn" and len(s.deck) > 4, random.Random(1))
         message = await players.turn_message(game_id)
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         waiting = people(stand_in, "Ann", "Ben")[1 - now.current]
         deck = controls(message)["act:draw:deck"]["custom_id"]
         answers = [
@@ -80,7 +82,7 @@ async def test_out_of_turn_outsiders_double_and_simultaneous_clicks(stand_in: Lo
             (await stand_in.slash("Eve", "hand"), "not playing"),
         ]
         refused(answers)
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
         person = people(stand_in, "Ann", "Ben")[now.current]
         logged = len(await bot.service.store.actions(game_id))
@@ -88,20 +90,20 @@ async def test_out_of_turn_outsiders_double_and_simultaneous_clicks(stand_in: Lo
         stale = [o for o in both if "earlier turn" in o.text]
         assert len(stale) == 1 and stale[0].ephemeral
         assert stale[0].message is not None and "act:draw:deck" in controls(stale[0].message), "fresh controls"
-        assert await version(bot, game_id) == at + 1
+        assert await stored_version(bot, game_id) == at + 1
 
         message = await players.turn_message(game_id)  # the second card of the same turn
         face_up = [k for k, c in controls(message).items() if k.startswith("take:") and not c.get("disabled")]
         pair = [controls(message)["act:draw:deck"]["custom_id"], controls(message)[face_up[0]]["custom_id"]]
         outcomes = await asyncio.gather(*(stand_in.click(person, message, cid) for cid in pair))
         assert sum("earlier turn" in o.text for o in outcomes) == 1
-        assert await version(bot, game_id) == at + 2
+        assert await stored_version(bot, game_id) == at + 2
         assert len(await bot.service.store.actions(game_id)) == logged + 2
 
 
 async def test_a_face_up_locomotive_cannot_be_the_second_card(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=3)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 3)
         now = await play_until(
             players,
             game_id,
@@ -112,7 +114,7 @@ async def test_a_face_up_locomotive_cannot_be_the_second_card(stand_in: LocalDis
         message = await players.turn_message(game_id)
         await stand_in.click(person, message, controls(message)["act:draw:deck"]["custom_id"])
         message = await players.turn_message(game_id)
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         locomotive = next(c for k, c in controls(message).items() if k.endswith(":locomotive"))
         assert locomotive.get("disabled"), "the face-up locomotive is not offered as the second card"
         assert controls(message)["act:tickets"].get("disabled"), "no tickets in the middle of drawing"
@@ -121,14 +123,14 @@ async def test_a_face_up_locomotive_cannot_be_the_second_card(stand_in: LocalDis
         tickets = await stand_in.slash(person, "tickets")
         words = "can only be your first card"
         refused([(typed, words), (forced, words), (tickets, "not possible right now")])
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 async def test_plays_the_menus_never_offer_are_refused_with_the_rule_they_break(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=2)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 2)
         players.policy = keeper
         rng = random.Random(2)
 
@@ -146,7 +148,7 @@ async def test_plays_the_menus_never_offer_are_refused_with_the_rule_they_break(
         own = next(c for c in range(8) if me.yard[c] and me.hand[c] and me.hand[c] + me.hand[LOCOMOTIVE] >= 2)
         natural = min(2, me.hand[own])
         menu = await act_menu(stand_in, players, game_id, person.name, a_legal_colour(now) or "")
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         plays = controls(menu)["act"]["custom_id"]
         refused(
             [
@@ -162,7 +164,7 @@ async def test_plays_the_menus_never_offer_are_refused_with_the_rule_they_break(
                 ),
             ]
         )
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
         def robbery_too_small(now: CardGameState) -> bool:
             me, other = now.players[now.current], now.players[1 - now.current]
@@ -183,7 +185,7 @@ async def test_plays_the_menus_never_offer_are_refused_with_the_rule_they_break(
         natural = min(2, me.hand[robbed])
         free = [COLORS[c] for c in range(8) if me.hand[c] and not me.yard[c] and not other.yard[c]][:2]
         menu = await act_menu(stand_in, players, game_id, person.name, a_legal_colour(now) or "")
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         plays = controls(menu)["act"]["custom_id"]
         three = ",".join(sorted([COLORS[robbed], *free], key=COLORS.index))
         refused(
@@ -200,13 +202,13 @@ async def test_plays_the_menus_never_offer_are_refused_with_the_rule_they_break(
                 ),
             ]
         )
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 @pytest.mark.slow
 async def test_an_empty_deck_gives_no_cards_and_the_buttons_say_so(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=4)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 4)
         now = await play_until(
             players, game_id, lambda s: s.phase == "turn" and not s.deck and bool(s.last_turns_left), random.Random(4)
         )
@@ -216,7 +218,7 @@ async def test_an_empty_deck_gives_no_cards_and_the_buttons_say_so(stand_in: Loc
         assert deck.get("disabled") and deck["label"] == "Deck empty"
         assert all(c.get("disabled") for k, c in controls(message).items() if k.startswith("take:"))
         assert "Last round" in message.text
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         answers = [
             (await stand_in.slash(person, "draw", {"card": "deck"}), "The deck is empty"),
             (await stand_in.click(person, message, deck["custom_id"], force=True), "The deck is empty"),
@@ -225,14 +227,14 @@ async def test_an_empty_deck_gives_no_cards_and_the_buttons_say_so(stand_in: Loc
             colour = KIND_NAMES[now.face_up[0]]
             answers.append((await stand_in.slash(person, "draw", {"card": colour}), "The deck is empty"))
         refused(answers)
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 async def test_a_private_menu_from_an_earlier_moment_is_refused_with_fresh_controls(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=6)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 6)
         now = await play_until(
             players,
             game_id,
@@ -244,7 +246,7 @@ async def test_a_private_menu_from_an_earlier_moment_is_refused_with_fresh_contr
         hand = (await stand_in.click(person, message, controls(message)["hand"]["custom_id"])).message
         assert hand is not None
         await stand_in.click(person, message, controls(message)["act:draw:deck"]["custom_id"])
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         colour = controls(hand)["color"]
         stale = await stand_in.select(person, hand, colour["custom_id"], [colour["options"][0]["value"]])
         assert stale.ephemeral and "earlier turn" in stale.text
@@ -252,7 +254,7 @@ async def test_a_private_menu_from_an_earlier_moment_is_refused_with_fresh_contr
         stand_in.expire_interaction(hand)  # 15 minutes later: a fresh hand comes from the button again
         again = await stand_in.click(person, message, controls(message)["hand"]["custom_id"], force=True)
         assert again.ephemeral and again.message is not None and again.message.id != hand.id
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 async def test_lobby_refusals_and_commands_where_no_card_game_is_played(

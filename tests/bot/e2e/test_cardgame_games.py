@@ -10,27 +10,86 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from bot.app import Conductor
+from bot.exts.cardgame._private import ticket_words
+from bot.i18n import render
 from bot.sandbox import LocalDiscord
 from bot.sandbox.run import add_bot, bot_policy
-from rules.cardgame import CardGameState
+from rules.cardgame import CardGameEngine, CardGameState
 from rules.cardgame.actions import PlayGroup
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE
+from rules.cardgame.view import CardGameView, ticket_view
 from rules.engine import GameEngine
-from tests.bot.e2e.cardgame_support import (
-    ENGINE,
-    GAME,
-    assert_nothing_private_in_public,
+from tests.bot.e2e.helpers import (
+    Running,
+    assert_private_pictures_only_to_players,
     controls,
+    final_with_chart,
     fix_seed,
+    people,
     play_until,
     playing,
+    public_words,
     revisions,
     state,
-    version,
-    view,
+    stored,
+    stored_version,
+    table,
+    verbs,
     walk,
 )
-from tests.bot.e2e.conftest import Running, final_with_chart, people, table
+
+GAME = "ticket-to-ride-cards"
+ENGINE = CardGameEngine()
+PUBLIC_FILES = {"table.png", "first-scoring.png", "scores.png", "score-detail.png"}
+
+
+def view(bot: Conductor, game_id: int, seat: int | None = None) -> CardGameView:
+    """The running game as a seat (or, with None, everyone) sees it."""
+    found = bot.service.view(game_id, seat)
+    assert isinstance(found, CardGameView)
+    return found
+
+
+async def assert_nothing_private_in_public(stand_in: LocalDiscord, bot: Conductor, game_id: int) -> None:
+    """Replay the finished game's log: no public message may show a private event's words, a ticket before it
+    is revealed (at the first scoring for those completed then, at the end for all), a private picture or a
+    ticket menu; private pictures go only to the players, ephemerally."""
+    record = await stored(bot, game_id)
+    assert record.status == "finished"
+    options = ENGINE.load_options(record.options)
+    now = ENGINE.new_game(options, len(record.seats), record.seed)
+    names = {s.seat: s.display_name for s in record.seats}
+    held = {t for p in now.players for t in p.offered}
+    private: set[str] = set()
+    revealed_first: set[int] = set()
+    for seat, action in await bot.service.store.actions(game_id):
+        now, events = ENGINE.apply(now, seat, ENGINE.parse_action(action))
+        held |= {t for p in now.players for t in (*p.offered, *p.tickets)}
+        private |= {render(lang, e, names) for e in events if e.to is not None for lang in ("en", "ru")}
+        if now.first_scoring is not None and not revealed_first:
+            revealed_first = {s.ticket for r in now.first_scoring for s in r.completed}
+    words = {t: {ticket_words(lang, ticket_view(t)) for lang in ("en", "ru")} for t in held}
+    assert len(private) > 20 and len(held) > 10, "the scan must have secrets to look for"
+    messages = stand_in.channel_messages()
+    final = messages[-1]
+    assert "scores.png" in [a.filename for a in final.attachments]
+    first = next((m for m in messages if "first-scoring.png" in [a.filename for a in m.attachments]), None)
+    scanned = 0
+    for message in messages:
+        if message is final:
+            continue
+        shown_before_first = first is None or message.id < first.id
+        secret = {w for t, ws in words.items() if shown_before_first or t not in revealed_first for w in ws}
+        for revision in revisions(message):
+            text = public_words(revision)
+            scanned += 1
+            assert not [p for p in private if p in text], text
+            assert not [w for w in secret if w in text], text
+            assert {a.filename for a in revision.attachments} <= PUBLIC_FILES
+            assert "keep" not in verbs(revision)
+    assert scanned > 60
+    assert_private_pictures_only_to_players(stand_in, record, {"hand.png"})
 
 
 @pytest.mark.slow
@@ -45,14 +104,14 @@ async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_
         for _ in range(40):
             await players.play_move(record.id, rng)
         before = await players.turn_message(record.id)
-        at = await version(bot, record.id)
+        at = await stored_version(bot, record.id)
         assert state(bot, record.id).deck_number == 1
 
     async with running() as bot:  # a new bot object on the same database: the restart
         players = table(stand_in, bot, "Ann", "Ben", "Cat")
         assert await players.turn_message(record.id) == before, "the same message still holds the controls"
         await players.play_move(record.id, rng)  # through the buttons of the message posted before the restart
-        assert await version(bot, record.id) > at
+        assert await stored_version(bot, record.id) > at
         finished = await players.play_to_the_end(record.id, seed=2)
         final = await final_with_chart(stand_in, bot, record.id)
         log = await bot.service.store.actions(record.id)
@@ -111,13 +170,13 @@ async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_eve
         assert keep["min_values"] == 1 and keep["max_values"] == 6 and len(keep["options"]) == 6
         assert "at least 1 of these 6" in choice.text
         values = [o["value"] for o in keep["options"]]
-        at = await version(bot, record.id)
+        at = await stored_version(bot, record.id)
         none = await stand_in.select(ben, choice, keep["custom_id"], [], force=True)
         assert none.ephemeral and "Keep at least one ticket" in none.text
         foreign = next(str(t) for t in range(1, 47) if str(t) not in values)
         forged = await stand_in.select(ben, choice, keep["custom_id"], [foreign], force=True)
         assert forged.ephemeral and "only keep tickets you were offered" in forged.text
-        assert await version(bot, record.id) == at
+        assert await stored_version(bot, record.id) == at
 
         kept = await stand_in.select(ben, choice, keep["custom_id"], values[:2])
         assert "You kept" in kept.text
@@ -171,7 +230,7 @@ async def test_plays_through_the_menus_colour_size_locomotives_three_colours_and
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=7)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 7)
         policy = Hoarder()
         players.policy = policy
         rng = random.Random(7)
@@ -194,7 +253,7 @@ async def test_plays_through_the_menus_colour_size_locomotives_three_colours_and
 
 async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=3)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 3)
         rng = random.Random(3)
 
         def can_rob(now: CardGameState) -> bool:
@@ -224,7 +283,7 @@ async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, ru
             answer = await stand_in.select(person, answer.message, menu["custom_id"], [size])
             menu = controls(answer.message)["act"]
         assert all(f"Robs {victim}" in o["description"] for o in menu["options"])
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         assert answer.message is not None
         await stand_in.select(person, answer.message, menu["custom_id"], [play.encode()])
         await players.wait_for_version_after(game_id, at)
@@ -233,7 +292,7 @@ async def test_the_play_menu_says_whom_each_play_robs(stand_in: LocalDiscord, ru
 
 async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Dan"), seed=5)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Dan"), 5)
         now = state(bot, game_id)
         person = people(stand_in, "Ann", "Dan")[now.current]
         board = await stand_in.slash(person, "board")
@@ -245,10 +304,10 @@ async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDisc
         hand = await stand_in.slash("Dan", "hand")
         assert hand.ephemeral and [a.filename for a in hand.message.attachments] == ["hand.png"]  # type: ignore[union-attr]
         assert "ход" in hand.text
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         drawn = await stand_in.slash(person, "draw", {"card": "deck"})
         assert drawn.ephemeral and drawn.text.startswith(("You drew:", "Вы взяли карту:")), "the card drawn blind"
-        assert await version(bot, game_id) == at + 1
+        assert await stored_version(bot, game_id) == at + 1
         await players.wait_for_version_after(game_id, at)
         elsewhere = await stand_in.slash("Ann", "hand", channel="general")
         assert elsewhere.ephemeral and f"(game #{game_id}): use the command there" in elsewhere.text

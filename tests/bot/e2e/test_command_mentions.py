@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running
 
 
 async def test_a_text_naming_a_command_mentions_it_with_the_synced_id_in_each_language(

@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.app import Conductor, create_bot
 from bot.sandbox import LocalDiscord
 from bot.sandbox.run import sandbox_settings
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running
 
 
 @asynccontextmanager

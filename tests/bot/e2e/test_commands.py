@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running
 
 
 async def test_commands_are_synced_with_russian_names_and_descriptions(

@@ -8,27 +8,7 @@ import random
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord, RecordedMessage
 from rules.dice import DiceEngine
-from tests.bot.e2e.conftest import Running, final_with_chart, people, table
-
-
-def act_buttons(message: RecordedMessage) -> dict[str, str]:
-    """Map action code -> custom id for the action buttons of a turn message."""
-    found = {}
-    for component in message.walk_components():
-        parts = str(component.get("custom_id", "")).split(":", 4)
-        if len(parts) == 5 and parts[3] == "act":
-            found[parts[4]] = component["custom_id"]
-    return found
-
-
-async def game_version(bot: Conductor, game_id: int) -> int:
-    record = await bot.service.store.get(game_id)
-    assert record is not None
-    return record.version
-
-
-def seat_to_act(bot: Conductor, game_id: int) -> int:
-    return min(DiceEngine().to_act(bot.service.state(game_id)))  # type: ignore[arg-type]
+from tests.bot.e2e.helpers import Running, act_buttons, final_with_chart, people, seat_to_act, stored_version, table
 
 
 async def test_a_whole_game_from_newgame_to_the_winner(stand_in: LocalDiscord, running: Running) -> None:
@@ -67,7 +47,7 @@ async def test_the_game_survives_a_restart_and_old_buttons_still_work(stand_in: 
         for _ in range(4):
             await players.play_move(record.id, rng)
         before = await players.turn_message(record.id)
-        version = await game_version(bot, record.id)
+        version = await stored_version(bot, record.id)
 
     async with running() as bot:  # a new bot object on the same database: the restart
         state = bot.service.state(record.id)
@@ -81,7 +61,7 @@ async def test_the_game_survives_a_restart_and_old_buttons_still_work(stand_in: 
         assert not outcome.ephemeral
         players = table(stand_in, bot, "Ann", "Ben")
         await players.wait_for_version_after(record.id, version)
-        assert await game_version(bot, record.id) == version + 1
+        assert await stored_version(bot, record.id) == version + 1
         stored = await bot.service.store.get(record.id)
         assert stored is not None and stored.state is not None
         replayed = engine.replay(
@@ -103,20 +83,20 @@ async def test_a_click_out_of_turn_is_refused_privately_and_changes_nothing(
 ) -> None:
     async with running() as bot:
         game_id, message = await started_game(stand_in, bot)
-        version = await game_version(bot, game_id)
+        version = await stored_version(bot, game_id)
         waiting = people(stand_in, "Ann", "Ben")[1 - seat_to_act(bot, game_id)]
         outcome = await stand_in.click(waiting, message, next(iter(act_buttons(message).values())))
         assert outcome.ephemeral and "not your turn" in outcome.text
-        assert await game_version(bot, game_id) == version
+        assert await stored_version(bot, game_id) == version
 
 
 async def test_a_click_by_someone_not_in_the_game_is_refused(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         game_id, message = await started_game(stand_in, bot)
-        version = await game_version(bot, game_id)
+        version = await stored_version(bot, game_id)
         outcome = await stand_in.click("Eve", message, next(iter(act_buttons(message).values())))
         assert outcome.ephemeral and "not playing" in outcome.text
-        assert await game_version(bot, game_id) == version
+        assert await stored_version(bot, game_id) == version
 
 
 async def test_a_double_click_applies_once_and_the_second_gets_fresh_controls(
@@ -124,7 +104,7 @@ async def test_a_double_click_applies_once_and_the_second_gets_fresh_controls(
 ) -> None:
     async with running() as bot:
         game_id, message = await started_game(stand_in, bot)
-        version = await game_version(bot, game_id)
+        version = await stored_version(bot, game_id)
         seat = seat_to_act(bot, game_id)
         person = people(stand_in, "Ann", "Ben")[seat]
         custom_id = act_buttons(message)["stop"]
@@ -133,20 +113,20 @@ async def test_a_double_click_applies_once_and_the_second_gets_fresh_controls(
         assert [first.ephemeral, second.ephemeral].count(True) == 1
         assert "earlier turn" in refused.text
         assert await bot.service.store.actions(game_id) == [(seat, "stop")]
-        assert await game_version(bot, game_id) == version + 1
+        assert await stored_version(bot, game_id) == version + 1
 
 
 async def test_two_clicks_at_the_same_moment_apply_exactly_one(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         game_id, message = await started_game(stand_in, bot)
-        version = await game_version(bot, game_id)
+        version = await stored_version(bot, game_id)
         seat = seat_to_act(bot, game_id)
         person = people(stand_in, "Ann", "Ben")[seat]
         buttons = list(act_buttons(message).values())
         pair = [buttons[0], buttons[-1]]
         outcomes = await asyncio.gather(*(stand_in.click(person, message, cid) for cid in pair))
         assert sorted(o.ephemeral for o in outcomes) == [False, True]
-        assert await game_version(bot, game_id) == version + 1
+        assert await stored_version(bot, game_id) == version + 1
         assert len(await bot.service.store.actions(game_id)) == 1
 
 
@@ -166,10 +146,10 @@ async def test_buttons_of_an_earlier_turn_are_refused(stand_in: LocalDiscord, ru
         while seat_to_act(bot, game_id) != seat:  # … and let the other player have theirs
             await players.play_move(game_id, rng)
         assert stand_in.message(message.id).buttons() == [], "an earlier turn message loses its buttons"
-        version = await game_version(bot, game_id)
+        version = await stored_version(bot, game_id)
         stale = await stand_in.click(person, private, next(iter(act_buttons(private).values())))
         assert stale.ephemeral and "earlier turn" in stale.text
-        assert await game_version(bot, game_id) == version
+        assert await stored_version(bot, game_id) == version
 
 
 async def test_roll_in_a_channel_with_no_game(stand_in: LocalDiscord, running: Running) -> None:
@@ -185,15 +165,15 @@ async def test_roll_by_the_player_in_turn_applies_and_by_another_is_refused(
         game_id, _ = await started_game(stand_in, bot)
         seat = seat_to_act(bot, game_id)
         ann_ben = people(stand_in, "Ann", "Ben")
-        version = await game_version(bot, game_id)
+        version = await stored_version(bot, game_id)
         refused = await stand_in.slash(ann_ben[1 - seat], "roll")
         assert refused.ephemeral and "not your turn" in refused.text
-        assert await game_version(bot, game_id) == version
+        assert await stored_version(bot, game_id) == version
         state = bot.service.state(game_id)
         if "roll" in {a.encode() for a in DiceEngine().legal_actions(state, seat)}:  # type: ignore[arg-type]
             accepted = await stand_in.slash(ann_ben[seat], "roll")
             assert not accepted.ephemeral
-            assert await game_version(bot, game_id) == version + 1
+            assert await stored_version(bot, game_id) == version + 1
 
 
 async def test_lobby_refusals_are_private_and_change_nothing(stand_in: LocalDiscord, running: Running) -> None:

@@ -13,8 +13,7 @@ from bot.app import Conductor
 from bot.games import GAMES
 from bot.sandbox import LocalDiscord
 from bot.sandbox.run import ScriptedTable
-from tests.bot.e2e.admin.support import checked_stand_in
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, fix_seed, stand_in_with_admins, table
 
 SEED = 4
 """A dice deal in which the host soon leads while the two others stand apart (people play as the normal bot)."""
@@ -23,7 +22,7 @@ SEED = 4
 @pytest.fixture
 async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
     """The usual people (Dan reads Russian) and two server admins, Boss and Vera."""
-    async with checked_stand_in(caplog) as discord_:
+    async with stand_in_with_admins(caplog) as discord_:
         yield discord_
 
 
@@ -50,7 +49,7 @@ async def test_a_hosts_endgame_is_their_loss_and_the_others_are_placed_by_their_
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        bot.service._new_seed = lambda: SEED  # the service draws a seed per game; a test wants a fixed one
+        fix_seed(bot, SEED)
         players = table(stand_in, bot, "Ann", "Ben", "Cat")
         record = await players.open("dice")
         points = await play_until_host_leads(players, record.id)

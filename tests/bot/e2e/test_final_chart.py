@@ -14,7 +14,7 @@ from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.services.charts import CHART, DUE, KIND
 from bot.storage.games import GameRecord
 from render.chart import HEIGHT, WIDTH
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table
 
 OPTIONS = {"target": 10}
 """A short dice race, so the game ends in a few turns."""

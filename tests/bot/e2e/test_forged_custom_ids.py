@@ -5,8 +5,7 @@ privately, and nothing changes."""
 from __future__ import annotations
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.conftest import Running, table
-from tests.bot.e2e.test_dice_game import act_buttons, game_version, seat_to_act
+from tests.bot.e2e.helpers import Running, act_buttons, seat_to_act, stored_version, table
 
 
 async def test_a_forged_custom_id_from_another_channel_is_refused(stand_in: LocalDiscord, running: Running) -> None:
@@ -22,14 +21,14 @@ async def test_a_forged_custom_id_from_another_channel_is_refused(stand_in: Loca
         for channel in ("general", other_server):
             await stand_in.slash("Cat", "newgame dice", channel=channel)
             elsewhere.append(stand_in.channel_messages(channel)[-1])
-        version = await game_version(bot, record.id)
+        version = await stored_version(bot, record.id)
         shown = len(stand_in.channel_messages())
 
         for message in elsewhere:
             forged = await stand_in.click(person, message, roll, force=True)
             assert forged.ephemeral
             assert forged.text == "That button belongs to a game in another channel; nothing was changed."
-        assert await game_version(bot, record.id) == version, "no move was made"
+        assert await stored_version(bot, record.id) == version, "no move was made"
         assert len(stand_in.channel_messages()) == shown, "nothing was posted in the game's channel"
 
         played = await stand_in.click(person, turn, roll)  # the same button where it belongs still plays

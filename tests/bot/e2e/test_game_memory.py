@@ -19,8 +19,7 @@ from bot.sandbox.run import bot_policy, move_driver
 from bot.services.games import GameListener, Outcome
 from bot.storage.games import GameRecord
 from bot.ui.cooldowns import RATES, Cooldowns
-from tests.bot.e2e.admin.support import Clock, bot_runner, lobby_expiry
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Clock, Running, bot_runner, lobby_expiry, table
 
 GAMES = [("dice", {}), ("ticket-to-ride", {"map": "europe"}), ("ticket-to-ride-cards", {})]
 

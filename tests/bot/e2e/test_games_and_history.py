@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord, SeatRecord
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table
 
 STORED = 24
 """Finished games stored directly, beside the one played through the stand-in."""

@@ -9,7 +9,7 @@ import asyncio
 
 from bot.exts.lobby._invitations import INVITATIONS_PER_LOBBY
 from bot.sandbox import LocalChannel, LocalDiscord, LocalUser, RecordedMessage
-from tests.bot.e2e.conftest import Running, choose_threads
+from tests.bot.e2e.helpers import Running, choose_threads
 from tests.bot.e2e.test_lobby_control import MENU, verb_id
 from tests.bot.e2e.test_rematch import final_message, finished_game, invitation_after
 

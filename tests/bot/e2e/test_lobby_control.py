@@ -4,21 +4,12 @@ or opens one; its refusals; and the menu as Discord registers it."""
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
+from bot.sandbox import LocalDiscord, LocalUser
 from bot.sandbox.form_errors import Problems
 from bot.sandbox.interaction_data import command_problems
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running, verb_id
 
 MENU = "Invite to a game"
-
-
-def verb_id(message: RecordedMessage, verb: str) -> str:
-    """The custom id of a message's button or select with this verb."""
-    return next(
-        str(c["custom_id"])
-        for c in message.walk_components()
-        if str(c.get("custom_id", "")).count(":") >= 3 and str(c["custom_id"]).split(":")[3] == verb
-    )
 
 
 async def test_the_host_removes_a_person_who_may_come_back_only_on_the_hosts_invitation(

@@ -12,12 +12,12 @@ from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.storage.games import GameRecord
 from rules.dice import DiceEngine
 from tests.bot.e2e.admin import conftest as admin
-from tests.bot.e2e.admin.support import (
+from tests.bot.e2e.helpers import (
     Clock,
     Running,
-    button,
     dice_move,
     play_dice,
+    verb_id,
     version_after,
 )
 
@@ -45,8 +45,8 @@ async def started(stand_in: LocalDiscord, bot: Conductor, channel: str = "trains
     """Ann and Ben in a dice game, started."""
     lobby = (await stand_in.slash("Ann", "newgame dice", channel=channel)).message
     assert lobby is not None
-    await stand_in.click("Ben", lobby, button(lobby, "join"))
-    await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+    await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+    await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
     record = await bot.service.game_in_channel(lobby.channel_id)
     await stand_in.wait_for(lambda: not bot.service.behind(record.id) or None, what="the first turn shown")
     return record

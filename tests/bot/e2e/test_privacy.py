@@ -4,16 +4,15 @@ Cat) can view, is replayed, listed, counted and watched only for them; a replay 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 
 import discord
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, LocalRole, LocalUser, RecordedMessage
+from bot.sandbox import LocalDiscord, LocalRole, RecordedMessage
 from bot.storage.games import GameRecord
-from tests.bot.e2e.conftest import PEOPLE, Running, table
+from tests.bot.e2e.helpers import Running, checked, table, usual_people
 
 STAFF = "Staff"
 VIEW = discord.Permissions(view_channel=True).value
@@ -29,22 +28,15 @@ DRAWN = 60.0
 async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
     """The usual seven people, Ben and Cat on the staff, and #staff, which only the staff and the bot can view;
     afterwards nothing may be unhandled and nothing logged as an error."""
-    caplog.set_level(logging.INFO)
-    people = [
-        LocalUser(name, locale="ru" if name == "Dan" else "en-US", roles=(STAFF,) if name in ("Ben", "Cat") else ())
-        for name in PEOPLE
-    ]
-    async with LocalDiscord(
-        users=people, roles=[LocalRole(STAFF)], channels=("trains", "general", "staff"), timeout=WAIT
+    staff = {"Ben": (STAFF,), "Cat": (STAFF,)}
+    places = ("trains", "general", "staff")
+    async with checked(
+        caplog, usual_people(staff), roles=[LocalRole(STAFF)], channels=places, timeout=WAIT
     ) as discord_:
         await discord_.set_role_permissions("staff", "@everyone", deny=VIEW)
         await discord_.set_role_permissions("staff", STAFF, allow=VIEW)
         await discord_.set_role_permissions("staff", "Conductor", allow=VIEW)
         yield discord_
-    assert discord_.unhandled == []
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert errors == [], [f"{r.name}: {r.getMessage()}" for r in errors]
-    assert discord_.logged_errors == []
 
 
 async def started(stand_in: LocalDiscord, bot: Conductor, host: str, channel: str) -> GameRecord:

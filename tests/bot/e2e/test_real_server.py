@@ -26,31 +26,21 @@ from bot.storage.opening import open_database
 from bot.ui.pictures import PICTURES, PRIVATE_WORKERS, stop_pictures
 from bot.workers import usable_cores
 from render.caches import clear_caches
-from rules.dice import DiceEngine
-from tests.bot.e2e.conftest import Running, choose_threads, people, table
-from tests.bot.e2e.test_ttr_bad_input import controls, playing, public, version
+from rules.ttr.view import PublicView
+from tests.bot.e2e.helpers import (
+    Running,
+    act_buttons,
+    choose_threads,
+    controls,
+    fix_seed,
+    people,
+    playing,
+    seat_to_act,
+    stored_version,
+    table,
+)
 
 ATTACH_FILES = discord.Permissions(attach_files=True).value
-
-
-def dice_buttons(message: RecordedMessage) -> dict[str, str]:
-    """Action code -> custom id of a dice turn message's buttons."""
-    found = {}
-    for component in message.walk_components():
-        parts = str(component.get("custom_id", "")).split(":", 4)
-        if len(parts) == 5 and parts[3] == "act":
-            found[parts[4]] = str(component["custom_id"])
-    return found
-
-
-def dice_seat(bot: Conductor, game_id: int) -> int:
-    return min(DiceEngine().to_act(bot.service.state(game_id)))  # type: ignore[arg-type]
-
-
-async def stored_version(bot: Conductor, game_id: int) -> int:
-    record = await bot.service.store.get(game_id)
-    assert record is not None
-    return record.version
 
 
 async def dice_game(stand_in: LocalDiscord, bot: Conductor, channel: str = "trains") -> tuple[int, RecordedMessage]:
@@ -82,7 +72,7 @@ async def test_cold_start_board_and_hand_are_answered_within_the_deadline(
     async with stand_in.connected(create_bot(settings)) as bot:
         assert isinstance(bot, Conductor)
         await choose_threads(bot, stand_in.guild_id, False)
-        await playing(stand_in, bot, ("Ann", "Ben"), seed=11, map="europe")
+        await playing(stand_in, bot, "ticket-to-ride", ("Ann", "Ben"), 11, options={"map": "europe"})
     clear_picture_caches()
     restarted = create_bot(settings)
     async with stand_in.connected(restarted):  # nothing is drawn before ready: the art comes on first use
@@ -98,14 +88,14 @@ async def test_a_face_up_first_card_drawn_with_draw_is_answered_and_shown(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=2)
-        view = public(bot, game_id)
+        players, game_id = await playing(stand_in, bot, "ticket-to-ride", ("Ann", "Ben"), 2, options={"map": "usa"})
+        view: PublicView = bot.service.view(game_id, None)  # type: ignore[assignment]
         colour = next(c for c in view.market if c != "locomotive")
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         typed = await stand_in.slash(person, "draw", {"card": colour})
         assert typed.ephemeral and typed.text.strip(), "a typed move is answered with what it did"
-        assert await version(bot, game_id) == at + 1
+        assert await stored_version(bot, game_id) == at + 1
         message = await players.turn_message(game_id)
         assert all(str(c["custom_id"]).split(":")[2] == str(at + 1) for c in controls(message).values())
         await wait_until(lambda: bot.service.shown(game_id) == at + 1)
@@ -120,22 +110,22 @@ async def test_a_move_whose_post_is_refused_is_told_truthfully_and_shown_on_the_
 ) -> None:
     async with running() as bot:
         game_id, message = await dice_game(stand_in, bot)
-        seat = dice_seat(bot, game_id)
+        seat = seat_to_act(bot, game_id)
         mover, other = people(stand_in, "Ann", "Ben")[seat], people(stand_in, "Ann", "Ben")[1 - seat]
         await stand_in.set_bot_permissions("trains", deny=ATTACH_FILES)
         at = await stored_version(bot, game_id)
-        clicked = await stand_in.click(mover, message, dice_buttons(message)["roll"])
+        clicked = await stand_in.click(mover, message, act_buttons(message)["roll"])
         told = await clicked.private_answer()
         assert "recorded" in told.text and "Attach Files" in told.text
         assert await stored_version(bot, game_id) == at + 1, "the move stays stored"
         assert bot.service.shown(game_id) == at
-        assert dice_buttons(stand_in.message(message.id)), "the old turn message keeps its buttons"
+        assert act_buttons(stand_in.message(message.id)), "the old turn message keeps its buttons"
 
         await stand_in.set_bot_permissions("trains", deny=0)
-        stale = await stand_in.click(other, message, next(iter(dice_buttons(message).values())))
+        stale = await stand_in.click(other, message, next(iter(act_buttons(message).values())))
         assert stale.ephemeral
         latest = await stand_in.wait_for_message(lambda m: bool(m.attachments), after=message)
-        assert all(str(c).split(":")[2] == str(at + 1) for c in dice_buttons(latest).values())
+        assert all(str(c).split(":")[2] == str(at + 1) for c in act_buttons(latest).values())
         await wait_until(lambda: bot.service.shown(game_id) == at + 1)
 
 
@@ -144,27 +134,27 @@ async def test_a_move_stored_but_not_posted_before_a_stop_is_shown_after_the_res
 ) -> None:
     async with running() as bot:
         game_id, message = await dice_game(stand_in, bot)
-        mover = people(stand_in, "Ann", "Ben")[dice_seat(bot, game_id)]
+        mover = people(stand_in, "Ann", "Ben")[seat_to_act(bot, game_id)]
         at = await stored_version(bot, game_id)
         posts, edits = r"/channels/\d+/messages$", r"/channels/\d+/messages/\d+$"  # a roll edits in place
         stand_in.fail_requests("POST", posts, status=503, code=0, times=50)
         stand_in.fail_requests("PATCH", edits, status=503, code=0, times=50)
-        clicked = await stand_in.click(mover, message, dice_buttons(message)["roll"])
+        clicked = await stand_in.click(mover, message, act_buttons(message)["roll"])
         told = await clicked.private_answer()
         assert "recorded" in told.text
     assert not dice_buttons_after(stand_in, message), "nothing new was shown before the stop"
-    assert dice_buttons(stand_in.message(message.id)) == dice_buttons(message), "nor the roll in place"
+    assert act_buttons(stand_in.message(message.id)) == act_buttons(message), "nor the roll in place"
 
     stand_in.fail_requests("POST", posts, status=503, code=0, times=0)
     stand_in.fail_requests("PATCH", edits, status=503, code=0, times=0)
     async with running() as bot:
         latest = await stand_in.wait_for_message(lambda m: bool(m.attachments), after=message)
-        assert all(str(c).split(":")[2] == str(at + 1) for c in dice_buttons(latest).values())
+        assert all(str(c).split(":")[2] == str(at + 1) for c in act_buttons(latest).values())
         await wait_until(lambda: bot.service.shown(game_id) == at + 1)
 
 
 def dice_buttons_after(stand_in: LocalDiscord, message: RecordedMessage) -> list[RecordedMessage]:
-    return [m for m in stand_in.channel_messages() if m.id > message.id and dice_buttons(m)]
+    return [m for m in stand_in.channel_messages() if m.id > message.id and act_buttons(m)]
 
 
 @asynccontextmanager
@@ -194,11 +184,11 @@ async def test_a_bot_killed_between_commit_and_post_shows_the_move_after_the_res
 ) -> None:
     async with running() as bot:
         game_id, message = await dice_game(stand_in, bot)
-        mover = people(stand_in, "Ann", "Ben")[dice_seat(bot, game_id)]
+        mover = people(stand_in, "Ann", "Ben")[seat_to_act(bot, game_id)]
         at = await stored_version(bot, game_id)
     async with child_bot(stand_in, tmp_path / "games.sqlite3") as child:
         held = stand_in.hold_requests("POST", r"/channels/\d+/messages$")
-        await stand_in.click(mover, message, dice_buttons(message)["roll"])
+        await stand_in.click(mover, message, act_buttons(message)["roll"])
         await held.arrived()
         child.kill()  # SIGKILL between the database commit and the post of the new turn message
         await child.wait()
@@ -207,8 +197,8 @@ async def test_a_bot_killed_between_commit_and_post_shows_the_move_after_the_res
 
     async with running() as bot:
         assert await stored_version(bot, game_id) == at + 1, "the move was committed before the kill"
-        latest = await stand_in.wait_for_message(lambda m: bool(dice_buttons(m)), after=message)
-        assert all(str(c).split(":")[2] == str(at + 1) for c in dice_buttons(latest).values())
+        latest = await stand_in.wait_for_message(lambda m: bool(act_buttons(m)), after=message)
+        assert all(str(c).split(":")[2] == str(at + 1) for c in act_buttons(latest).values())
 
 
 async def test_a_bot_stopped_mid_move_finishes_showing_it_and_refuses_new_clicks_meanwhile(
@@ -216,12 +206,12 @@ async def test_a_bot_stopped_mid_move_finishes_showing_it_and_refuses_new_clicks
 ) -> None:
     async with running() as bot:
         game_id, message = await dice_game(stand_in, bot)
-        seat = dice_seat(bot, game_id)
+        seat = seat_to_act(bot, game_id)
         mover, other = people(stand_in, "Ann", "Ben")[seat], people(stand_in, "Ann", "Ben")[1 - seat]
         at = await stored_version(bot, game_id)
     async with child_bot(stand_in, tmp_path / "games.sqlite3") as child:
         held = stand_in.hold_requests("POST", r"/channels/\d+/messages$")
-        await stand_in.click(mover, message, dice_buttons(message)["roll"])
+        await stand_in.click(mover, message, act_buttons(message)["roll"])
         await held.arrived()
         child.send_signal(signal.SIGTERM)
         async with asyncio.timeout(30):  # the signal reaches a busy process's event loop when it does
@@ -231,7 +221,7 @@ async def test_a_bot_stopped_mid_move_finishes_showing_it_and_refuses_new_clicks
         held.release()
         assert await asyncio.wait_for(child.wait(), timeout=60) == 0
     shown = dice_buttons_after(stand_in, message)
-    assert shown and all(str(c).split(":")[2] == str(at + 1) for c in dice_buttons(shown[-1]).values())
+    assert shown and all(str(c).split(":")[2] == str(at + 1) for c in act_buttons(shown[-1]).values())
 
 
 async def test_an_opening_that_could_not_be_posted_is_shown_on_the_next_command(
@@ -273,7 +263,7 @@ async def test_an_exception_inside_a_button_is_answered_privately(
 
         controller.on_component = broken  # type: ignore[method-assign]
         at = await stored_version(bot, game_id)
-        clicked = await stand_in.click("Ann", message, dice_buttons(message)["roll"])
+        clicked = await stand_in.click("Ann", message, act_buttons(message)["roll"])
         assert clicked.ephemeral and "nothing was changed" in clicked.text
         assert await stored_version(bot, game_id) == at
     assert any("a bug" in repr(r.exc_info) for r in caplog.records if r.levelno == logging.ERROR)
@@ -282,13 +272,13 @@ async def test_an_exception_inside_a_button_is_answered_privately(
 
 async def test_a_stale_click_with_nothing_to_do_says_whose_turn_it_is(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        bot.service._new_seed = lambda: 5  # a deal whose first roll does not end the turn
+        fix_seed(bot, 5)  # a deal whose first roll does not end the turn
         game_id, message = await dice_game(stand_in, bot)
-        seat = dice_seat(bot, game_id)
+        seat = seat_to_act(bot, game_id)
         mover, waiting = people(stand_in, "Ann", "Ben")[seat], people(stand_in, "Ann", "Ben")[1 - seat]
-        await stand_in.click(mover, message, dice_buttons(message)["roll"])
-        assert dice_seat(bot, game_id) == seat
-        stale = await stand_in.click(waiting, message, next(iter(dice_buttons(message).values())))
+        await stand_in.click(mover, message, act_buttons(message)["roll"])
+        assert seat_to_act(bot, game_id) == seat
+        stale = await stand_in.click(waiting, message, next(iter(act_buttons(message).values())))
         assert stale.ephemeral and f"It is {mover.name}'s turn now" in stale.text
         assert stale.message is not None and stale.message.buttons() == []
 
@@ -298,10 +288,10 @@ async def test_a_click_on_a_button_its_message_no_longer_shows_is_still_answered
 ) -> None:
     async with running() as bot:
         game_id, message = await dice_game(stand_in, bot)
-        old = dice_buttons(message)
-        mover = people(stand_in, "Ann", "Ben")[dice_seat(bot, game_id)]
+        old = act_buttons(message)
+        mover = people(stand_in, "Ann", "Ben")[seat_to_act(bot, game_id)]
         await stand_in.click(mover, message, old["roll"])
-        await stand_in.wait_for(lambda: dice_buttons(stand_in.message(message.id)) != old or None)
+        await stand_in.wait_for(lambda: act_buttons(stand_in.message(message.id)) != old or None)
         at = await stored_version(bot, game_id)
         # a client that had not seen the edit yet: the button is gone from the message Discord sends along
         late = await stand_in.click(mover, message, old["roll"], force=True)
@@ -364,7 +354,7 @@ async def test_pictures_asked_for_too_often_are_refused_with_when_to_try_again(
     stand_in: LocalDiscord, tmp_path: Path
 ) -> None:
     async with with_cooldowns(stand_in, tmp_path) as bot:
-        await playing(stand_in, bot, ("Ann", "Ben"), seed=1)
+        await playing(stand_in, bot, "ticket-to-ride", ("Ann", "Ben"), 1, options={"map": "usa"})
         answers = [await stand_in.slash("Ann", "board") for _ in range(6)]
         assert all(a.message is not None and a.message.attachments for a in answers[:5])
         assert answers[5].ephemeral and "try again in" in answers[5].text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.storage.games import GameRecord
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table, verb_id
 
 OPTIONS = {"target": 10}
 """A short dice race, so the first game ends in a few turns."""
@@ -34,11 +34,6 @@ async def invitation_after(stand_in: LocalDiscord, lobby: RecordedMessage) -> Re
 def ids_of(message: RecordedMessage) -> list[str]:
     """The custom ids of a message's buttons, in reading order."""
     return [str(b.get("custom_id")) for b in message.buttons()]
-
-
-def verb_id(message: RecordedMessage, verb: str) -> str:
-    """The custom id of a message's button with this verb."""
-    return next(i for i in ids_of(message) if i.split(":")[3] == verb)
 
 
 async def test_rematch_seats_the_same_people_rotated_with_the_same_options_and_bots(

@@ -16,7 +16,7 @@ from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord, SeatRecord
 from rules.cardgame.actions import KeepTickets
 from rules.history import bots_play, tell_log
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table
 from tests.rules.test_score_history import engine_of
 
 OPTIONS = {"target": 10}

@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalChannel, LocalDiscord, RecordedMessage
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running, verb_id
 
 LOBBIES = 20
 GAMES = ("dice", "ticket-to-ride", "ticket-to-ride-cards")
@@ -27,11 +27,6 @@ HOST_ANSWERS = {"dice": 0, "ticket-to-ride": 1, "ticket-to-ride-cards": 1}
 """The follow-ups Start answers the host with once the game is shown: a table game's hand, with its opening choice."""
 
 Second = Callable[[LocalDiscord, RecordedMessage], Awaitable[InteractionOutcome]]
-
-
-def verb_id(message: RecordedMessage, verb: str) -> str:
-    """The custom id of a lobby button with this verb."""
-    return next(str(c["custom_id"]) for c in message.buttons() if str(c["custom_id"]).split(":")[3] == verb)
 
 
 async def join_again(stand_in: LocalDiscord, lobby: RecordedMessage) -> InteractionOutcome:

@@ -17,8 +17,7 @@ from bot.services.ratings import rate_game
 from bot.storage.database import Statement
 from bot.storage.opening import open_database
 from bot.storage.ratings import RatingStore
-from tests.bot.e2e.admin.support import checked_stand_in
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running, stand_in_with_admins
 from tests.bot.storage.test_ratings_store import add_finished_games, result
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
@@ -29,7 +28,7 @@ CALGARY_VANCOUVER = 1  # a USA track id, claimed in every seeded game
 @pytest.fixture
 async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
     """The usual people (Dan reads Russian) and two server managers, Boss and Vera."""
-    async with checked_stand_in(caplog) as discord_:
+    async with stand_in_with_admins(caplog) as discord_:
         yield discord_
 
 

@@ -10,68 +10,29 @@ import pytest
 from pydantic import BaseModel
 
 from bot.app import Conductor
-from bot.sandbox import ImpossibleInteraction, LocalDiscord, RecordedMessage
-from bot.sandbox.run import ScriptedTable, bot_policy
+from bot.sandbox import ImpossibleInteraction, LocalDiscord
+from bot.sandbox.run import bot_policy
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map
 from rules.ttr.state import Phase, TtrState
 from rules.ttr.view import PublicView
-from tests.bot.e2e.conftest import Running, people, table
+from tests.bot.e2e.helpers import Running, controls, people, play_until, playing, stored_version
 
 GAME = "ticket-to-ride"
 ENGINE = TicketToRideEngine()
-
-
-def fix_seed(bot: Conductor, seed: int) -> None:
-    """Deal every new game of this bot from `seed`, so a test plays the same game each time."""
-    bot.service._new_seed = lambda: seed  # the service draws a seed per game; a test wants a fixed deal
-
-
-async def version(bot: Conductor, game_id: int) -> int:
-    record = await bot.service.store.get(game_id)
-    assert record is not None
-    return record.version
+USA = {"map": "usa"}
 
 
 def public(bot: Conductor, game_id: int) -> PublicView:
     return bot.service.view(game_id, None)  # type: ignore[return-value]
 
 
-def controls(message: RecordedMessage) -> dict[str, dict[str, Any]]:
-    """Custom id tail (`act:draw:deck`, `take:0:red`, `hand`, …) -> component, for a message's controls."""
-    return {str(c["custom_id"]).split(":", 3)[3]: c for c in message.walk_components() if "custom_id" in c}
-
-
-async def playing(
-    stand_in: LocalDiscord, bot: Conductor, names: tuple[str, ...], seed: int, **options: object
-) -> tuple[ScriptedTable, int]:
-    """A started game among these people, past the opening choice; returns the table and the game id."""
-    fix_seed(bot, seed)
-    players = table(stand_in, bot, *names)
-    record = await players.open(GAME, options={"map": "usa", **options})
-    rng = random.Random(seed)
-    while public(bot, record.id).phase == "opening":
-        await players.play_move(record.id, rng)
-    return players, record.id
-
-
-async def play_until(players: ScriptedTable, game_id: int, wanted: Any, rng: random.Random) -> PublicView:
-    """Play moves until `wanted(public view)` holds at a person's turn; return that view."""
-    for _ in range(400):
-        await players.settle(game_id)
-        view = public(players.bot, game_id)
-        if wanted(view):
-            return view
-        await players.play_move(game_id, rng)
-    raise AssertionError("the game never reached the wanted moment")
-
-
 async def test_out_of_turn_and_outsiders_are_refused_privately(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=1)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 1, options=USA)
         message = await players.turn_message(game_id)
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         waiting = people(stand_in, "Ann", "Ben")[1 - (public(bot, game_id).current or 0)]
         deck = controls(message)["act:draw:deck"]["custom_id"]
         out_of_turn = await stand_in.click(waiting, message, deck)
@@ -84,26 +45,26 @@ async def test_out_of_turn_and_outsiders_are_refused_privately(stand_in: LocalDi
         assert typed.ephemeral and "not playing" in typed.text
         russian = await stand_in.slash("Dan", "hand")
         assert russian.ephemeral and "Вы не участвуете в этой игре" in russian.text
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 async def test_a_double_click_and_two_clicks_at_once_apply_exactly_once(
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=2)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 2, options=USA)
         view = await play_until(
-            players, game_id, lambda v: v.deck_size > 2 and "locomotive" not in v.market, random.Random(2)
+            players, game_id, lambda v: v.deck_size > 2 and "locomotive" not in v.market, random.Random(2), look=public
         )
         message = await players.turn_message(game_id)
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         logged = len(await bot.service.store.actions(game_id))
         deck = controls(message)["act:draw:deck"]["custom_id"]
         both = await asyncio.gather(*(stand_in.click(person, message, deck) for _ in range(2)))
         stale = [o for o in both if "earlier turn" in o.text]
         assert len(stale) == 1 and stale[0].ephemeral
-        assert await version(bot, game_id) == at + 1
+        assert await stored_version(bot, game_id) == at + 1
         assert stale[0].message is not None and "act:draw:deck" in controls(stale[0].message), "fresh controls"
 
         message = await players.turn_message(game_id)  # the second card of the same turn
@@ -111,37 +72,40 @@ async def test_a_double_click_and_two_clicks_at_once_apply_exactly_once(
         pair = [controls(message)["act:draw:deck"]["custom_id"], controls(message)[face_up[0]]["custom_id"]]
         outcomes = await asyncio.gather(*(stand_in.click(person, message, cid) for cid in pair))
         assert sum("earlier turn" in o.text for o in outcomes) == 1
-        assert await version(bot, game_id) == at + 2
+        assert await stored_version(bot, game_id) == at + 2
         assert len(await bot.service.store.actions(game_id)) == logged + 2
 
 
 async def test_a_face_up_locomotive_cannot_be_the_second_card(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=3)
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 3, options=USA)
         view = await play_until(
             players,
             game_id,
             lambda v: v.phase == "turn" and "locomotive" in v.market and v.deck_size > 0,
             random.Random(3),
+            look=public,
         )
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
         message = await players.turn_message(game_id)
         await stand_in.click(person, message, controls(message)["act:draw:deck"]["custom_id"])
         message = await players.turn_message(game_id)
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         locomotive = next(c for k, c in controls(message).items() if k.endswith(":locomotive"))
         assert locomotive.get("disabled"), "the face-up locomotive is not offered as the second card"
         typed = await stand_in.slash(person, "draw", {"card": "locomotive"})
         assert typed.ephemeral and "only be taken as your first card" in typed.text
         forced = await stand_in.click(person, message, locomotive["custom_id"], force=True)
         assert forced.ephemeral and "only be taken as your first card" in forced.text
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 async def test_claims_that_cannot_be_made_are_explained(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=4)
-        view = await play_until(players, game_id, lambda v: v.phase == "turn" and len(v.owners) >= 2, random.Random(4))
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 4, options=USA)
+        view = await play_until(
+            players, game_id, lambda v: v.phase == "turn" and len(v.owners) >= 2, random.Random(4), look=public
+        )
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
         state: TtrState = bot.service.state(game_id)  # type: ignore[assignment]
         legal = {a.encode() for a in ENGINE.legal_actions(state, view.current or 0)}
@@ -154,7 +118,7 @@ async def test_claims_that_cannot_be_made_are_explained(stand_in: LocalDiscord, 
             for t in sorted(tracks, key=lambda t: -t.length)
             if t.id not in view.owners and t.id not in partners and t.id not in claimable
         )
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
 
         answer = await stand_in.slash(person, "claim", {"route": str(taken)})
         assert answer.ephemeral and "already claimed" in answer.text
@@ -165,7 +129,7 @@ async def test_claims_that_cannot_be_made_are_explained(stand_in: LocalDiscord, 
         other = people(stand_in, "Ann", "Ben")[1 - (view.current or 0)]
         answer = await stand_in.slash(other, "claim", {"route": str(unaffordable)})
         assert answer.ephemeral and "not your turn" in answer.text
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
         offered = await stand_in.autocomplete(person, "claim", {"route": ""}, focused="route")
         assert {int(c.value) for c in offered} == set(sorted(claimable)[:25]) or len(offered) == 25
@@ -190,20 +154,22 @@ def tickets_first(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: int
 
 async def test_drawing_tickets_from_an_empty_ticket_deck_is_refused(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=5, returned_tickets="removed")
+        players, game_id = await playing(
+            stand_in, bot, GAME, ("Ann", "Ben"), 5, options={**USA, "returned_tickets": "removed"}
+        )
         players.policy = tickets_first
         view = await play_until(
-            players, game_id, lambda v: v.phase == "turn" and v.ticket_deck_size == 0, random.Random(5)
+            players, game_id, lambda v: v.phase == "turn" and v.ticket_deck_size == 0, random.Random(5), look=public
         )
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
         message = await players.turn_message(game_id)
         assert controls(message)["act:tickets"].get("disabled")
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         answer = await stand_in.slash(person, "tickets")
         assert answer.ephemeral and "no destination tickets left" in answer.text
         forced = await stand_in.click(person, message, controls(message)["act:tickets"]["custom_id"], force=True)
         assert forced.ephemeral and "no destination tickets left" in forced.text
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 def stations_first(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: int, rng: random.Random) -> str:
@@ -214,19 +180,21 @@ def stations_first(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: in
 
 async def test_a_station_on_a_city_that_has_one_is_refused(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=6, map="europe")
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 6, options={"map": "europe"})
         players.policy = stations_first
-        view = await play_until(players, game_id, lambda v: v.phase == "turn" and v.stations, random.Random(6))
+        view = await play_until(
+            players, game_id, lambda v: v.phase == "turn" and v.stations, random.Random(6), look=public
+        )
         city = next(iter(view.stations))
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         answer = await stand_in.slash(person, "station", {"city": city})
         assert answer.ephemeral and "already has a station" in answer.text
         offered = await stand_in.autocomplete(person, "station", {"city": city[:4]}, focused="city")
         assert city not in {c.value for c in offered}
         answer = await stand_in.slash(person, "station", {"city": "Atlantis"})
         assert answer.ephemeral and "“Atlantis” is not a city on this map" in answer.text
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
         assert "built a station" in stand_in.transcript()
 
 
@@ -241,8 +209,10 @@ async def test_a_private_menu_from_an_earlier_moment_is_refused_with_fresh_contr
     stand_in: LocalDiscord, running: Running
 ) -> None:
     async with running() as bot:
-        players, game_id = await playing(stand_in, bot, ("Ann", "Ben"), seed=7)
-        view = await play_until(players, game_id, lambda v: v.phase == "turn" and v.deck_size > 0, random.Random(7))
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 7, options=USA)
+        view = await play_until(
+            players, game_id, lambda v: v.phase == "turn" and v.deck_size > 0, random.Random(7), look=public
+        )
         person = people(stand_in, "Ann", "Ben")[view.current or 0]
         message = await players.turn_message(game_id)
         hand = (await stand_in.click(person, message, controls(message)["hand"]["custom_id"])).message
@@ -250,14 +220,14 @@ async def test_a_private_menu_from_an_earlier_moment_is_refused_with_fresh_contr
         await stand_in.click(person, message, controls(message)["act:draw:deck"]["custom_id"])
         menu = next((c for c in hand.walk_components() if c.get("type") == 3), None)
         assert menu is not None, "this deal lets the player claim a route at once"
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         stale = await stand_in.select(person, hand, menu["custom_id"], [menu["options"][0]["value"]])
         assert stale.ephemeral and "earlier turn" in stale.text
         assert stale.message is not None and "act:draw:deck" in controls(stale.message)
         stand_in.expire_interaction(hand)  # 15 minutes later: a fresh hand comes from the button again
         again = await stand_in.click(person, message, controls(message)["hand"]["custom_id"], force=True)
         assert again.ephemeral
-        assert await version(bot, game_id) == at
+        assert await stored_version(bot, game_id) == at
 
 
 async def test_newgame_offers_the_map_and_variants_and_no_options_of_another_game(

@@ -14,61 +14,40 @@ from pydantic import BaseModel
 from bot.app import Conductor
 from bot.exts.ttr._map import ticket_words
 from bot.i18n import render
-from bot.sandbox import LocalDiscord, RecordedMessage
+from bot.sandbox import LocalDiscord
 from bot.sandbox.run import add_bot, bot_policy
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map
 from rules.ttr.state import Phase, TtrState
-from tests.bot.e2e.conftest import Running, final_with_chart, people, table
+from tests.bot.e2e.helpers import (
+    Running,
+    assert_private_pictures_only_to_players,
+    final_with_chart,
+    fix_seed,
+    people,
+    public_words,
+    revisions,
+    stored,
+    stored_version,
+    table,
+    verbs,
+    walk,
+)
 
 GAME = "ticket-to-ride"
 ENGINE = TicketToRideEngine()
-
-
-def fix_seed(bot: Conductor, seed: int) -> None:
-    """Deal every new game of this bot from `seed`, so a test plays the same game each time."""
-    bot.service._new_seed = lambda: seed  # the service draws a seed per game; a test wants a fixed deal
-
-
-async def version(bot: Conductor, game_id: int) -> int:
-    record = await bot.service.store.get(game_id)
-    assert record is not None
-    return record.version
 
 
 def ttr_state(bot: Conductor, game_id: int) -> TtrState:
     return bot.service.state(game_id)  # type: ignore[return-value]
 
 
-def revisions(message: RecordedMessage) -> list[Any]:
-    return [*message.history, message.revision()]
-
-
-def public_words(revision: Any) -> str:
-    """Everything a revision of a public message shows as text: content, embeds, text displays, controls, file
-    names and alt text."""
-    parts = [revision.content]
-    for embed in revision.embeds:
-        parts += [str(embed.get(k) or "") for k in ("title", "description")]
-        parts += [f"{f.get('name')} {f.get('value')}" for f in embed.get("fields") or []]
-        parts.append(str((embed.get("footer") or {}).get("text") or ""))
-    stack = list(revision.components)
-    while stack:
-        component = stack.pop()
-        stack += component.get("components") or []
-        parts += [str(component.get(k) or "") for k in ("label", "placeholder", "content")]
-        parts += [str(item.get("description") or "") for item in component.get("items") or []]
-        parts += [f"{o.get('label')} {o.get('description') or ''}" for o in component.get("options") or []]
-    parts += [f"{a.filename} {a.description or ''}" for a in revision.attachments]
-    return "\n".join(parts)
-
-
 async def assert_nothing_private_in_public(stand_in: LocalDiscord, bot: Conductor, game_id: int) -> None:
     """Replay the game's log; no public message may show a private event's words, a ticket before the end, a
     private picture, or a ticket menu; private pictures go only to the players, ephemerally."""
-    record = await bot.service.store.get(game_id)
-    assert record is not None and record.status == "finished"
+    record = await stored(bot, game_id)
+    assert record.status == "finished"
     options = ENGINE.load_options(record.options)
     state = ENGINE.new_game(options, len(record.seats), record.seed)
     tickets = {t for offer in state.offers for t in offer}
@@ -100,22 +79,9 @@ async def assert_nothing_private_in_public(stand_in: LocalDiscord, bot: Conducto
             if message is not final:
                 assert not [t for t in secret_tickets if t in words], words
             assert {a.filename for a in revision.attachments} <= {"board.png", "scores.png", "score-chart.png"}
-            assert "keep" not in {str(c.get("custom_id", "")).split(":")[3:4][0] for c in _walk(revision)}
+            assert "keep" not in verbs(revision)
     assert scanned > 100
-    players = {s.user_id for s in record.seats if s.user_id is not None}
-    for message in stand_in.messages:
-        if {a.filename for a in message.attachments} & {"hand.png", "tickets.png"}:
-            assert message.ephemeral and message.recipient_id in players
-
-
-def _walk(revision: Any) -> list[dict[str, Any]]:
-    found, stack = [], list(revision.components)
-    while stack:
-        component = stack.pop()
-        stack += component.get("components") or []
-        if "custom_id" in component:
-            found.append(component)
-    return found
+    assert_private_pictures_only_to_players(stand_in, record, {"hand.png", "tickets.png"})
 
 
 @pytest.mark.slow
@@ -130,13 +96,13 @@ async def test_usa_whole_game_with_a_restart_in_the_middle_and_nothing_private_i
         for _ in range(30):
             await players.play_move(record.id, rng)
         before = await players.turn_message(record.id)
-        at = await version(bot, record.id)
+        at = await stored_version(bot, record.id)
 
     async with running() as bot:  # a new bot object on the same database: the restart
         players = table(stand_in, bot, "Ann", "Ben", "Cat")
         assert await players.turn_message(record.id) == before, "the same message still holds the controls"
         await players.play_move(record.id, rng)  # through the buttons of the message posted before the restart
-        assert await version(bot, record.id) > at
+        assert await stored_version(bot, record.id) > at
         finished = await players.play_to_the_end(record.id, seed=2)
         final = await final_with_chart(stand_in, bot, record.id)
         log = await bot.service.store.actions(record.id)
@@ -219,7 +185,7 @@ async def test_europe_whole_game_with_a_tunnel_paid_one_withdrawn_and_a_station(
         if "It costs" in r.text
     ]
     assert choices, "the tunnel's extra cost was offered privately"
-    labels = [c.get("label", "") for m in choices for r in revisions(m) for c in _walk(r)]
+    labels = [c.get("label", "") for m in choices for r in revisions(m) for c in walk(r)]
     assert any(label.startswith("Pay ") and "×" in label for label in labels)
     assert "Give up the tunnel" in labels
 
@@ -260,14 +226,14 @@ async def test_three_players_a_double_route_closes_once_one_track_is_taken(
                 continue
             seen.add(mine)
             person = people(stand_in, "Ann", "Ben", "Cat")[public.current]
-            at = await version(bot, record.id)
+            at = await stored_version(bot, record.id)
             typed = f"{partner.a} {partner.b}".replace("_", " ")
             offered = await stand_in.autocomplete(person, "claim", {"route": typed}, focused="route")
             assert str(partner.id) not in {c.value for c in offered}
             refused = await stand_in.slash(person, "claim", {"route": str(partner.id)})
             expected = "already hold the other track" if mine else "only one track of a double route"
             assert refused.ephemeral and expected in refused.text
-            assert await version(bot, record.id) == at
+            assert await stored_version(bot, record.id) == at
             if seen == {True, False}:
                 break
         assert seen == {True, False}
@@ -297,22 +263,22 @@ async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_eve
         ben_choice = answer.message
         assert ben_choice is not None and answer.ephemeral
         assert [a.filename for a in ben_choice.attachments] == ["tickets.png"]
-        keep = next(c for c in _walk(ben_choice.revision()) if c.get("type") == 3)
+        keep = next(c for c in walk(ben_choice.revision()) if c.get("type") == 3)
         assert keep["min_values"] == 2 and len(keep["options"]) == 3
         values = [o["value"] for o in keep["options"]]
-        at = await version(bot, record.id)
+        at = await stored_version(bot, record.id)
         too_few = await stand_in.select(ben, ben_choice, keep["custom_id"], values[:1], force=True)
         assert too_few.ephemeral and "Keep at least 2" in "\n".join(
             m.text for m in [too_few.message, *too_few.followups] if m is not None
         )
-        assert await version(bot, record.id) == at
+        assert await stored_version(bot, record.id) == at
 
         kept = await stand_in.select(ben, ben_choice, keep["custom_id"], values[:2])
         assert "You kept" in kept.text
         await stand_in.wait_for(lambda: "✅ Ben" in stand_in.message(opening.id).text or None)
         assert await bot.service.message(record.id, "turn") is None, "play waits for everyone"
 
-        host_keep = next(c for c in _walk(hosts[0].revision()) if c.get("type") == 3)
+        host_keep = next(c for c in walk(hosts[0].revision()) if c.get("type") == 3)
         await stand_in.select(ann, hosts[0], host_keep["custom_id"], [o["value"] for o in host_keep["options"]])
         first = await stand_in.wait_for_message(lambda m: "plays first" in m.text, after=opening)
         assert first.attachments[0].filename == "board.png"

@@ -13,31 +13,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.app import Conductor
-from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser, RecordedMessage
+from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser
 from bot.sandbox.run import ScriptedTable, bot_policy
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.actions import Claim
-from tests.bot.e2e.conftest import Running, people, table
+from tests.bot.e2e.helpers import Running, people, playing, stored_version, table, verb_id
 
 ENGINE = TicketToRideEngine()
-
-
-async def version(bot: Conductor, game_id: int) -> int:
-    record = await bot.service.store.get(game_id)
-    assert record is not None
-    return record.version
-
-
-async def ttr_after_opening(stand_in: LocalDiscord, bot: Conductor, seed: int = 4) -> tuple[ScriptedTable, int]:
-    """Ann and Ben in a USA game dealt from `seed`, past the opening ticket choice."""
-    bot.service._new_seed = lambda: seed  # the service draws a seed per game; a test wants a fixed deal
-    players = table(stand_in, bot, "Ann", "Ben")
-    record = await players.open("ticket-to-ride", options={"map": "usa"})
-    rng = random.Random(seed)
-    while bot.service.view(record.id, None).phase == "opening":  # type: ignore[attr-defined]
-        await players.play_move(record.id, rng)
-    return players, record.id
 
 
 def claim_to_undo(engine: GameEngine[Any, Any, Any], state: BaseModel, seat: int) -> str | None:
@@ -70,11 +53,11 @@ class Claimed:
 
 async def claimed(stand_in: LocalDiscord, bot: Conductor) -> Claimed:
     """Ann and Ben past the opening; the first who can claims a route (one that may be taken back)."""
-    players, game_id = await ttr_after_opening(stand_in, bot)
+    players, game_id = await playing(stand_in, bot, "ticket-to-ride", ("Ann", "Ben"), 4, options={"map": "usa"})
     mover, code, before = await claim_soon(players, game_id)
     other = next(p for p in people(stand_in, "Ann", "Ben") if p != mover)
     await play(players, game_id, code)
-    return Claimed(players, game_id, mover, other, code, before, await version(bot, game_id))
+    return Claimed(players, game_id, mover, other, code, before, await stored_version(bot, game_id))
 
 
 async def claim_soon(players: ScriptedTable, game_id: int) -> tuple[LocalUser, str, BaseModel]:
@@ -91,11 +74,6 @@ async def claim_soon(players: ScriptedTable, game_id: int) -> tuple[LocalUser, s
             return person, code, state
         await players.play_move(game_id, rng)
     raise AssertionError("nobody could claim")
-
-
-def button_of(message: RecordedMessage, verb: str) -> str:
-    """The custom id of a vote button (`yes` or `no`)."""
-    return next(str(c["custom_id"]) for c in message.buttons() if str(c["custom_id"]).split(":")[3] == verb)
 
 
 async def ask_undo(stand_in: LocalDiscord, person: LocalUser) -> InteractionOutcome:
@@ -123,12 +101,12 @@ async def test_a_claim_taken_back_with_consent_is_played_again_and_replays_after
 
         asked = await ask_undo(stand_in, mover)
         assert f"<@{other.id}>" in asked.text and len(asked.message.buttons()) == 2
-        outsider = await stand_in.click("Eve", asked.message, button_of(asked.message, "yes"))
+        outsider = await stand_in.click("Eve", asked.message, verb_id(asked.message, "yes"))
         assert outsider.ephemeral and "not yours to answer" in outsider.text
-        agreed = await stand_in.click(other, asked.message, button_of(asked.message, "yes"))
+        agreed = await stand_in.click(other, asked.message, verb_id(asked.message, "yes"))
         assert "the move is taken back" in agreed.message.text and agreed.message.buttons() == []
 
-        assert await version(bot, game_id) == claim.version + 1
+        assert await stored_version(bot, game_id) == claim.version + 1
         assert bot.service.state(game_id) == claim.before
         shown = await players.turn_message(game_id)  # the turn is shown again, with the controls of now
         assert shown.buttons() and "The last move was taken back by consent" in shown.text
@@ -155,12 +133,12 @@ async def test_a_claim_taken_back_with_consent_is_played_again_and_replays_after
 
 async def test_no_undo_after_a_blind_card_or_drawn_tickets(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
-        players, game_id = await ttr_after_opening(stand_in, bot)
+        players, game_id = await playing(stand_in, bot, "ticket-to-ride", ("Ann", "Ben"), 4, options={"map": "usa"})
         found = players.person_to_act(await players.settle(game_id))
         assert found is not None
         _, drawer = found
         await play(players, game_id, "draw:deck")
-        at = await version(bot, game_id)
+        at = await stored_version(bot, game_id)
         refused = await stand_in.slash(drawer, "undo")
         assert refused.ephemeral and "you saw cards nobody else has seen" in refused.text
         await play(players, game_id, "draw:deck")
@@ -170,7 +148,7 @@ async def test_no_undo_after_a_blind_card_or_drawn_tickets(stand_in: LocalDiscor
         refused = await stand_in.slash(found[1], "undo")
         assert refused.ephemeral and "you saw cards nobody else has seen" in refused.text
         assert not any(undone for *_, undone in await action_rows(bot, game_id))
-        assert await version(bot, game_id) == at + 2
+        assert await stored_version(bot, game_id) == at + 2
 
 
 async def test_a_refusal_keeps_the_move_and_a_move_by_the_other_lapses_the_request(
@@ -181,9 +159,9 @@ async def test_a_refusal_keeps_the_move_and_a_move_by_the_other_lapses_the_reque
         asked = await ask_undo(stand_in, claim.mover)
         twice = await stand_in.slash(claim.mover, "undo")
         assert twice.ephemeral and "already open" in twice.text
-        refused = await stand_in.click(claim.other, asked.message, button_of(asked.message, "no"))
+        refused = await stand_in.click(claim.other, asked.message, verb_id(asked.message, "no"))
         assert f"{claim.other.name} refused: the move stands" in refused.message.text
-        assert refused.message.buttons() == [] and await version(bot, claim.game_id) == claim.version
+        assert refused.message.buttons() == [] and await stored_version(bot, claim.game_id) == claim.version
         too_soon = await stand_in.slash(claim.mover, "undo")
         assert too_soon.ephemeral and "was refused or lapsed: you may ask again <t:" in too_soon.text
 
@@ -214,9 +192,11 @@ async def test_an_open_request_is_the_games_one_vote_and_its_asker_cannot_answer
             f"A vote is already open in this game: {claim.mover.name} asks to take back their last move. Answer it"
             " with its buttons; one vote at a time."
         )
-        own = await stand_in.click(claim.mover, asked.message, button_of(asked.message, "yes"))
+        own = await stand_in.click(claim.mover, asked.message, verb_id(asked.message, "yes"))
         assert own.ephemeral and "You asked for this vote" in own.text
-        assert stand_in.message(asked.message.id).buttons() and await version(bot, claim.game_id) == claim.version
+        assert (
+            stand_in.message(asked.message.id).buttons() and await stored_version(bot, claim.game_id) == claim.version
+        )
 
 
 async def test_a_request_left_too_long_lapses_when_answered(stand_in: LocalDiscord, running: Running) -> None:
@@ -225,7 +205,7 @@ async def test_a_request_left_too_long_lapses_when_answered(stand_in: LocalDisco
         game_id, mover, other = claim.game_id, claim.mover, claim.other
         asked = await ask_undo(stand_in, mover)
         bot.clock = lambda: time.time() + 3600
-        late = await stand_in.click(other, asked.message, button_of(asked.message, "yes"))
+        late = await stand_in.click(other, asked.message, verb_id(asked.message, "yes"))
         assert late.ephemeral and "This vote is over" in late.text
         assert not any(undone for *_, undone in await action_rows(bot, game_id))
 

@@ -14,18 +14,13 @@ from typing import Any
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
 from bot.sandbox.run import ScriptedTable
-from tests.bot.e2e.conftest import Running, table
+from tests.bot.e2e.helpers import Running, table, verb_id
 
 
 async def status(bot: Conductor, game_id: int) -> str:
     record = await bot.service.store.get(game_id)
     assert record is not None
     return record.status
-
-
-def button_of(message: RecordedMessage, verb: str) -> str:
-    """The custom id of a vote button (`yes` or `no`)."""
-    return next(str(c["custom_id"]) for c in message.buttons() if str(c["custom_id"]).split(":")[3] == verb)
 
 
 async def propose(stand_in: LocalDiscord, who: str, what: str) -> InteractionOutcome:
@@ -58,7 +53,7 @@ async def test_pause_by_majority_stops_moves_and_timers_until_resumed(stand_in: 
         assert "proposes to pause game" in asked.text and "It carries with 2 yes votes" in asked.text
         again = await stand_in.slash("Cat", "vote pause")
         assert again.ephemeral and "already open" in again.text
-        carried = await stand_in.click("Ben", asked.message, button_of(asked.message, "yes"))
+        carried = await stand_in.click("Ben", asked.message, verb_id(asked.message, "yes"))
         assert "Paused by vote" in carried.message.text and carried.message.buttons() == []
         assert await bot.timers.store.timers(game_id) == {}
 
@@ -73,9 +68,9 @@ async def test_pause_by_majority_stops_moves_and_timers_until_resumed(stand_in: 
         assert twice.ephemeral and "paused already" in twice.text
 
         resume = await propose(stand_in, "Cat", "resume")
-        no = await stand_in.click("Ann", resume.message, button_of(resume.message, "no"))
+        no = await stand_in.click("Ann", resume.message, verb_id(resume.message, "no"))
         assert no.message.buttons(), "one no of three does not decide it"
-        carried = await stand_in.click("Ben", resume.message, button_of(resume.message, "yes"))
+        carried = await stand_in.click("Ben", resume.message, verb_id(resume.message, "yes"))
         assert "Resumed by vote" in carried.message.text
         assert await bot.timers.store.timers(game_id)
         moved = await try_a_move(stand_in, players, game_id)
@@ -90,14 +85,14 @@ async def test_end_needs_a_majority_and_then_ends_the_game_as_abandoned(
         players = table(stand_in, bot, "Ann", "Ben", "Cat")
         record = await players.open("dice")
         asked = await propose(stand_in, "Ann", "end")
-        await stand_in.click("Ben", asked.message, button_of(asked.message, "no"))
-        refused = await stand_in.click("Cat", asked.message, button_of(asked.message, "no"))
+        await stand_in.click("Ben", asked.message, verb_id(asked.message, "no"))
+        refused = await stand_in.click("Cat", asked.message, verb_id(asked.message, "no"))
         assert "Not carried" in refused.message.text and refused.message.buttons() == []
         assert await status(bot, record.id) == "active"
         await players.play_move(record.id, random.Random(1))
 
         asked = await propose(stand_in, "Ben", "end")
-        carried = await stand_in.click("Cat", asked.message, button_of(asked.message, "yes"))
+        carried = await stand_in.click("Cat", asked.message, verb_id(asked.message, "yes"))
         assert "Ended by vote" in carried.message.text
         assert await status(bot, record.id) == "abandoned"
         assert await bot.timers.store.timers(record.id) == {}
@@ -165,7 +160,7 @@ async def test_a_self_refused_vote_cannot_flood_the_channel(stand_in: LocalDisco
         asked = await propose(stand_in, "Ann", "end")
         assert "It carries with 2 yes votes. Yes: Ann. No: nobody." in asked.text, "the asker's answer is yes"
 
-        own_no = await stand_in.click("Ann", asked.message, button_of(asked.message, "no"))
+        own_no = await stand_in.click("Ann", asked.message, verb_id(asked.message, "no"))
         assert own_no.ephemeral and own_no.text == "You asked for this vote: your answer is yes, and it cannot change."
         assert stand_in.message(asked.message.id).buttons(), "the vote is still open"
         assert "Yes: Ann. No: nobody." in stand_in.message(asked.message.id).text
@@ -175,7 +170,7 @@ async def test_a_self_refused_vote_cannot_flood_the_channel(stand_in: LocalDisco
             "A vote is already open in this game: Ann proposes to end the game. Answer it with its buttons; one vote"
             " at a time."
         )
-        refused = await stand_in.click("Ben", asked.message, button_of(asked.message, "no"))
+        refused = await stand_in.click("Ben", asked.message, verb_id(asked.message, "no"))
         assert "Not carried" in refused.message.text
 
         for _ in range(5):
@@ -210,8 +205,8 @@ async def test_a_lapsed_vote_waits_for_the_cooldown_but_other_kinds_and_other_pe
 
         cog.consent.lapse_after = 180.0
         end = await propose(stand_in, "Dan", "end")
-        own_no = await stand_in.click("Dan", end.message, button_of(end.message, "no"))
+        own_no = await stand_in.click("Dan", end.message, verb_id(end.message, "no"))
         assert own_no.text == "Это голосование начали вы: ваш ответ «за», и изменить его нельзя."
-        await stand_in.click("Ben", end.message, button_of(end.message, "no"))
-        await stand_in.click("Cat", end.message, button_of(end.message, "no"))
+        await stand_in.click("Ben", end.message, verb_id(end.message, "no"))
+        await stand_in.click("Cat", end.message, verb_id(end.message, "no"))
         await propose(stand_in, "Ben", "pause")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import command_mention
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.conftest import Running
+from tests.bot.e2e.helpers import Running
 
 
 async def test_a_games_own_command_in_another_games_channel_says_that_game_has_none(

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin.support import Clock, Running, bot_runner, checked_stand_in
+from tests.bot.e2e.helpers import Clock, Running, bot_runner, stand_in_with_admins
 
 
 @pytest.fixture
 async def stand_in(caplog: pytest.LogCaptureFixture) -> AsyncIterator[LocalDiscord]:
     """The stand-in of the admin tests; afterwards nothing may be unhandled or logged as an error."""
-    async with checked_stand_in(caplog) as discord_:
+    async with stand_in_with_admins(caplog) as discord_:
         yield discord_
 
 

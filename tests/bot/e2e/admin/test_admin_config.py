@@ -9,11 +9,11 @@ import pytest
 from bot.app import Conductor
 from bot.sandbox import ImpossibleInteraction, LocalDiscord
 from bot.storage.guild_settings import GuildSettingsStore
-from tests.bot.e2e.admin.support import (
+from tests.bot.e2e.helpers import (
     CREATORS,
     MANAGE_GUILD,
     Running,
-    button,
+    verb_id,
 )
 
 
@@ -81,7 +81,7 @@ async def test_a_game_created_with_the_server_defaults_and_one_with_a_host_overr
         assert hosted.options == {"target": 60, "mode": "elimination", "tie": "shared"}
         policy = await bot.timers.policy(hosted.id)
         assert (policy.reminder_minutes, policy.timeout_minutes) == (5, 9)
-        joined = await stand_in.click("Ben", override.message, button(override.message, "join"))
+        joined = await stand_in.click("Ben", override.message, verb_id(override.message, "join"))
         assert "⏰ The player to act is reminded after 5 min." in (joined.message.text if joined.message else "")
         bad_timers = await stand_in.slash("Eve", "newgame dice", {"reminder": 9, "timeout": 6}, channel="general")
         assert bad_timers.text == "The timeout (6 min) must come later than the reminder (9 min)."
@@ -127,8 +127,8 @@ async def test_changes_apply_to_new_games_only(stand_in: LocalDiscord, running: 
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
-        await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+        await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
         running_game = await bot.service.game_in_channel(lobby.channel_id)
         said = await stand_in.slash("Boss", "config option", {"game": "dice", "option": "target", "value": "300"})
         assert said.message is not None
@@ -166,9 +166,9 @@ async def test_bot_players_can_be_switched_off(stand_in: LocalDiscord, running: 
         await stand_in.slash("Boss", "config bots", {"allowed": False})
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        add_bot = lobby.component(button(lobby, "bot"))
+        add_bot = lobby.component(verb_id(lobby, "bot"))
         assert add_bot is not None and add_bot["disabled"], "the lobby shows bot players are off"
-        refused = await stand_in.click("Ann", lobby, button(lobby, "bot"), force=True)
+        refused = await stand_in.click("Ann", lobby, verb_id(lobby, "bot"), force=True)
         assert refused.ephemeral and refused.text == "Bot players are switched off on this server."
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert [s.name for s in record.seats] == ["Ann"]

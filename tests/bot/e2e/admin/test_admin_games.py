@@ -6,7 +6,7 @@ from bot.app import Conductor
 from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord
 from rules.dice import DiceEngine
-from tests.bot.e2e.admin.support import Running, button, version_after
+from tests.bot.e2e.helpers import Running, verb_id, version_after
 
 
 async def started(stand_in: LocalDiscord, bot: Conductor, game: str = "dice", *joining: str) -> GameRecord:
@@ -14,8 +14,8 @@ async def started(stand_in: LocalDiscord, bot: Conductor, game: str = "dice", *j
     lobby = (await stand_in.slash("Ann", f"newgame {game}")).message
     assert lobby is not None
     for name in joining or ("Ben",):
-        await stand_in.click(name, lobby, button(stand_in.message(lobby.id), "join"))
-    await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        await stand_in.click(name, lobby, verb_id(stand_in.message(lobby.id), "join"))
+    await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
     return await bot.service.game_in_channel(lobby.channel_id)
 
 
@@ -93,7 +93,7 @@ async def test_leave_in_a_lobby_points_to_the_leave_button(stand_in: LocalDiscor
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
         refused = await stand_in.slash("Ben", "leave")
         assert refused.ephemeral and refused.text.startswith("This game has not started yet: press **Leave**")
         assert len((await bot.service.game_in_channel(lobby.channel_id)).seats) == 2

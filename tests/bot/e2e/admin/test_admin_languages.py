@@ -8,18 +8,18 @@ from typing import Any
 
 from bot.sandbox import LocalDiscord
 from rules.dice import DiceEngine
-from tests.bot.e2e.admin.support import Running, button
+from tests.bot.e2e.helpers import Running, verb_id
 
 
 async def test_a_russian_and_an_english_player_in_one_game(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None and "New game: «Poezd», the train dice game" in lobby.text
-        await stand_in.click("Dan", lobby, button(lobby, "join"))
+        await stand_in.click("Dan", lobby, verb_id(lobby, "join"))
         lobby = stand_in.message(lobby.id)
-        assert (await stand_in.click("Dan", lobby, button(lobby, "join"))).text == "Вы уже в этой игре."
-        assert (await stand_in.click("Ann", lobby, button(lobby, "join"))).text == "You are already in this game."
-        await stand_in.click("Ann", lobby, button(lobby, "start"))
+        assert (await stand_in.click("Dan", lobby, verb_id(lobby, "join"))).text == "Вы уже в этой игре."
+        assert (await stand_in.click("Ann", lobby, verb_id(lobby, "join"))).text == "You are already in this game."
+        await stand_in.click("Ann", lobby, verb_id(lobby, "start"))
         record = await bot.service.game_in_channel(lobby.channel_id)
         turn = await stand_in.wait_for_message(lambda m: any(b["custom_id"].startswith("dice:") for b in m.buttons()))
         assert "«Poezd»" in turn.text, "public messages follow the server (English here)"

@@ -4,8 +4,7 @@ archived at the end; a lobby that never starts leaves no thread."""
 from __future__ import annotations
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin.support import Running, button, play_dice
-from tests.bot.e2e.conftest import people
+from tests.bot.e2e.helpers import Running, people, play_dice, verb_id
 
 
 async def test_a_thread_game_is_played_in_its_thread_and_the_thread_is_archived_at_the_end(
@@ -17,8 +16,8 @@ async def test_a_thread_game_is_played_in_its_thread_and_the_thread_is_archived_
         opened = await stand_in.slash("Ann", "newgame dice", {"target": 10})
         lobby = opened.message
         assert lobby is not None and not opened.ephemeral and stand_in.threads == [], "the lobby is in the channel"
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
-        started = await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+        started = await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
         assert started.response_type == 6, "acknowledged before the thread is opened"
         shown = await started.edited()
         [thread] = stand_in.threads
@@ -58,7 +57,7 @@ async def test_ten_lobbies_opened_and_cancelled_with_threads_on_leave_no_thread(
         for host in ("Ann", "Ben") * 5:
             lobby = (await stand_in.slash(host, "newgame dice")).message
             assert lobby is not None
-            cancelled = await stand_in.click(host, lobby, button(lobby, "cancel"))
+            cancelled = await stand_in.click(host, lobby, verb_id(lobby, "cancel"))
             assert not cancelled.ephemeral
         assert stand_in.threads == []
         assert await bot.service.store.count_open(guild_id=stand_in.guild_id) == 0
@@ -69,8 +68,8 @@ async def test_a_server_that_never_chose_gets_a_thread_at_start(stand_in: LocalD
     async with running(threads=None) as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None and stand_in.threads == []
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
-        await (await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))).edited()
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+        await (await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))).edited()
         [thread] = stand_in.threads
         record = await bot.service.game_in_channel(thread.id)
         assert record.status == "active" and await bot.places.store.thread_of(record.id) == thread.id
@@ -80,7 +79,7 @@ async def test_without_threads_games_stay_in_their_channel(stand_in: LocalDiscor
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None and stand_in.threads == []
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
-        await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+        await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
         assert stand_in.threads == []
         assert (await bot.service.game_in_channel(stand_in.channel("trains").id)).status == "active"

@@ -8,28 +8,16 @@ import random
 from bot.app import Conductor
 from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.storage.games import GameRecord
-from rules.dice import DiceEngine
-from tests.bot.e2e.admin.support import (
-    Clock,
-    Running,
-    armed,
-    button,
-    dice_move,
-    version_after,
-)
+from tests.bot.e2e.helpers import Clock, Running, armed, dice_move, seat_to_act, verb_id, version_after
 
 
 async def started(stand_in: LocalDiscord, bot: Conductor, **timers: object) -> GameRecord:
     """Ann and Ben in a dice game opened with these timer overrides, started."""
     lobby = (await stand_in.slash("Ann", "newgame dice", timers)).message
     assert lobby is not None
-    await stand_in.click("Ben", lobby, button(lobby, "join"))
-    await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+    await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+    await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
     return await bot.service.game_in_channel(lobby.channel_id)
-
-
-def seat_to_act(bot: Conductor, game_id: int) -> int:
-    return min(DiceEngine().to_act(bot.service.state(game_id)))  # type: ignore[arg-type]
 
 
 async def notice(stand_in: LocalDiscord, start: str, after: RecordedMessage | None = None) -> RecordedMessage:

@@ -25,7 +25,7 @@ from bot.ui.hints import hints_line, kind_name
 from rules.ttr import TicketToRideEngine
 from rules.ttr.board import board_for
 from tests.bot import thinking_support
-from tests.bot.e2e.admin.support import Clock, Running, button
+from tests.bot.e2e.helpers import Clock, Running, verb_id
 from tests.bot.thinking_support import Gate
 
 manager = thinking_support.manager
@@ -46,7 +46,7 @@ async def ttr_lobby(stand_in: LocalDiscord, host: str = "Ann", options: dict[str
 async def started(stand_in: LocalDiscord, bot: Conductor, lobby_id: int, people: list[str]) -> GameRecord:
     """Start the lobby as its host and wait until a person's controls are shown."""
     lobby = stand_in.message(lobby_id)
-    await stand_in.click(people[0], lobby, button(lobby, "start"))
+    await stand_in.click(people[0], lobby, verb_id(lobby, "start"))
     record = await bot.service.game_in_channel(lobby.channel_id)
     return await ScriptedTable(stand_in, bot, [stand_in.user(p) for p in people]).settle(record.id)
 
@@ -69,11 +69,11 @@ async def test_a_bot_of_each_level_sits_down_from_the_lobby_named_in_the_readers
 ) -> None:
     async with running() as bot:
         lobby_id = await ttr_lobby(stand_in)
-        await stand_in.click("Dan", stand_in.message(lobby_id), button(stand_in.message(lobby_id), "join"))
+        await stand_in.click("Dan", stand_in.message(lobby_id), verb_id(stand_in.message(lobby_id), "join"))
         kinds = list(GAMES[GAME].engine.bot_kinds)
         for person, language in (("Ann", "en"), ("Dan", "ru")):
             lobby = stand_in.message(lobby_id)
-            asked = await stand_in.click(person, lobby, button(lobby, "bot"))
+            asked = await stand_in.click(person, lobby, verb_id(lobby, "bot"))
             assert asked.ephemeral and asked.message is not None
             options = menu_of(asked.message)["options"]
             assert [o["label"] for o in options] == [kind_name(language, k) for k in kinds]
@@ -127,7 +127,7 @@ async def test_hint_is_private_in_the_readers_language_refused_where_it_should_b
 ) -> None:
     async with running() as bot:
         lobby_id = await ttr_lobby(stand_in)
-        await stand_in.click("Dan", stand_in.message(lobby_id), button(stand_in.message(lobby_id), "join"))
+        await stand_in.click("Dan", stand_in.message(lobby_id), verb_id(stand_in.message(lobby_id), "join"))
         record = await started(stand_in, bot, lobby_id, ["Ann", "Dan"])
         state = bot.service.state(record.id)
         for person, seat, language in (("Ann", 0, "en"), ("Dan", 1, "ru")):  # both choose tickets at the start

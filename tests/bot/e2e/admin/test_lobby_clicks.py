@@ -7,7 +7,7 @@ import asyncio
 from bot.app import Conductor
 from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser
 from bot.sandbox.run import add_bot
-from tests.bot.e2e.admin.support import Running, button
+from tests.bot.e2e.helpers import Running, verb_id
 
 STALE = (
     "The lobby changed as you clicked (someone joined, left or a bot player was added);"
@@ -19,9 +19,9 @@ async def test_two_simultaneous_add_bot_choices_seat_one_bot(stand_in: LocalDisc
     async with running() as bot:
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
         drawn = stand_in.message(lobby.id)
-        add = button(drawn, "bot")
+        add = verb_id(drawn, "bot")
         # both asked which bot player on the lobby as drawn, and both chose at once
         asked = [await stand_in.click(person, drawn, add) for person in ("Ann", "Ben")]
         menus = [o.message for o in asked]
@@ -71,7 +71,7 @@ async def test_a_stale_remove_bot_or_start_is_refused_and_the_lobby_is_unchanged
         assert [s.name for s in after.seats] == [*(s.name for s in before.seats), "Ben", "Dan"], "the bot stayed"
         assert len(stand_in.message(lobby.id).history) == edits + 2, "only the two joins redrew the lobby"
         current = stand_in.message(lobby.id)
-        started = await stand_in.click("Ann", current, button(current, "start"))
+        started = await stand_in.click("Ann", current, verb_id(current, "start"))
         assert not started.ephemeral and (await bot.service.get(after.id)).status == "active"
 
 
@@ -81,7 +81,7 @@ async def clicked_together(
     """Clicks on the lobby as drawn now, all made before the bot applies any, reaching its lock in this order."""
     lock = (await bot.service._table(game_id)).lock
     drawn = stand_in.message(message_id)
-    ids = [button(drawn, verb) for _, verb in clicks]
+    ids = [verb_id(drawn, verb) for _, verb in clicks]
     tasks: list[asyncio.Task[InteractionOutcome]] = []
     async with lock:  # the game's lock: each click waits on it, in the order it came
         for (person, _), custom_id in zip(clicks, ids, strict=True):
@@ -100,7 +100,7 @@ async def test_markdown_in_display_names_is_shown_literally_in_the_lobby(
     async with running() as bot:
         lobby = (await stand_in.slash(linker, "newgame dice")).message
         assert lobby is not None
-        await stand_in.click(bold, lobby, button(lobby, "join"))
+        await stand_in.click(bold, lobby, verb_id(lobby, "join"))
         shown = stand_in.message(lobby.id).text
         assert r"1. \[nitro](https://evil.example)" in shown and "1. [nitro]" not in shown
         assert r"2. \*\*x\*\*" in shown and "2. **x**" not in shown

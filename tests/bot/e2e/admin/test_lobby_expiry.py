@@ -7,12 +7,12 @@ import time
 import pytest
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin.support import (
+from tests.bot.e2e.helpers import (
     Clock,
     Running,
-    button,
     lobby_expiry,
     lobby_in,
+    verb_id,
 )
 
 
@@ -60,7 +60,7 @@ async def test_each_server_sets_its_expiry_and_a_lobby_that_expires_on_a_thread_
         trains = stand_in.channel("trains").id
         lobby = lobby_in(stand_in, trains)
         clock.advance(20)
-        await stand_in.click("Ben", lobby, button(lobby, "join"))  # a change: stored now, by the wall clock
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))  # a change: stored now, by the wall clock
         expiry = lobby_expiry(bot)
         clock.advance(11)
         [expired] = await expiry.run_due()

@@ -7,7 +7,7 @@ import asyncio
 import discord
 
 from bot.sandbox import LocalDiscord
-from tests.bot.e2e.admin.support import Running, button
+from tests.bot.e2e.helpers import Running, verb_id
 
 SEND_AND_ATTACH = discord.Permissions(send_messages=True, attach_files=True).value
 NO_THREADS = discord.Permissions(create_public_threads=True).value
@@ -23,7 +23,7 @@ async def test_three_simultaneous_newgames_in_one_channel_open_one_lobby(
         refused = [o for o in outcomes if o.ephemeral]
         trains = stand_in.channel("trains").id
         [record] = await bot.service.store.in_channel(trains)
-        assert opened.message is not None and button(opened.message, "join").startswith(f"lobby:{record.id}:")
+        assert opened.message is not None and verb_id(opened.message, "join").startswith(f"lobby:{record.id}:")
         busy = f"A game (#{record.id}) is already open in this channel; finish it or cancel its lobby first."
         assert [o.text for o in refused] == [busy, busy]
         assert await bot.service.store.count_open(guild_id=stand_in.guild_id) == 1
@@ -45,7 +45,7 @@ async def test_caps_on_lobbies_and_games_per_person_and_per_server(stand_in: Loc
         assert russian.ephemeral
 
         await stand_in.slash("Boss", "config limits", {"lobbies_per_person": 2, "games_per_person": 1})
-        await stand_in.click("Ben", lobby, button(lobby, "join"))  # Ben now sits in one open game
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))  # Ben now sits in one open game
         ben = await stand_in.slash("Ben", "newgame dice", channel="general")
         assert ben.text == (
             "You already play in 1 open game on this server, the most it allows. Finish or leave one first."
@@ -81,8 +81,8 @@ async def test_joining_counts_against_the_cap_on_games_per_person(stand_in: Loca
         first = (await stand_in.slash("Ann", "newgame dice")).message
         second = (await stand_in.slash("Cat", "newgame dice", channel="general")).message
         assert first is not None and second is not None
-        await stand_in.click("Ben", first, button(first, "join"))
-        refused = await stand_in.click("Ben", second, button(second, "join"))
+        await stand_in.click("Ben", first, verb_id(first, "join"))
+        refused = await stand_in.click("Ben", second, verb_id(second, "join"))
         assert refused.ephemeral
         assert (
             refused.text
@@ -108,12 +108,12 @@ async def test_a_channel_where_the_bot_cannot_post_refuses_newgame_and_start_nam
 
         lobby = (await stand_in.slash("Ann", "newgame dice", channel="general")).message
         assert lobby is not None
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
         await stand_in.set_bot_permissions("general", deny=discord.Permissions(attach_files=True).value)
         general = stand_in.channel("general").id
         drawn = stand_in.message(lobby.id)
         edits = len(drawn.history)
-        start = await stand_in.click("Ann", drawn, button(drawn, "start"))
+        start = await stand_in.click("Ann", drawn, verb_id(drawn, "start"))
         assert start.ephemeral
         assert start.text == f"I cannot show the game in <#{general}>: I lack Attach Files. {GRANT}"
         record = await bot.service.game_in_channel(general)
@@ -121,7 +121,7 @@ async def test_a_channel_where_the_bot_cannot_post_refuses_newgame_and_start_nam
 
         await stand_in.set_bot_permissions("general")  # an admin fixed it
         current = stand_in.message(lobby.id)
-        started = await stand_in.click("Ann", current, button(current, "start"))
+        started = await stand_in.click("Ann", current, verb_id(current, "start"))
         assert not started.ephemeral and (await bot.service.get(record.id)).status == "active"
 
 
@@ -136,7 +136,7 @@ async def test_with_threads_on_but_no_thread_permission_the_game_opens_in_the_ch
         assert (
             not opened.ephemeral
             and opened.message is not None
-            and opened.message.component(button(opened.message, "join"))
+            and opened.message.component(verb_id(opened.message, "join"))
         )
         told = await opened.followup(0)
         assert told.ephemeral and told.recipient_id == stand_in.user("Ann").id
@@ -169,9 +169,9 @@ async def test_with_threads_start_is_acknowledged_before_the_slow_thread_and_the
         await stand_in.slash("Boss", "config threads", {"enabled": True})
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
         async with stand_in.hold_requests("POST", r"/channels/\d+/messages/\d+/threads$") as held:
-            clicked = asyncio.create_task(stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start")))
+            clicked = asyncio.create_task(stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start")))
             await held.arrived()  # Discord is making the thread: the click is acknowledged already
             assert stand_in.interactions[-1].response_type == 6 and stand_in.threads == []
         shown = await (await clicked).edited()
@@ -188,8 +188,8 @@ async def test_a_thread_discord_refuses_at_start_leaves_the_game_in_the_channel_
         stand_in.fail_requests("POST", r"/channels/\d+/messages/\d+/threads$", status=403, code=50013)
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
-        await stand_in.click("Ben", lobby, button(lobby, "join"))
-        started = await stand_in.click("Ann", lobby, button(stand_in.message(lobby.id), "start"))
+        await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
+        started = await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
         told = await started.private_answer()
         assert told.recipient_id == stand_in.user("Ann").id and told.text == (
             "This server opens each game in a thread of its own, but Discord did not let me open one,"
