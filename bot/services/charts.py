@@ -26,7 +26,7 @@ from render.chart import render_chart, seat_colours
 from rules.history import replayable, tell_log
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ CLOSE_WAIT = 10.0
 class FinalCharts(GameListener):
     """Adds the chart to each finished game's final message, after the final message is out."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._adding: set[asyncio.Task[None]] = set()
         self._closing = False

@@ -14,7 +14,7 @@ from bot.storage.places import PlaceStore
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = No
 class GamePlaces(GameListener):
     """Opens a thread per game when the server wants it, archives it at the end, and retires dead buttons."""
 
-    def __init__(self, bot: Conductor, store: PlaceStore) -> None:
+    def __init__(self, bot: Bot, store: PlaceStore) -> None:
         self.bot = bot
         self.store = store
         self._gone: set[int] = set()

@@ -28,7 +28,7 @@ from bot.ui.visibility import seen_places
 from rules.engine import GameResult
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 PAGE = 10
 """Entries on one page."""
@@ -40,7 +40,7 @@ _COLOUR = discord.Colour.from_rgb(46, 125, 50)
 class GamesListCog(commands.Cog):
     """Lists of the server's games, answered privately."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="games", description=text("en", "commands.games.description"))

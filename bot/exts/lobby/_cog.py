@@ -37,8 +37,8 @@ from bot.ui.permissions import FOR_THREADS, explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
     from bot.services.lobbies import LobbyExpiry
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 class LobbyCog(commands.Cog):
     """Opening games; the lobby's buttons are handled by its controller, idle lobbies shown expired here."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._caps = StoreLock()
         self._opening: dict[object, tuple[int | None, int]] = {}

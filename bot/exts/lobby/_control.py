@@ -32,8 +32,8 @@ from bot.ui.permissions import explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
     from bot.exts.lobby._cog import LobbyCog
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ VERBS = (KICK, KICK_WHO, ENTER, DECLINE, REMATCH, INVITE)
 class LobbyControl:
     """The host's removals, rematches and invitations, for the lobby's controller and the user menu."""
 
-    def __init__(self, bot: Conductor, redraw: Callable[[GameRecord], Awaitable[None]]) -> None:
+    def __init__(self, bot: Bot, redraw: Callable[[GameRecord], Awaitable[None]]) -> None:
         self.bot = bot
         self.redraw = redraw
         """Shows a lobby as it is now in its message (the lobby controller's)."""

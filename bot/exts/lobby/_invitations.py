@@ -20,7 +20,7 @@ from bot.ui.custom_ids import LOBBY, ComponentId
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 ENTER = "enter"
 """The verb of the Join button of an invitation (posted apart from the lobby, which it redraws)."""
@@ -46,7 +46,7 @@ def invitation_buttons(language: str, record: GameRecord) -> discord.ui.View:
 class InvitationLedger:
     """Who was invited into each lobby: the one door every invitation goes through before it is posted."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._claiming: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """Lobby id → its lock: the invitations of one lobby are counted and recorded one at a time."""

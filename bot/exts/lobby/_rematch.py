@@ -28,8 +28,8 @@ from bot.ui.custom_ids import ComponentId
 from bot.ui.places import jump_link
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
     from bot.exts.lobby._cog import LobbyCog
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class RematchPlan:
 class Rematches:
     """Opens rematches, and knows the seating plan of each rematch lobby (for Join)."""
 
-    def __init__(self, bot: Conductor, invitations: InvitationLedger) -> None:
+    def __init__(self, bot: Bot, invitations: InvitationLedger) -> None:
         self.bot = bot
         self.invitations = invitations
         self._plans: dict[int, RematchPlan | None] = {}

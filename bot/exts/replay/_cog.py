@@ -31,7 +31,7 @@ from render.replay import EXTENSION, render_game_log, render_game_replay
 from rules.history import replayable
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 class ReplayCog(commands.Cog):
     """The /replay command."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="replay", description=text("en", "commands.replay.description"))

@@ -30,7 +30,7 @@ from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leader
 from rules.ttr.board import board_for
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def number(language: str, value: float) -> str:
 class StatsCog(commands.Cog):
     """The /stats and /leaderboard commands."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @property

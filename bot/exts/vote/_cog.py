@@ -19,7 +19,7 @@ from bot.storage.votes import VoteKind, VoteStore
 from bot.ui.answers import reply_private, say_in_public
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
 class VoteCog(commands.Cog):
@@ -27,7 +27,7 @@ class VoteCog(commands.Cog):
 
     vote = app_commands.Group(name="vote", description=text("en", "commands.vote.description"), guild_only=True)
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.consent = ConsentService(
             VoteStore(bot.service.store.database),
