@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
+from bot.drawing import start_pictures, use_art
 from bot.exts.notify import DirectMessenger
 from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
@@ -36,12 +37,12 @@ from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore
 from bot.ui.answers import acknowledge, attend, reply_private
+from bot.ui.charts import ChartPoster
 from bot.ui.components import GameComponent
 from bot.ui.controller import GameController
 from bot.ui.cooldowns import Cooldowns
 from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
-from bot.ui.pictures import start_pictures, use_art
 from bot.ui.places import GamePlaces
 from render.artstore import prune as prune_art
 from rules.engine import Budget
@@ -177,7 +178,7 @@ class Conductor(commands.AutoShardedBot):
         self.service.add_listener(self.places)
         self.ratings = RatingService(RatingStore(self.database), self.service)
         self.service.add_listener(self.ratings)
-        self.charts = FinalCharts(self)
+        self.charts = FinalCharts(self.service, ChartPoster(self).post)
         self.service.add_listener(self.charts)
         self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()

@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 from bot.games import game_name
 from bot.i18n import text
+from bot.links import jump_link
 from bot.services.background import BackgroundLoop
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
 from bot.storage.notifications import DmWait, NotificationStore, NotifyPrefs, Refusals, Watcher
-from bot.ui.places import jump_link
 
 log = logging.getLogger(__name__)
 

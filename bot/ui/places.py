@@ -24,12 +24,6 @@ THREAD_ALREADY_CREATED = 160004
 """Discord's refusal of a second thread from one message."""
 
 
-def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
-    """A link that opens a channel, or a message in it, in Discord."""
-    place = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
-    return place if message_id is None else f"{place}/{message_id}"
-
-
 class GamePlaces(GameListener):
     """Opens a thread per game when the server wants it, archives it at the end, and retires dead buttons."""
 

@@ -22,10 +22,10 @@ from bot.exts.lobby._invitations import InvitationLedger, invitation_buttons
 from bot.exts.lobby._seating import Seating
 from bot.games import game_name
 from bot.i18n import language_of, render, text
+from bot.links import jump_link
 from bot.storage.games import GameRecord, SeatRecord
 from bot.ui.answers import reply_private
 from bot.ui.custom_ids import ComponentId
-from bot.ui.places import jump_link
 
 if TYPE_CHECKING:
     from bot.exts.lobby._cog import LobbyCog

@@ -20,12 +20,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawing import draw_slow
 from bot.games import game_name
 from bot.i18n import fit, language_of, text
 from bot.services.charts import as_logged
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private, think
-from bot.ui.pictures import MAX_ALT_TEXT, draw_slow, labels, plain_names
+from bot.ui.pictures import MAX_ALT_TEXT, labels, plain_names
 from bot.ui.visibility import visible_place
 from render.replay import EXTENSION, render_game_log, render_game_replay
 from rules.history import replayable

@@ -18,12 +18,13 @@ from babel.numbers import format_decimal
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawing import draw_slow
 from bot.games import GAMES, game_name
 from bot.i18n import escaped, language_of, shown_name, text
 from bot.services.ratings import FAMILIES, Summary, shown, summarize
 from bot.storage.ratings import RatingStore, Standing
 from bot.ui.answers import reply_private, think
-from bot.ui.pictures import Picture, draw_slow, labels
+from bot.ui.pictures import Picture, labels
 from bot.ui.visibility import seen_places
 from render.labels import Labels
 from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leaderboard, render_stats
