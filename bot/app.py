@@ -25,6 +25,7 @@ from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
+from bot.services.records import GameRecords
 from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
@@ -36,6 +37,7 @@ from bot.storage.notifications import NotificationStore
 from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore
+from bot.storage.votes import VoteStore
 from bot.ui.answers import acknowledge, attend, reply_private
 from bot.ui.charts import ChartPoster
 from bot.ui.components import GameComponent
@@ -107,6 +109,8 @@ class Conductor(commands.AutoShardedBot):
     notifications: NotificationService
     lobbies: LobbyExpiry
     places: GamePlaces
+    records: GameRecords
+    votes: VoteStore
     ratings: RatingService
     charts: FinalCharts
 
@@ -153,8 +157,11 @@ class Conductor(commands.AutoShardedBot):
         self._identify_buckets = await self._max_concurrency()
         use_art(self.settings.art())
         self.guild_settings = GuildSettingsStore(self.database)
+        games = GameStore(self.database)
+        self.records = GameRecords(games, PlaceStore(self.database))
+        self.votes = VoteStore(self.database)
         self.service = GameService(
-            GameStore(self.database),
+            games,
             {game: info.engine for game, info in GAMES.items()},
             bot_move_delay=self.settings.bot_move_delay,
             shards=self.settings.shards(),
@@ -169,7 +176,7 @@ class Conductor(commands.AutoShardedBot):
             announce=ChannelAnnouncer(self),
             afk_level=self.afk_level,
         )
-        self.places = GamePlaces(self, PlaceStore(self.database))
+        self.places = GamePlaces(self)
         self.service.add_listener(self.timers)
         self.notifications = NotificationService(
             NotificationStore(self.database), self.service, DirectMessenger(self), clock=self.clock
@@ -227,7 +234,7 @@ class Conductor(commands.AutoShardedBot):
 
     async def _catch_up_all(self) -> None:
         """Show every game whose channel does not show its newest version (a crash or failed post before)."""
-        for record in await self.service.store.unshown():
+        for record in await self.records.unshown():
             controller = self.controllers.get(record.game)
             if not self.service.drives(record):
                 continue  # another process's shard: it catches up its own games
@@ -342,14 +349,14 @@ class Conductor(commands.AutoShardedBot):
         try:
             record = await self.service.get(cid.game_id)  # an open game: from memory
         except ServiceError:  # over (a Rematch), or another process's: as stored
-            stored = await self.service.store.get(cid.game_id)
+            stored = await self.records.get(cid.game_id)
             if stored is None:
                 return True
             record = stored
         if record.guild_id != interaction.guild_id:
             return False
         here = interaction.channel_id
-        return here == record.channel_id or here == await self.service.store.seen_from(record.id)
+        return here == record.channel_id or here == await self.records.seen_from(record.id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
         """After a command, bring its channel's game up to date if a stored move is not shown there yet."""

@@ -17,8 +17,10 @@ from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
+from bot.services.records import GameRecords
 from bot.services.timers import TimerService
 from bot.settings import Settings
+from bot.storage.votes import VoteStore
 
 if TYPE_CHECKING:  # both type their bot with this protocol
     from bot.ui.controller import GameController
@@ -37,6 +39,8 @@ class Bot(Protocol):
     notifications: NotificationService
     ratings: RatingService
     places: GamePlaces
+    records: GameRecords
+    votes: VoteStore
     controllers: dict[str, GameController]
     clock: Callable[[], float]
 

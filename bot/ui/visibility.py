@@ -26,7 +26,7 @@ async def can_see(bot: Bot, person: discord.Member | discord.User, record: GameR
 
 async def visible_place(bot: Bot, person: discord.Member | discord.User, record: GameRecord) -> int | None:
     """The channel a game of the person's server is seen from, if they can view it; else None."""
-    place = await bot.service.store.seen_from(record.id)
+    place = await bot.records.seen_from(record.id)
     return place if place is not None and await seen_places(person, [place]) else None
 
 

@@ -366,7 +366,7 @@ class ConfigCog(commands.Cog):
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
         config = await self.bot.config.get(interaction.guild_id)
-        running = await self.bot.service.store.count_open(guild_id=interaction.guild_id)
+        running = await self.bot.records.count_open(guild_id=interaction.guild_id)
         await reply_private(interaction, said, embed=settings_embed(language, self.bot.config, config, running))
 
 

@@ -50,7 +50,7 @@ class GamesListCog(commands.Cog):
         """The server's open lobbies and running games, newest first: game, place, players, whose turn, age."""
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
-        store = self.bot.service.store
+        store = self.bot.records
         listed, total = await store.listed(interaction.guild_id, ("lobby", "active"), limit=PAGE, offset=_skip(page))
         if not listed:
             key = "lobby_control.games.none" if total == 0 else "lobby_control.list.past_end"
@@ -76,7 +76,7 @@ class GamesListCog(commands.Cog):
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
         await think(interaction, private=True)  # the results are reckoned off the loop
-        store = self.bot.service.store
+        store = self.bot.records
         user_id = member.id if member is not None else None
         places = await store.places(interaction.guild_id, ("finished",), user_id=user_id)
         listed, total = await store.listed(

@@ -50,7 +50,7 @@ class ReplayCog(commands.Cog):
         """Post a finished game's animation and public log in its channel (privately when asked elsewhere), or say
         privately why not."""
         language = language_of(interaction.locale)
-        record = await self.bot.service.store.get(game)
+        record = await self.bot.records.get(game)
         refusal = _refusal(record, interaction.guild_id)
         place = None if record is None or refusal else await visible_place(self.bot, interaction.user, record)
         if refusal is None and place is None:
@@ -63,7 +63,7 @@ class ReplayCog(commands.Cog):
         await think(interaction, private=not here)
         words = await self.bot.public_language(record.guild_id) if here else language
         try:
-            actions = await self.bot.service.store.actions(record.id)
+            actions = await self.bot.records.actions(record.id)
             replaying = as_logged(record, actions)
             animation = await draw_slow(render_game_replay, *replaying, plain_names(record), labels(words))
             told = await draw_slow(render_game_log, *replaying, _about(record))

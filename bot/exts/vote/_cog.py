@@ -15,7 +15,7 @@ from bot.i18n import language_of, render, text
 from bot.services.consent import ConsentService, Vote
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.storage.votes import VoteKind, VoteStore
+from bot.storage.votes import VoteKind
 from bot.ui.answers import reply_private, say_in_public
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class VoteCog(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.consent = ConsentService(
-            VoteStore(bot.service.store.database),
+            bot.votes,
             bot.service,
             clock=lambda: bot.clock(),
             resync=self._resync,
