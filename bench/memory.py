@@ -29,13 +29,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.drawing import PICTURES
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
 from bot.services.games import GameService, ServiceError
 from bot.storage.games import GameStore
 from bot.storage.opening import open_database
-from bot.ui.pictures import PICTURES, warm_workers
+from bot.ui.pictures import warm_workers
 from rules.caches import all_caches
 
 MIB = 1 << 20
@@ -153,7 +154,7 @@ def _caches() -> list[dict[str, Any]]:
                     found.append(_row(name, size, size, budget, "entries", hits, misses))
     kept = len(PICTURES._kept)  # the picture cache tells what its entries weigh, not how many there are
     budget, hits, misses = PICTURES.max_bytes, PICTURES.hits, PICTURES.misses
-    found.append(_row("bot.ui.pictures.PICTURES", kept, PICTURES.size, budget, "bytes", hits, misses))
+    found.append(_row("bot.drawing.PICTURES", kept, PICTURES.size, budget, "bytes", hits, misses))
     return [row for row in found if row["size"] or row["lookups"]]
 
 

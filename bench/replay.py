@@ -24,7 +24,7 @@ from PIL import Image
 
 from bot.games import GAMES
 from bot.i18n import text
-from bot.services.charts import draw_chart
+from bot.ui.charts import draw_chart
 from render.replay import EXTENSION, MAX_BYTES, render_game_replay
 from rules.history import bots_play
 

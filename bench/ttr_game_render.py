@@ -8,7 +8,7 @@ is drawn both ways, one after the other, so both see the same machine:
 Printed: CPU ms per board (averaged over all boards of all games), fast/old as a ratio, bytes per board, the
 per-game base's hits and misses and the panel pieces' hit rate. Both paths start with warm sprites (two other games
 are drawn first), as in a bot that has run for a while. Then the pool's throughput: boards/s of games drawn by 2
-worker processes (bot/ui/pictures.py, each game in its own worker) against the old 2 threads.
+worker processes (bot/drawing.py, each game in its own worker) against the old 2 threads.
 
 Usage: .venv/bin/python bench/ttr_game_render.py [--seeds N] [--no-pool]
 """

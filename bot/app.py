@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
+from bot.drawing import start_pictures, use_art
 from bot.exts.notify import DirectMessenger
 from bot.games import GAMES
 from bot.i18n import add_words, language_of, set_command_ids, text
@@ -24,6 +25,7 @@ from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
+from bot.services.records import GameRecords
 from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
@@ -36,13 +38,14 @@ from bot.storage.opening import open_database
 from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore
+from bot.storage.votes import VoteStore
 from bot.ui.answers import acknowledge, attend, reply_private
+from bot.ui.charts import ChartPoster
 from bot.ui.components import GameComponent
 from bot.ui.controller import GameController
 from bot.ui.cooldowns import Cooldowns
 from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
-from bot.ui.pictures import start_pictures, use_art
 from bot.ui.places import GamePlaces
 from render.artstore import prune as prune_art
 from rules.engine import Budget
@@ -112,6 +115,8 @@ class Conductor(commands.AutoShardedBot):
     notifications: NotificationService
     lobbies: LobbyExpiry
     places: GamePlaces
+    records: GameRecords
+    votes: VoteStore
     ratings: RatingService
     charts: FinalCharts
 
@@ -158,8 +163,11 @@ class Conductor(commands.AutoShardedBot):
         self._identify_buckets = await self._max_concurrency()
         use_art(self.settings.art())
         self.guild_settings = GuildSettingsStore(self.database)
+        games = GameStore(self.database)
+        self.records = GameRecords(games, PlaceStore(self.database))
+        self.votes = VoteStore(self.database)
         self.service = GameService(
-            GameStore(self.database),
+            games,
             {game: info.engine for game, info in GAMES.items()},
             bot_move_delay=self.settings.bot_move_delay,
             shards=self.settings.shards(),
@@ -174,7 +182,7 @@ class Conductor(commands.AutoShardedBot):
             announce=ChannelAnnouncer(self),
             afk_level=self.afk_level,
         )
-        self.places = GamePlaces(self, PlaceStore(self.database))
+        self.places = GamePlaces(self)
         self.service.add_listener(self.timers)
         self.notifications = NotificationService(
             NotificationStore(self.database), self.service, DirectMessenger(self), clock=self.clock
@@ -184,7 +192,7 @@ class Conductor(commands.AutoShardedBot):
         ratings = {game: info.ratings for game, info in GAMES.items()}
         self.ratings = RatingService(RatingStore(self.database), self.service, ratings)
         self.service.add_listener(self.ratings)
-        self.charts = FinalCharts(self)
+        self.charts = FinalCharts(self.service, ChartPoster(self).post)
         self.service.add_listener(self.charts)
         self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
@@ -235,7 +243,7 @@ class Conductor(commands.AutoShardedBot):
 
     async def _catch_up_all(self) -> None:
         """Show every game whose channel does not show its newest version (a crash or failed post before)."""
-        for record in await self.service.store.unshown():
+        for record in await self.records.unshown():
             controller = self.controllers.get(record.game)
             if not self.service.drives(record):
                 continue  # another process's shard: it catches up its own games
@@ -350,14 +358,14 @@ class Conductor(commands.AutoShardedBot):
         try:
             record = await self.service.get(cid.game_id)  # an open game: from memory
         except ServiceError:  # over (a Rematch), or another process's: as stored
-            stored = await self.service.store.get(cid.game_id)
+            stored = await self.records.get(cid.game_id)
             if stored is None:
                 return True
             record = stored
         if record.guild_id != interaction.guild_id:
             return False
         here = interaction.channel_id
-        return here == record.channel_id or here == await self.service.store.seen_from(record.id)
+        return here == record.channel_id or here == await self.records.seen_from(record.id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
         """After a command, bring its channel's game up to date if a stored move is not shown there yet."""

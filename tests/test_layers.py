@@ -1,8 +1,10 @@
-"""Imports flow one way: rules <- render <- bot. Checked by reading every import of every module."""
+"""Imports flow one way: rules <- render <- bot, and inside the bot app -> exts -> ui -> services -> storage, with SQL
+only in storage. Checked by reading every module."""
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -55,3 +57,111 @@ def test_the_layer_check_sees_imports() -> None:
     """Guard against a check that passes because it reads nothing."""
     assert "pydantic" in set().union(*imported_roots("rules").values())
     assert "PIL" in set().union(*imported_roots("render").values())
+
+
+SQL = re.compile(r"\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(TABLE|INDEX|UNIQUE)\s)")
+"""A string that starts like a statement of SQL (upper case, as every statement of bot/storage is written; an
+HTTP route such as "DELETE /channels/{id}" is none)."""
+
+
+def imports_of(source: str) -> set[str]:
+    """Every module a source imports, by full name (also under TYPE_CHECKING: a type-only import still ties layers);
+    `from bot import drawing` counts as `bot.drawing`."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def store_reaches(source: str) -> list[int]:
+    """The lines that reach through an attribute named `store` (a service's storage object)."""
+    return [
+        node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute) and node.attr == "store"
+    ]
+
+
+def sql_strings(source: str) -> list[int]:
+    """The lines of string constants that start like SQL."""
+    tree = ast.parse(source)
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and SQL.match(n.value)
+    ]
+
+
+def bot_modules(*parts: str) -> dict[str, str]:
+    """The source of each module under bot/ (or under bot/<parts>), by path."""
+    return {
+        str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
+        for path in sorted(ROOT.joinpath("bot", *parts).rglob("*.py"))
+    }
+
+
+def importing(modules: dict[str, str], *forbidden: str) -> dict[str, list[str]]:
+    """The modules that import any of `forbidden` (or a module inside one), with what they import of them."""
+    found: dict[str, list[str]] = {}
+    for path, source in modules.items():
+        names = sorted(n for n in imports_of(source) if any(n == f or n.startswith(f + ".") for f in forbidden))
+        if names:
+            found[path] = names
+    return found
+
+
+def test_the_services_import_neither_the_ui_the_commands_the_composition_root_nor_discord() -> None:
+    """Services decide and remember; what is shown, and how Discord is spoken to, lives above them."""
+    assert importing(bot_modules("services"), "bot.ui", "bot.exts", "bot.app", "bot.sandbox", "discord") == {}
+
+
+def test_the_ui_imports_neither_the_commands_nor_the_composition_root() -> None:
+    assert importing(bot_modules("ui"), "bot.exts", "bot.app", "bot.sandbox") == {}
+
+
+def test_only_the_entry_point_and_the_offline_runner_import_the_composition_root() -> None:
+    """Below bot/app.py the bot is typed by what is needed of it (bot/ui/parts.py), never by the composition root."""
+    allowed = ("bot/app.py", "bot/__main__.py", "bot/sandbox/")
+    offenders = importing(bot_modules(), "bot.app")
+    assert {path: names for path, names in offenders.items() if not path.startswith(allowed)} == {}
+
+
+def test_only_storage_and_the_services_hold_a_store() -> None:
+    """Above the services nothing reaches through `.store`: the services give what is needed of stored data."""
+    offenders = {
+        path: lines
+        for path, source in bot_modules().items()
+        if not path.startswith(("bot/storage/", "bot/services/")) and (lines := store_reaches(source))
+    }
+    assert offenders == {}
+
+
+def test_only_storage_writes_sql() -> None:
+    offenders = {
+        path: lines
+        for path, source in bot_modules().items()
+        if not path.startswith("bot/storage/") and (lines := sql_strings(source))
+    }
+    assert offenders == {}
+
+
+def test_the_bot_layer_checks_see_what_they_look_for() -> None:
+    """Each check finds its offence in a small source, so none passes because it reads nothing."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from bot import drawing\n"
+        "if TYPE_CHECKING:\n"
+        "    from bot.app import Conductor\n"
+        "import discord.ui\n"
+        "async def f(bot):\n"
+        "    await bot.service.store.get(1)\n"
+        "    return f'SELECT * FROM games WHERE id = {1}', 'Select a game', 'DELETE /channels/{id}'\n"
+    )
+    assert {"bot.drawing", "bot.app.Conductor", "discord.ui"} <= imports_of(source)
+    assert importing({"m.py": source}, "bot.app", "discord") == {"m.py": ["bot.app", "bot.app.Conductor", "discord.ui"]}
+    assert importing({"m.py": source}, "bot.ui") == {}, "bot.app is no part of bot.ui, nor bot.application of bot.app"
+    assert store_reaches(source) == [7]
+    assert sql_strings(source) == [8]
+    assert bot_modules("services") and bot_modules("ui"), "the checks read the bot's modules"

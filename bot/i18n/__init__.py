@@ -17,8 +17,8 @@ import math
 import string
 import tomllib
 import unicodedata
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Callable, Mapping
+from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
 
@@ -168,6 +168,11 @@ def text(language: str, key: str, **params: Any) -> str:
             log.warning("missing translation key %s", key)
             return key
     return format_template(language, template, **params)
+
+
+def labels(language: str) -> Callable[..., str]:
+    """The pictures' words in a language (render/ asks for them by key, with the counts that pick plural forms)."""
+    return partial(text, language)
 
 
 def format_template(language: str, template: str, **params: Any) -> str:

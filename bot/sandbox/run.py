@@ -155,7 +155,7 @@ class ScriptedTable:
 
     async def turn_message(self, game_id: int, timeout: float = 10.0) -> RecordedMessage:
         """Wait until the message with the controls of the game's current version is shown, and return it."""
-        record = await self.bot.service.store.get(game_id)
+        record = await self.bot.records.get(game_id)
         assert record is not None
         return await self.discord.wait_for(
             lambda: self.public_controls(record), timeout=timeout, what=f"the controls of version {record.version}"
@@ -183,7 +183,7 @@ class ScriptedTable:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            record = await self.bot.service.store.get(game_id)
+            record = await self.bot.records.get(game_id)
             assert record is not None
             if record.status != "active":
                 return record
@@ -237,7 +237,7 @@ class ScriptedTable:
         for _ in range(max_moves):
             if not await self.play_move(game_id, rng):
                 break
-        record = await self.bot.service.store.get(game_id)
+        record = await self.bot.records.get(game_id)
         assert record is not None
         assert record.status == "finished", f"game {game_id} did not finish in {max_moves} moves"
         since = await self._first_message(game_id)
@@ -247,7 +247,7 @@ class ScriptedTable:
     async def wait_for_version_after(self, game_id: int, version: int, timeout: float = 10.0) -> None:
         """Wait until the game has moved past `version`, then until it settles (see `settle`)."""
         for _ in range(int(timeout / 0.005)):
-            record = await self.bot.service.store.get(game_id)
+            record = await self.bot.records.get(game_id)
             if record is not None and record.version > version:
                 break
             await asyncio.sleep(0.005)

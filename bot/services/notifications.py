@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 from bot.games import game_name
 from bot.i18n import text
+from bot.links import jump_link
 from bot.services.background import BackgroundLoop
 from bot.services.games import GameListener, GameService, Outcome, ServiceError
 from bot.storage.games import GameRecord
-from bot.storage.notifications import DmWait, NotificationStore, NotifyPrefs, Refusals, Watcher
-from bot.ui.places import jump_link
+from bot.storage.notifications import DmWait, Invitation, NotificationStore, NotifyPrefs, Refusals, Watcher
 
 log = logging.getLogger(__name__)
 
@@ -367,3 +367,16 @@ class NotificationService(BackgroundLoop, GameListener):
             del self._waits[game_id]
         if any(wait.due_at is not None for wait in put):
             self.poke()
+
+    async def invitations(self, game_id: int) -> list[Invitation]:
+        """Everyone invited into a lobby, by user id."""
+        return await self.store.invitations(game_id)
+
+    async def invite(self, invitation: Invitation, *, again: bool = False) -> bool:
+        """Record an invitation; False when the person was invited into that lobby already (nothing changed),
+        unless `again`: then the new inviter is kept and a decline forgotten."""
+        return await self.store.invite(invitation, again=again)
+
+    async def decline(self, game_id: int, user_id: int) -> Invitation | None:
+        """Mark a person's invitation into a lobby declined; it, or None when they were not invited."""
+        return await self.store.decline(game_id, user_id)

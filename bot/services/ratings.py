@@ -24,7 +24,7 @@ from bot.services.background import BackgroundLoop
 from bot.services.games import AnyEngine, GameListener, GameService, Outcome
 from bot.storage.database import now_iso
 from bot.storage.games import GameRecord
-from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult
+from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult, Standing
 from rules.engine import GameResult, Seat
 
 log = logging.getLogger(__name__)
@@ -278,3 +278,25 @@ class RatingService(BackgroundLoop, GameListener):
         """Wait until `count` games were stored since start (what a test or a bench waits on, never a sleep)."""
         async with self._round_done:
             await self._round_done.wait_for(lambda: self.recorded >= count)
+
+    async def results_of(
+        self, guild_id: int, family: str, user_id: int, *, places: Sequence[int] | None = None
+    ) -> list[SeatResult]:
+        """A person's stored results in a family of games on a server (seen from `places`, if given)."""
+        return await self.store.results_of(guild_id, family, user_id, places=places)
+
+    async def families_of(self, guild_id: int, user_id: int, *, places: Sequence[int] | None = None) -> dict[str, int]:
+        """The families of games a person played on a server, with how many games of each."""
+        return await self.store.families_of(guild_id, user_id, places=places)
+
+    async def standing(self, guild_id: int, family: str, user_id: int) -> Standing | None:
+        """A person's rating in a family of games on a server, or None before their first rated game."""
+        return await self.store.standing(guild_id, family, user_id)
+
+    async def top(self, guild_id: int, family: str, limit: int) -> list[Standing]:
+        """A server's best rated people in a family of games."""
+        return await self.store.top(guild_id, family, limit)
+
+    async def reset(self, guild_id: int) -> int:
+        """Forget a server's ratings: games finished from now on rate anew; how many ratings were dropped."""
+        return await self.store.reset(guild_id)

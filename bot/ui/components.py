@@ -15,7 +15,7 @@ import discord
 from bot.ui.custom_ids import PATTERN, ComponentId
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
 class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=PATTERN):
@@ -31,14 +31,15 @@ class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=PATTE
         """Rebuild the component from a click on any message, old or new."""
         return cls(item)
 
-    async def callback(self, interaction: discord.Interaction[Conductor]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the controller of the game named in the custom id."""
         cid = ComponentId.parse(str(self.item.custom_id))  # type: ignore[attr-defined]
         if cid is None:
             return
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
-        await interaction.client.route_component(interaction, cid, values)
+        bot: Bot = interaction.client
+        await bot.route_component(interaction, cid, values)
 
 
 def button(

@@ -30,7 +30,7 @@ from bot.ui.pictures import Picture, files_of
 from rules.engine import Action, CommonReason, IllegalAction, Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class GameController(GameListener):
 
     game: str
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Condition] = {}
         self._pending: dict[int, set[int]] = {}

@@ -23,7 +23,7 @@ from bot.services.guild_config import (
 from bot.storage.games import GameRecord
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 TIMER_OVERRIDES = {
     "reminder": "reminder_minutes",
@@ -64,7 +64,7 @@ def timer_lines(language: str, policy: TimerPolicy) -> list[str]:
     return lines
 
 
-async def lobby_house_rules(bot: Conductor, record: GameRecord, language: str) -> tuple[list[str], bool]:
+async def lobby_house_rules(bot: Bot, record: GameRecord, language: str) -> tuple[list[str], bool]:
     """What a lobby shows of the house rules: its timer policy in words, and whether bot players may be seated."""
     policy = await bot.timers.policy(record.id)
     config = await bot.config.get(record.guild_id)
@@ -83,7 +83,7 @@ def role_ids(user: discord.abc.User) -> set[int]:
 
 
 async def plan_new_game(
-    bot: Conductor,
+    bot: Bot,
     interaction: discord.Interaction[Any],
     game: str,
     chosen: Mapping[str, Any],

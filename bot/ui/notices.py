@@ -14,7 +14,7 @@ from bot.ui.names import seat_names
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ class ChannelAnnouncer:
     is logged once per game (a reminder is not worth an admin's inbox of errors).
     """
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._unheard: set[int] = set()
         """Games whose channel refuses their notices now (said once in the log; forgotten once one gets through)."""

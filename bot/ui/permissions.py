@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import text
+
+if TYPE_CHECKING:
+    from bot.ui.parts import Bot
 
 IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 """What the bot needs in a channel to show a game there."""
@@ -36,7 +39,7 @@ def missing_here(interaction: discord.Interaction[Any], *, threads: bool = False
     return missing(interaction.app_permissions, needed)
 
 
-def missing_in(bot: discord.Client, channel_id: int) -> list[str] | None:
+def missing_in(bot: Bot, channel_id: int) -> list[str] | None:
     """What the bot lacks in a channel or thread it knows (None when it cannot tell: not cached)."""
     place = bot.get_channel(channel_id)
     if not isinstance(place, discord.TextChannel | discord.Thread):

@@ -10,11 +10,10 @@ import discord
 
 from bot.services.games import GameListener, Outcome, ServiceError
 from bot.storage.games import GameRecord
-from bot.storage.places import PlaceStore
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -24,18 +23,11 @@ THREAD_ALREADY_CREATED = 160004
 """Discord's refusal of a second thread from one message."""
 
 
-def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
-    """A link that opens a channel, or a message in it, in Discord."""
-    place = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
-    return place if message_id is None else f"{place}/{message_id}"
-
-
 class GamePlaces(GameListener):
     """Opens a thread per game when the server wants it, archives it at the end, and retires dead buttons."""
 
-    def __init__(self, bot: Conductor, store: PlaceStore) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.store = store
         self._gone: set[int] = set()
         """Games closed because their place is gone: nothing is left there to edit or archive."""
 
@@ -75,11 +67,11 @@ class GamePlaces(GameListener):
 
     async def locate(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
         """Point to where a game is played instead: the person's own open game, else one in a thread of here."""
-        ids = await self.store.open_games_of(user_id, game) if user_id is not None else []
-        ids = ids or await self.store.open_games_in_threads_of(channel_id, game)
+        ids = await self.bot.records.open_games_of(user_id, game) if user_id is not None else []
+        ids = ids or await self.bot.records.open_games_in_threads_of(channel_id, game)
         if not ids:
             return None
-        record = await self.bot.service.store.get(ids[0])
+        record = await self.bot.records.get(ids[0])
         if record is None or record.channel_id == channel_id:
             return None
         return Message(
@@ -88,12 +80,12 @@ class GamePlaces(GameListener):
 
     async def channel_gone(self, channel_id: int) -> None:
         """A channel or thread was deleted: end the games played there (or in threads of it)."""
-        for record in await self.bot.service.store.open_in_place(channel_id):
+        for record in await self.bot.records.open_in_place(channel_id):
             await self.gone(record, reason=f"channel {channel_id} was deleted")
 
     async def guild_gone(self, guild_id: int) -> None:
         """The bot is no longer in a server: end its games there."""
-        for record in await self.bot.service.store.open_in_guild(guild_id):
+        for record in await self.bot.records.open_in_guild(guild_id):
             await self.gone(record, reason=f"the bot left server {guild_id}")
 
     async def gone(self, record: GameRecord, *, reason: str) -> None:
@@ -126,7 +118,7 @@ class GamePlaces(GameListener):
         await self._archive(record)
 
     async def _archive(self, record: GameRecord) -> None:
-        thread_id = await self.store.thread_of(record.id)
+        thread_id = await self.bot.records.thread_of(record.id)
         if thread_id is None:
             return
         try:

@@ -19,6 +19,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 import discord
 from pydantic import BaseModel
 
+from bot.drawing import forget_game
 from bot.i18n import language_of, render, text
 from bot.services.games import Outcome, ServiceError
 from bot.storage.games import GameRecord
@@ -26,7 +27,7 @@ from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
 from bot.ui.components import view_of
 from bot.ui.controller import GameController, TurnMessage, attached
 from bot.ui.custom_ids import ComponentId
-from bot.ui.pictures import Picture, forget_game
+from bot.ui.pictures import Picture
 from bot.ui.table_presenter import MoveT, TablePresenter
 from rules.engine import Action, Event, GameEngine, Message
 

@@ -16,17 +16,17 @@ import discord
 from bot.storage.games import GameRecord
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def can_see(bot: Conductor, person: discord.Member | discord.User, record: GameRecord) -> bool:
+async def can_see(bot: Bot, person: discord.Member | discord.User, record: GameRecord) -> bool:
     """Whether a person may see a game of their server: they can view the channel it is seen from."""
     return await visible_place(bot, person, record) is not None
 
 
-async def visible_place(bot: Conductor, person: discord.Member | discord.User, record: GameRecord) -> int | None:
+async def visible_place(bot: Bot, person: discord.Member | discord.User, record: GameRecord) -> int | None:
     """The channel a game of the person's server is seen from, if they can view it; else None."""
-    place = await bot.service.store.seen_from(record.id)
+    place = await bot.records.seen_from(record.id)
     return place if place is not None and await seen_places(person, [place]) else None
 
 

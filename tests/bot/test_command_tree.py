@@ -22,6 +22,7 @@ from bot.sandbox.run import add_bot, sandbox_settings
 from bot.services.games import GameService
 from bot.storage.database import Database
 from bot.storage.games import GameStore
+from bot.storage.votes import VoteStore
 from bot.ui.house_rules import TIMER_OVERRIDES
 from rules.cardgame.cards import KIND_NAMES
 from rules.ttr.board import CARD_NAMES
@@ -38,6 +39,7 @@ async def loaded(db: Database, tmp_path: Path, extensions: Sequence[str]) -> Asy
     """A bot (not connected) with these extensions loaded in this order and the commands' translator set."""
     bot = create_bot(sandbox_settings(tmp_path / "unused.sqlite3"))
     bot.service = GameService(GameStore(db), {game: info.engine for game, info in GAMES.items()})
+    bot.votes = VoteStore(db)
     for extension in extensions:
         await bot.load_extension(extension)
     await bot.tree.set_translator(CommandTranslator())
@@ -120,7 +122,7 @@ async def lobby_of(
 ) -> tuple[RecordedMessage, int]:
     """Open a lobby by /newgame; return its message and the channel (or thread of its own) where it is played."""
     await stand_in.slash(host, f"newgame {game}", channel=channel)
-    game_id = (await bot.places.store.open_games_of(stand_in.user(host).id, game))[0]
+    game_id = (await bot.records.open_games_of(stand_in.user(host).id, game))[0]
     where = await bot.service.message(game_id, "lobby")
     assert where is not None
     return stand_in.message(where[1]), where[0]

@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
+from bot import drawing
+from bot.drawing import PictureCache
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.storage.games import GameRecord, SeatRecord
-from bot.ui import pictures
-from bot.ui.pictures import PictureCache, labels
+from bot.ui.pictures import labels
 from bot.workers import WorkerPool
 from render.ttr import render_board, render_hand
 from rules.cardgame import CardGameEngine
@@ -104,18 +105,18 @@ class Recording:
     def submit(self, route: int, draw: Callable[..., Any], *args: Any) -> Future[Any]:
         self.calls.append((route, draw, args))
         future: Future[Any] = Future()
-        future.set_result(b"drawn" if draw is not pictures.forget_drawn else None)
+        future.set_result(b"drawn" if draw is not drawing.forget_drawn else None)
         return future
 
 
 @pytest.fixture
 def recording(monkeypatch: pytest.MonkeyPatch) -> tuple[Recording, Recording]:
     public, private = Recording(), Recording()
-    monkeypatch.setattr(pictures, "PUBLIC", public)
-    monkeypatch.setattr(pictures, "PRIVATE", private)
-    monkeypatch.setattr(pictures, "PICTURES", PictureCache())
-    monkeypatch.setattr(ttr_pictures, "PICTURES", pictures.PICTURES)
-    monkeypatch.setattr(cardgame_pictures, "PICTURES", pictures.PICTURES)
+    monkeypatch.setattr(drawing, "PUBLIC", public)
+    monkeypatch.setattr(drawing, "PRIVATE", private)
+    monkeypatch.setattr(drawing, "PICTURES", PictureCache())
+    monkeypatch.setattr(ttr_pictures, "PICTURES", drawing.PICTURES)
+    monkeypatch.setattr(cardgame_pictures, "PICTURES", drawing.PICTURES)
     return public, private
 
 
@@ -158,7 +159,7 @@ async def test_kept_pictures_are_counted_shared_while_drawn_and_bounded_in_bytes
             threading.Thread(target=finish).start()
             return future
 
-    monkeypatch.setattr(pictures, "PUBLIC", Slow())
+    monkeypatch.setattr(drawing, "PUBLIC", Slow())
     cache = PictureCache(max_bytes=250)
     first = asyncio.ensure_future(cache.get((1, 1, "board"), bytes, 100))
     second = asyncio.ensure_future(cache.get((1, 1, "board"), bytes, 100))
@@ -176,5 +177,5 @@ async def test_kept_pictures_are_counted_shared_while_drawn_and_bounded_in_bytes
 
 def test_a_game_that_ends_is_forgotten_here_and_in_its_worker(recording: tuple[Recording, Recording]) -> None:
     public, _ = recording
-    pictures.forget_game(RECORD.id)
-    assert public.calls == [(RECORD.id, pictures.forget_drawn, (RECORD.id,))]
+    drawing.forget_game(RECORD.id)
+    assert public.calls == [(RECORD.id, drawing.forget_drawn, (RECORD.id,))]

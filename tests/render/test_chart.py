@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.games import GAMES as OFFERED
 from bot.i18n import text
-from bot.services.charts import draw_chart
+from bot.ui.charts import draw_chart
 from render import dice, ttr
 from render.chart import HEIGHT, SHAPES, WIDTH, chart_image
 from render.dice import SEAT_COLOURS

@@ -9,10 +9,10 @@ from bot.exts.admin._games_cog import GamesCog
 from bot.exts.admin._help_cog import HelpCog
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the admin cogs (discord.py extension entry point)."""
     for cog in (ConfigCog(bot), GamesCog(bot), HelpCog(bot)):
         await bot.add_cog(cog)

@@ -32,7 +32,7 @@ from rules.engine import Level, Message
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 GAME_CHOICES = [app_commands.Choice(name=text("en", f"bot.game.{i.namespace}"), value=g) for g, i in GAMES.items()]
 LANGUAGE_CHOICES = [
@@ -55,7 +55,7 @@ class ConfigCog(commands.Cog):
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @config.command(name="show", description=text("en", "commands.config_show.description"))
@@ -366,7 +366,7 @@ class ConfigCog(commands.Cog):
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
         config = await self.bot.config.get(interaction.guild_id)
-        running = await self.bot.service.store.count_open(guild_id=interaction.guild_id)
+        running = await self.bot.records.count_open(guild_id=interaction.guild_id)
         await reply_private(interaction, said, embed=settings_embed(language, self.bot.config, config, running))
 
 

@@ -21,7 +21,7 @@ from bot.ui.house_rules import is_admin
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 class GamesCog(commands.Cog):
     """Commands about the game played where they are typed (a person elsewhere is pointed to their game)."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="endgame", description=text("en", "commands.endgame.description"))

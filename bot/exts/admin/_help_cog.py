@@ -15,7 +15,7 @@ from bot.ui.answers import reply_private
 from bot.ui.house_rules import timer_lines
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 GAME_CHOICES = [app_commands.Choice(name=text("en", f"bot.game.{i.namespace}"), value=g) for g, i in GAMES.items()]
 
@@ -23,7 +23,7 @@ GAME_CHOICES = [app_commands.Choice(name=text("en", f"bot.game.{i.namespace}"), 
 class HelpCog(commands.Cog):
     """Answers privately, in the person's language."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="rules", description=text("en", "commands.rules.description"))

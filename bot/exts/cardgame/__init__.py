@@ -10,7 +10,7 @@ from render.cardgame import PICTURES
 from rules.cardgame import CardGameEngine
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 GAME = GameInfo(
     engine=CardGameEngine(),
@@ -23,7 +23,7 @@ GAME = GameInfo(
 """The card game's entry in `bot.games`."""
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the card game's cog (discord.py extension entry point)."""
     from bot.exts.cardgame._cog import CardGameCog  # the cog reads the list of games, which imports this package
 

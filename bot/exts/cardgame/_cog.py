@@ -21,7 +21,7 @@ from rules.cardgame.actions import DRAW_TICKETS, DrawCard
 from rules.cardgame.cards import KIND_NAMES, kind_of
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 DECK = "deck"
 """The /draw choice for the deck's top card (the others are the card kinds' names)."""
@@ -40,7 +40,7 @@ class CardGameCog(commands.Cog, SharedCommands):
 
     game = GAME
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.controller = CardGameController(bot)
 

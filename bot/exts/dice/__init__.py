@@ -10,7 +10,7 @@ from render.dice import PICTURES
 from rules.dice import DiceEngine
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 GAME = GameInfo(
     engine=DiceEngine(),
@@ -22,7 +22,7 @@ GAME = GameInfo(
 """The dice game's entry in `bot.games` (its moves are made by clicking the turn message's buttons)."""
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the dice cog (discord.py extension entry point)."""
     from bot.exts.dice._cog import DiceCog  # the cog reads the list of games, which imports this package
 

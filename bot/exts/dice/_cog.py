@@ -14,13 +14,13 @@ from bot.i18n import text
 from rules.dice import Roll
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
 class DiceCog(commands.Cog):
     """Slash commands of the dice game; its buttons go through the controller."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.controller = DiceController(bot)
 

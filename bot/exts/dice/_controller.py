@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.drawing import build_once
 from bot.exts.dice._presenter import GAME, action_buttons, final_message, narration, turn_message
 from bot.i18n import language_of, render, text
 from bot.services.games import Outcome
@@ -13,7 +14,6 @@ from bot.storage.games import GameRecord
 from bot.ui.answers import Reply, acknowledge, answer
 from bot.ui.components import view_of
 from bot.ui.controller import GameController
-from bot.ui.pictures import build_once
 from rules.dice import DiceView
 from rules.engine import Message
 

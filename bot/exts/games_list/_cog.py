@@ -19,16 +19,16 @@ from discord.ext import commands
 
 from bot.games import GAMES, game_name
 from bot.i18n import escaped, fit, language_of, text
+from bot.links import jump_link
 from bot.services.games import ServiceError
 from bot.storage.games import DatedGame, GameRecord
 from bot.ui.answers import reply_private, think
 from bot.ui.names import seat_names
-from bot.ui.places import jump_link
 from bot.ui.visibility import seen_places
 from rules.engine import GameResult
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 PAGE = 10
 """Entries on one page."""
@@ -40,7 +40,7 @@ _COLOUR = discord.Colour.from_rgb(46, 125, 50)
 class GamesListCog(commands.Cog):
     """Lists of the server's games, answered privately."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="games", description=text("en", "commands.games.description"))
@@ -50,7 +50,7 @@ class GamesListCog(commands.Cog):
         """The server's open lobbies and running games, newest first: game, place, players, whose turn, age."""
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
-        store = self.bot.service.store
+        store = self.bot.records
         listed, total = await store.listed(interaction.guild_id, ("lobby", "active"), limit=PAGE, offset=_skip(page))
         if not listed:
             key = "lobby_control.games.none" if total == 0 else "lobby_control.list.past_end"
@@ -76,7 +76,7 @@ class GamesListCog(commands.Cog):
         assert interaction.guild_id is not None
         language = language_of(interaction.locale)
         await think(interaction, private=True)  # the results are reckoned off the loop
-        store = self.bot.service.store
+        store = self.bot.records
         user_id = member.id if member is not None else None
         places = await store.places(interaction.guild_id, ("finished",), user_id=user_id)
         listed, total = await store.listed(

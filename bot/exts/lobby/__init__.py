@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from bot.exts.lobby._cog import LobbyCog
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the lobby cog (discord.py extension entry point)."""
     await bot.add_cog(LobbyCog(bot))

@@ -37,8 +37,8 @@ from bot.ui.permissions import FOR_THREADS, explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
     from bot.services.lobbies import LobbyExpiry
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 class LobbyCog(commands.Cog):
     """Opening games; the lobby's buttons are handled by its controller, idle lobbies shown expired here."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._caps = StoreLock()
         self._opening: dict[object, tuple[int | None, int]] = {}
@@ -106,7 +106,7 @@ class LobbyCog(commands.Cog):
             return
         asked = plan.threads is True and self.bot.places.can_open_thread(interaction)
         no_threads = [n for n in missing_here(interaction, threads=True) if n in FOR_THREADS] if asked else []
-        busy = await self.bot.service.store.in_channel(interaction.channel_id)  # a friendly fast path:
+        busy = await self.bot.records.in_channel(interaction.channel_id)  # a friendly fast path:
         if busy:  # the database decides below, whatever raced
             await reply_private(interaction, text(language, "bot.reason.channel_busy", id=busy[0].id))
             return
@@ -178,7 +178,7 @@ class LobbyCog(commands.Cog):
         """The first cap this person would pass by opening one more game here, or None."""
         if guild_id is None:
             return None
-        store = self.bot.service.store
+        store = self.bot.records
         mine = sum(1 for opening in self._opening.values() if opening == (guild_id, user_id))
         here = sum(1 for g, _ in self._opening.values() if g == guild_id)
         lobbies = await store.count_open(guild_id=guild_id, host_id=user_id, status="lobby") + mine

@@ -32,8 +32,8 @@ from bot.ui.permissions import explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
     from bot.exts.lobby._cog import LobbyCog
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ VERBS = (KICK, KICK_WHO, ENTER, DECLINE, REMATCH, INVITE)
 class LobbyControl:
     """The host's removals, rematches and invitations, for the lobby's controller and the user menu."""
 
-    def __init__(self, bot: Conductor, redraw: Callable[[GameRecord], Awaitable[None]]) -> None:
+    def __init__(self, bot: Bot, redraw: Callable[[GameRecord], Awaitable[None]]) -> None:
         self.bot = bot
         self.redraw = redraw
         """Shows a lobby as it is now in its message (the lobby controller's)."""
@@ -76,9 +76,7 @@ class LobbyControl:
 
     async def why_not(self, game_id: int, user_id: int, error: ServiceError) -> Message:
         """The reason to give for a refused lobby click: a person the host removed is told so."""
-        if error.message.key == "bot.reason.not_in_lobby" and await self.bot.service.store.removed_from(
-            game_id, user_id
-        ):
+        if error.message.key == "bot.reason.not_in_lobby" and await self.bot.records.removed_from(game_id, user_id):
             return Message(key="lobby_control.reason.removed")
         return error.message
 
@@ -144,7 +142,7 @@ class LobbyControl:
         """Join from an invitation: seat the clicker, redraw the lobby (elsewhere), and tell them privately."""
         language = language_of(interaction.locale)
         limit = (await self.bot.config.get(interaction.guild_id)).limits.games_per_person
-        store = self.bot.service.store
+        store = self.bot.records
         try:  # the same cap as the lobby's Join
             if await store.count_open(guild_id=interaction.guild_id, user_id=interaction.user.id) >= limit:
                 raise ServiceError("admin.reason.cap_games_per_person", limit=limit)
@@ -169,7 +167,7 @@ class LobbyControl:
 
     async def _name_of(self, interaction: discord.Interaction[Any], game_id: int, user_id: int) -> str:
         """A person's name: as seated in the game, else as a member of this server, else their id."""
-        record = await self.bot.service.store.get(game_id)
+        record = await self.bot.records.get(game_id)
         seated = next((s.name for s in record.seats if s.user_id == user_id), None) if record is not None else None
         member = interaction.guild.get_member(user_id) if interaction.guild is not None else None
         return seated or (member.display_name if member is not None else str(user_id))
@@ -195,7 +193,7 @@ class LobbyControl:
         elif member.id == user.id:
             refusal = Message(key="lobby_control.reason.invite_self")
         else:
-            here = await self.bot.service.store.in_channel(interaction.channel_id)
+            here = await self.bot.records.in_channel(interaction.channel_id)
             if here:
                 refusal = await self._invite_into(interaction, here[0], member)
             else:
@@ -213,7 +211,7 @@ class LobbyControl:
             return Message(key="lobby_control.reason.game_running")
         if record.seat_of(interaction.user.id) is None:
             return Message(key="lobby_control.reason.join_first")
-        store = self.bot.service.store
+        store = self.bot.records
         removed = await store.removed_from(record.id, member.id)
         if removed and interaction.user.id != record.host_id:
             return Message(key="lobby_control.reason.removed_by_host", params={"member": member.display_name})

@@ -85,7 +85,7 @@ class LobbyController(GameController):
             return
         if cid.verb == "join" and interaction.guild_id is not None:  # the same cap /newgame applies to hosts
             limit = config.limits.games_per_person
-            if await service.store.count_open(guild_id=interaction.guild_id, user_id=user.id) >= limit:
+            if await self.bot.records.count_open(guild_id=interaction.guild_id, user_id=user.id) >= limit:
                 await self.refuse(
                     interaction, Message(key="admin.reason.cap_games_per_person", params={"limit": limit})
                 )

@@ -20,7 +20,7 @@ from bot.ui.custom_ids import LOBBY, ComponentId
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 ENTER = "enter"
 """The verb of the Join button of an invitation (posted apart from the lobby, which it redraws)."""
@@ -46,7 +46,7 @@ def invitation_buttons(language: str, record: GameRecord) -> discord.ui.View:
 class InvitationLedger:
     """Who was invited into each lobby: the one door every invitation goes through before it is posted."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._claiming: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         """Lobby id → its lock: the invitations of one lobby are counted and recorded one at a time."""
@@ -61,16 +61,16 @@ class InvitationLedger:
         if refused is not None:
             return refused
         member = {"member": escaped(member_name)}
-        store = self.bot.notifications.store
+        notifications = self.bot.notifications
         async with self._claiming[record.id]:
-            invited = await store.invitations(record.id)
+            invited = await notifications.invitations(record.id)
             earlier = next((i for i in invited if i.user_id == member_id), None)
             if earlier is not None and not again:
                 key = "declined" if earlier.declined else "already_invited"
                 return Message(key=f"lobby_control.reason.{key}", params=member)
             if earlier is None and len(invited) >= INVITATIONS_PER_LOBBY:
                 return Message(key="lobby_control.reason.invitations_spent", params={"limit": INVITATIONS_PER_LOBBY})
-            if not await store.invite(Invitation(record.id, member_id, inviter_id), again=again):
+            if not await notifications.invite(Invitation(record.id, member_id, inviter_id), again=again):
                 return Message(key="lobby_control.reason.already_invited", params=member)  # another process's
         return None
 
@@ -86,7 +86,7 @@ class InvitationLedger:
     async def decline(self, game_id: int, user_id: int) -> Invitation | None:
         """Mark a person's invitation into a lobby declined (nobody can invite them into it again); it, or None
         when they were not invited into it."""
-        return await self.bot.notifications.store.decline(game_id, user_id)
+        return await self.bot.notifications.decline(game_id, user_id)
 
     def forget(self, game_id: int) -> None:
         """Drop the lock of a lobby that started or closed."""

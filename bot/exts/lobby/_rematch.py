@@ -22,14 +22,14 @@ from bot.exts.lobby._invitations import InvitationLedger, invitation_buttons
 from bot.exts.lobby._seating import Seating
 from bot.games import game_name
 from bot.i18n import language_of, render, text
+from bot.links import jump_link
 from bot.storage.games import GameRecord, SeatRecord
 from bot.ui.answers import reply_private
 from bot.ui.custom_ids import ComponentId
-from bot.ui.places import jump_link
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
     from bot.exts.lobby._cog import LobbyCog
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class RematchPlan:
 class Rematches:
     """Opens rematches, and knows the seating plan of each rematch lobby (for Join)."""
 
-    def __init__(self, bot: Conductor, invitations: InvitationLedger) -> None:
+    def __init__(self, bot: Bot, invitations: InvitationLedger) -> None:
         self.bot = bot
         self.invitations = invitations
         self._plans: dict[int, RematchPlan | None] = {}
@@ -84,7 +84,7 @@ class Rematches:
     async def order(self, game_id: int) -> RematchPlan | None:
         """The rematch plan of a lobby, or None when it is no rematch."""
         if game_id not in self._plans:
-            previous = await self.bot.service.store.rematched_from(game_id)
+            previous = await self.bot.records.rematched_from(game_id)
             self._plans[game_id] = None if previous is None else RematchPlan(previous)
         return self._plans[game_id]
 
@@ -96,7 +96,7 @@ class Rematches:
         """Open the rematch of the finished game `cid` names, or refuse privately: the game is not finished, the
         presser did not play it, a rematch was opened already (pointed to), the channel has an open game."""
         language = language_of(interaction.locale)
-        store = self.bot.service.store
+        store = self.bot.records
         previous = await store.get(cid.game_id)
         if previous is None or previous.status != "finished":
             await reply_private(interaction, text(language, "lobby_control.reason.not_finished"))
@@ -127,7 +127,7 @@ class Rematches:
 
     async def _already(self, language: str, game_id: int) -> str:
         """The refusal for a second rematch: a link to the first one's lobby message (or its channel)."""
-        record = await self.bot.service.store.get(game_id)
+        record = await self.bot.records.get(game_id)
         where = await self.bot.service.message(game_id, "lobby")
         if record is None or where is None:
             return text(language, "lobby_control.reason.rematch_exists", id=game_id, link=f"#{game_id}")

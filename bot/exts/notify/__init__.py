@@ -9,10 +9,10 @@ from bot.exts.notify._messenger import DirectMessenger
 from bot.exts.notify._panel import refusal_buttons
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the notification commands (discord.py extension entry point)."""
     await bot.add_cog(NotifyCog(bot))
 

@@ -18,7 +18,7 @@ from bot.ui.answers import answer, reply_private
 from bot.ui.visibility import can_see
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 class NotifyCog(commands.Cog):
     """Commands about one person's notifications; every answer is private."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 CANNOT_DM = 50007
 """Discord's code for a DM it refuses: the person closed DMs from server members (or blocked the bot)."""
@@ -16,7 +16,7 @@ CANNOT_DM = 50007
 class DirectMessenger:
     """Sends DMs and channel lines for the notification service through the bot's connection."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def dm(self, user_id: int, content: str) -> bool:

@@ -18,7 +18,7 @@ from bot.storage.notifications import DELAYS, NotifyPrefs, Refusals
 from bot.ui.answers import Reply, answer
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 DM_OFF = "off"
 """The DM menu's value for no DMs (the others are the delays in minutes)."""
@@ -134,13 +134,14 @@ class NotifyComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEM
         """Rebuild the control from a click on any panel, old or new."""
         return cls(item)
 
-    async def callback(self, interaction: discord.Interaction[Conductor]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Store the person's choice and show the panel as it is now, in place."""
         data: Any = interaction.data or {}
         match = re.fullmatch(TEMPLATE, str(data.get("custom_id", "")))
         if match is None:
             return
-        notifications = interaction.client.notifications
+        bot: Bot = interaction.client
+        notifications = bot.notifications
         field, value = match["field"], match["value"] or ""
         values = [str(v) for v in data.get("values") or []]
         if field in ("dm", "ping"):

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from bot.exts.play._cog import PlayCog
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the shared commands' cog (discord.py extension entry point)."""
     await bot.add_cog(PlayCog(bot))

@@ -19,7 +19,7 @@ from bot.ui.answers import acknowledge, reply_private
 from bot.ui.hints import hint_text
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 MAX_CHOICES = 25
 """Discord's limit on an autocomplete's suggestions."""
@@ -28,7 +28,7 @@ MAX_CHOICES = 25
 class PlayCog(commands.Cog):
     """The commands several games share: each finds the channel's game and hands over to that game's cog."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="draw", description=text("en", "commands.draw.description"))

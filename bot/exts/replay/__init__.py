@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from bot.exts.replay._cog import ReplayCog
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the replay cog (discord.py extension entry point)."""
     await bot.add_cog(ReplayCog(bot))

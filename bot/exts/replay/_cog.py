@@ -20,17 +20,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawing import draw_slow
 from bot.games import GAMES, game_name
 from bot.i18n import fit, language_of, text
-from bot.services.charts import as_logged
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private, think
-from bot.ui.pictures import MAX_ALT_TEXT, draw_slow, labels, plain_names
+from bot.ui.charts import as_logged
+from bot.ui.pictures import MAX_ALT_TEXT, labels, plain_names
 from bot.ui.visibility import visible_place
 from render.replay import EXTENSION, render_game_log, render_game_replay
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 class ReplayCog(commands.Cog):
     """The /replay command."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="replay", description=text("en", "commands.replay.description"))
@@ -48,7 +49,7 @@ class ReplayCog(commands.Cog):
         """Post a finished game's animation and public log in its channel (privately when asked elsewhere), or say
         privately why not."""
         language = language_of(interaction.locale)
-        record = await self.bot.service.store.get(game)
+        record = await self.bot.records.get(game)
         refusal = _refusal(record, interaction.guild_id)
         place = None if record is None or refusal else await visible_place(self.bot, interaction.user, record)
         if refusal is None and place is None:
@@ -61,7 +62,7 @@ class ReplayCog(commands.Cog):
         await think(interaction, private=not here)
         words = await self.bot.public_language(record.guild_id) if here else language
         try:
-            actions = await self.bot.service.store.actions(record.id)
+            actions = await self.bot.records.actions(record.id)
             replaying = as_logged(record, actions)
             pictures = GAMES[record.game].pictures
             animation = await draw_slow(render_game_replay, pictures, *replaying, plain_names(record), labels(words))

@@ -8,17 +8,17 @@ from bot.exts.stats._cog import StatsCog
 from bot.exts.stats._reset import ResetRatingsButton, reset_question
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 __all__ = ["reset_question"]
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the stats cog and the reset buttons (discord.py extension entry point)."""
     await bot.add_cog(StatsCog(bot))
     bot.add_dynamic_items(ResetRatingsButton)
 
 
-async def teardown(bot: Conductor) -> None:
+async def teardown(bot: Bot) -> None:
     """Forget the reset buttons (the cog goes with the extension)."""
     bot.remove_dynamic_items(ResetRatingsButton)

@@ -18,18 +18,19 @@ from babel.numbers import format_decimal
 from discord import app_commands
 from discord.ext import commands
 
+from bot.drawing import draw_slow
 from bot.games import GAMES, GameInfo, game_name
 from bot.i18n import escaped, language_of, shown_name, text
-from bot.services.ratings import Summary, shown, summarize
-from bot.storage.ratings import RatingStore, Standing
+from bot.services.ratings import RatingService, Summary, shown, summarize
+from bot.storage.ratings import Standing
 from bot.ui.answers import reply_private, think
-from bot.ui.pictures import Picture, draw_slow, labels
+from bot.ui.pictures import Picture, labels
 from bot.ui.visibility import seen_places
 from render.labels import Labels
 from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leaderboard, render_stats
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -83,13 +84,8 @@ def number(language: str, value: float) -> str:
 class StatsCog(commands.Cog):
     """The /stats and /leaderboard commands."""
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-
-    @property
-    def store(self) -> RatingStore:
-        """The results and ratings, kept by the bot's rating service."""
-        return self.bot.ratings.store
 
     @app_commands.command(name="stats", description=text("en", "commands.stats.description"))
     @app_commands.describe(
@@ -106,9 +102,9 @@ class StatsCog(commands.Cog):
             await reply_private(interaction, text(language, "stats.reason.guild_only"))
             return
         person = member or interaction.user
-        places = await self.bot.service.store.places(interaction.guild_id, ("finished",))
+        places = await self.bot.records.places(interaction.guild_id, ("finished",))
         places = await seen_places(interaction.user, places)
-        played = await self.store.families_of(interaction.guild_id, person.id, places=places)
+        played = await self.bot.ratings.families_of(interaction.guild_id, person.id, places=places)
         family = family_of(game) or max(played, key=lambda f: played[f], default=None)
         if family is None or family not in played:
             key, params = (
@@ -120,7 +116,9 @@ class StatsCog(commands.Cog):
             return
         others = [] if game else sorted(played)
         public = await self.bot.public_language(interaction.guild_id)
-        answer = stats_answer(self.store, interaction.guild_id, family, person, public, others=others, places=places)
+        answer = stats_answer(
+            self.bot.ratings, interaction.guild_id, family, person, public, others=others, places=places
+        )
         await self._post(interaction, answer)
 
     @app_commands.command(name="leaderboard", description=text("en", "commands.leaderboard.description"))
@@ -134,7 +132,7 @@ class StatsCog(commands.Cog):
             await reply_private(interaction, text(language, "stats.reason.guild_only"))
             return
         public = await self.bot.public_language(interaction.guild_id)
-        answer = leaderboard_answer(self.store, interaction.guild_id, family, interaction.user, public)
+        answer = leaderboard_answer(self.bot.ratings, interaction.guild_id, family, interaction.user, public)
         await self._post(interaction, answer)
 
     async def _post(self, interaction: discord.Interaction[Any], making: Awaitable[Answer]) -> None:
@@ -167,7 +165,7 @@ class Answer:
 
 
 async def stats_answer(
-    store: RatingStore,
+    ratings: RatingService,
     guild_id: int,
     family: str,
     person: Person,
@@ -178,8 +176,8 @@ async def stats_answer(
 ) -> Answer:
     """A person's stats in one family (who has results in it), with the other families they played named; the
     figures count only the games seen from `places`, if given (the rating is the server's, as on its leaderboard)."""
-    results = await store.results_of(guild_id, family, person.id, places=places)
-    standing = await store.standing(guild_id, family, person.id)
+    results = await ratings.results_of(guild_id, family, person.id, places=places)
+    standing = await ratings.standing(guild_id, family, person.id)
     summary = summarize(family_game(family).ratings, results)
     lines = [_summary_line(language, family, person.display_name, summary), _rating_line(language, standing)]
     elsewhere = [family_name(language, f) for f in others if f != family]
@@ -198,10 +196,12 @@ async def stats_answer(
     return Answer(language, lines, card, render_stats, f"stats-{family}.png", alt)
 
 
-async def leaderboard_answer(store: RatingStore, guild_id: int, family: str, reader: Person, language: str) -> Answer:
+async def leaderboard_answer(
+    ratings: RatingService, guild_id: int, family: str, reader: Person, language: str
+) -> Answer:
     """A server's ten best rated players of a family, and the reader's own place if outside them."""
-    top = await store.top(guild_id, family, TOP)
-    mine = await store.standing(guild_id, family, reader.id)
+    top = await ratings.top(guild_id, family, TOP)
+    mine = await ratings.standing(guild_id, family, reader.id)
     rows = tuple(_row(s, own=s.user_id == reader.id) for s in top)
     outside = mine is not None and all(s.user_id != reader.id for s in top)
     name = family_name(language, family)

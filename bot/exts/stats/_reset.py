@@ -15,7 +15,7 @@ from bot.ui.answers import reply_private, update
 from bot.ui.house_rules import is_admin
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 QUESTION_SECONDS = 300
 RESET, KEEP = "reset", "keep"
@@ -39,9 +39,9 @@ class ResetRatingsButton(
         """Rebuild the button from a click on the question, old or new."""
         return cls(match["verb"], int(match["asked"]), str(getattr(item, "label", "") or ""))
 
-    async def callback(self, interaction: discord.Interaction[Conductor]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Reset (or keep) the ratings, and replace the question with what was done."""
-        bot = interaction.client
+        bot: Bot = interaction.client
         if not await bot.admit(interaction, "command"):
             return
         language = language_of(interaction.locale)
@@ -51,7 +51,7 @@ class ResetRatingsButton(
         if time.time() - self.asked > QUESTION_SECONDS:
             said = text(language, "stats.reset.expired")
         elif self.verb == RESET:
-            said = text(language, "stats.reset.done", count=await bot.ratings.store.reset(interaction.guild_id))
+            said = text(language, "stats.reset.done", count=await bot.ratings.reset(interaction.guild_id))
         else:
             said = text(language, "stats.reset.kept")
         await update(interaction, content=said, view=None)

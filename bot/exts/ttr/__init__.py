@@ -10,7 +10,7 @@ from render.ttr import PICTURES
 from rules.ttr import TicketToRideEngine
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 GAME = GameInfo(
     engine=TicketToRideEngine(),
@@ -23,7 +23,7 @@ GAME = GameInfo(
 """Ticket to Ride's entry in `bot.games`."""
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the Ticket to Ride cog (discord.py extension entry point)."""
     from bot.exts.ttr._cog import TtrCog  # the cog reads the list of games, which imports this package
 

@@ -40,7 +40,7 @@ from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO
 from rules.ttr.view import PublicView
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
 class TtrCog(commands.Cog, SharedCommands):
@@ -48,7 +48,7 @@ class TtrCog(commands.Cog, SharedCommands):
 
     game = GAME
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.controller = TtrController(bot)
 

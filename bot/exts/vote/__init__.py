@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from bot.exts.vote._cog import VoteCog
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
-async def setup(bot: Conductor) -> None:
+async def setup(bot: Bot) -> None:
     """Load the vote cog (discord.py extension entry point)."""
     await bot.add_cog(VoteCog(bot))

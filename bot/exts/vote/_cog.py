@@ -15,11 +15,11 @@ from bot.i18n import language_of, render, text
 from bot.services.consent import ConsentService, Vote
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
-from bot.storage.votes import VoteKind, VoteStore
+from bot.storage.votes import VoteKind
 from bot.ui.answers import reply_private, say_in_public
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 
 class VoteCog(commands.Cog):
@@ -27,10 +27,10 @@ class VoteCog(commands.Cog):
 
     vote = app_commands.Group(name="vote", description=text("en", "commands.vote.description"), guild_only=True)
 
-    def __init__(self, bot: Conductor) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.consent = ConsentService(
-            VoteStore(bot.service.store.database),
+            bot.votes,
             bot.service,
             clock=lambda: bot.clock(),
             resync=self._resync,

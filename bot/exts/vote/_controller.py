@@ -16,7 +16,7 @@ from bot.ui.custom_ids import ComponentId
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.app import Conductor
+    from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class VoteController(GameController):
 
     game = GAME
 
-    def __init__(self, bot: Conductor, consent: ConsentService) -> None:
+    def __init__(self, bot: Bot, consent: ConsentService) -> None:
         super().__init__(bot)
         self.consent = consent
 

@@ -72,7 +72,7 @@ async def test_a_server_that_never_chose_gets_a_thread_at_start(stand_in: LocalD
         await (await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))).edited()
         [thread] = stand_in.threads
         record = await bot.service.game_in_channel(thread.id)
-        assert record.status == "active" and await bot.places.store.thread_of(record.id) == thread.id
+        assert record.status == "active" and await bot.records.thread_of(record.id) == thread.id
 
 
 async def test_without_threads_games_stay_in_their_channel(stand_in: LocalDiscord, running: Running) -> None:

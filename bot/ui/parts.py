@@ -1,0 +1,92 @@
+"""What the bot's inner layers (ui and exts) need of the bot: its parts and the few Discord calls they make.
+
+Typed against this rather than the composition root (bot/app.py), so no module below it imports it; the bot
+(`bot.app.Conductor`) is the one object that has all of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services.games import GameService
+from bot.services.guild_config import GuildConfigService
+from bot.services.notifications import NotificationService
+from bot.services.ratings import RatingService
+from bot.services.records import GameRecords
+from bot.services.timers import TimerService
+from bot.settings import Settings
+from bot.storage.votes import VoteStore
+
+if TYPE_CHECKING:  # both type their bot with this protocol
+    from bot.ui.controller import GameController
+    from bot.ui.custom_ids import ComponentId
+    from bot.ui.places import GamePlaces
+
+
+class Bot(Protocol):
+    """The running bot as ui and exts see it: the services, the settings, the games' controllers and places, and
+    the discord.py calls they use."""
+
+    settings: Settings
+    service: GameService
+    config: GuildConfigService
+    timers: TimerService
+    notifications: NotificationService
+    ratings: RatingService
+    places: GamePlaces
+    records: GameRecords
+    votes: VoteStore
+    controllers: dict[str, GameController]
+    clock: Callable[[], float]
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]:
+        """The slash command tree."""
+
+    @property
+    def cogs(self) -> Mapping[str, commands.Cog]:
+        """The loaded cogs by name."""
+
+    def get_cog(self, name: str, /) -> commands.Cog | None:
+        """A loaded cog by name."""
+
+    async def add_cog(self, cog: commands.Cog, /) -> None:
+        """Load a cog."""
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Route clicks on components whose custom ids match these items."""
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Stop routing these items."""
+
+    def get_channel(self, id: int, /) -> Any:
+        """A cached channel or thread, or None."""
+
+    async def fetch_channel(self, channel_id: int, /) -> Any:
+        """A channel or thread, asked of Discord."""
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable:
+        """A channel to send to or edit in, without fetching it."""
+
+    def get_guild(self, id: int, /) -> discord.Guild | None:
+        """A cached server, or None."""
+
+    async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel:
+        """The direct-message channel with a person."""
+
+    async def admit(self, interaction: discord.Interaction[Any], kind: str | None) -> bool:
+        """Let an interaction in, or answer privately why not."""
+
+    async def route_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """Send a click to the controller of its game."""
+
+    async def public_language(self, guild_id: int | None) -> str:
+        """The language of a server's public messages."""
+
+    async def default_options(self, guild_id: int | None, game: str) -> dict[str, Any]:
+        """The server's defaults for a game's variant options."""
