@@ -11,7 +11,7 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.sandbox import LocalDiscord, LocalDiscordError, NotConnected, StandInTimeout
+from localdiscord import LocalDiscord, LocalDiscordError, NotConnected, StandInTimeout
 from tests.sandbox.toy_bot import ToyBot
 
 

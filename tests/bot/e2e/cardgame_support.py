@@ -10,8 +10,8 @@ from typing import Any
 from bot.app import Conductor
 from bot.exts.cardgame._private import ticket_words
 from bot.i18n import render
-from bot.sandbox import LocalDiscord, RecordedMessage
-from bot.sandbox.run import ScriptedTable
+from bot.sandbox.table import ScriptedTable
+from localdiscord import LocalDiscord, RecordedMessage
 from rules.cardgame import CardGameEngine, CardGameState
 from rules.cardgame.view import CardGameView, ticket_view
 from tests.bot.e2e.conftest import table

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor, create_bot
-from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
-from bot.sandbox.run import ScriptedTable, sandbox_settings
+from bot.sandbox.run import sandbox_settings
+from bot.sandbox.table import ScriptedTable
+from localdiscord import LocalDiscord, LocalUser, RecordedMessage
 
 PEOPLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import add_bot, bot_policy
+from bot.sandbox.table import add_bot, bot_policy
+from localdiscord import LocalDiscord
 from rules.cardgame import CardGameState
 from rules.cardgame.actions import PlayGroup
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
+from localdiscord import LocalDiscord, RecordedMessage
 from rules.dice import DiceEngine
 from tests.bot.e2e.conftest import Running, final_with_chart, people, table
 

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import ScriptedTable
+from bot.sandbox.table import ScriptedTable
 from bot.services.ratings import points_so_far
+from localdiscord import LocalDiscord
 from tests.bot.e2e.admin.support import checked_stand_in
 from tests.bot.e2e.conftest import Running, table
 

@@ -10,9 +10,9 @@ from typing import Any
 from PIL import Image
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.services.charts import CHART, DUE, KIND
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, RecordedMessage
 from render.chart import HEIGHT, WIDTH
 from tests.bot.e2e.conftest import Running, table
 

@@ -4,7 +4,7 @@ privately, and nothing changes."""
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.conftest import Running, table
 from tests.bot.e2e.test_dice_game import act_buttons, game_version, seat_to_act
 

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import MOVE_DRIVERS, bot_policy
+from bot.sandbox.run import MOVE_DRIVERS
+from bot.sandbox.table import bot_policy
 from bot.services.games import GameListener, Outcome
 from bot.storage.games import GameRecord
 from bot.ui.cooldowns import RATES, Cooldowns
+from localdiscord import LocalDiscord
 from tests.bot.e2e.admin.support import Clock, bot_runner, lobby_expiry
 from tests.bot.e2e.conftest import Running, table
 

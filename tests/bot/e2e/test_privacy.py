@@ -11,8 +11,8 @@ import discord
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, LocalRole, LocalUser, RecordedMessage
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, LocalRole, LocalUser, RecordedMessage
 from tests.bot.e2e.conftest import PEOPLE, Running, table
 
 STAFF = "Staff"

@@ -19,11 +19,11 @@ import pytest
 
 from bot import __main__ as entry
 from bot.app import Conductor, create_bot
-from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
 from bot.storage.database import DatabaseUnusable, Statement, open_database
 from bot.ui.pictures import PICTURES, PRIVATE_WORKERS, stop_pictures
 from bot.workers import usable_cores
+from localdiscord import LocalDiscord, LocalUser, RecordedMessage
 from render.caches import clear_caches
 from rules.dice import DiceEngine
 from tests.bot.e2e.conftest import Running, choose_threads, people, table

@@ -7,9 +7,9 @@ import sqlite3
 from pathlib import Path
 
 from bot.app import Conductor, create_bot
-from bot.sandbox import LocalDiscord
 from bot.sandbox.run import sandbox_settings
 from bot.ui.pictures import PRIVATE, PUBLIC, stop_pictures
+from localdiscord import LocalDiscord
 from render import artstore
 
 STORED = 1000

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.sandbox import LocalDiscord
 from bot.services.ratings import rate_game
 from bot.storage.database import Statement, open_database
 from bot.storage.ratings import RatingStore
+from localdiscord import LocalDiscord
 from tests.bot.e2e.admin.support import checked_stand_in
 from tests.bot.e2e.conftest import Running
 from tests.bot.storage.test_ratings_store import add_finished_games, result

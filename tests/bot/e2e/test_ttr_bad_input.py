@@ -10,8 +10,8 @@ import pytest
 from pydantic import BaseModel
 
 from bot.app import Conductor
-from bot.sandbox import ImpossibleInteraction, LocalDiscord, RecordedMessage
-from bot.sandbox.run import ScriptedTable, bot_policy
+from bot.sandbox.table import ScriptedTable, bot_policy
+from localdiscord import ImpossibleInteraction, LocalDiscord, RecordedMessage
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map

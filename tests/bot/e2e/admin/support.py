@@ -14,11 +14,11 @@ import discord
 import pytest
 
 from bot.app import Conductor, create_bot
-from bot.sandbox import LocalDiscord, LocalRole, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
 from bot.services.lobbies import LobbyExpiry
 from bot.storage.games import GameRecord
 from bot.storage.timers import TurnTimer
+from localdiscord import LocalDiscord, LocalRole, LocalUser, RecordedMessage
 from rules.dice import DiceEngine
 from tests.bot.e2e.conftest import choose_threads
 

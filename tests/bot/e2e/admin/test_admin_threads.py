@@ -3,7 +3,7 @@ archived at the end; a lobby that never starts leaves no thread."""
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.admin.support import Running, button, play_dice
 from tests.bot.e2e.conftest import people
 

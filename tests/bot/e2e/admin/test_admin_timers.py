@@ -6,8 +6,8 @@ import asyncio
 import random
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, RecordedMessage
 from rules.dice import DiceEngine
 from tests.bot.e2e.admin.support import (
     Clock,

@@ -3,7 +3,7 @@
 It is the floor of the end-to-end tests and of the offline sandbox; see README.md in this folder.
 """
 
-from bot.sandbox.errors import (
+from localdiscord.errors import (
     ImpossibleInteraction,
     LocalDiscordError,
     MissedDeadline,
@@ -11,9 +11,9 @@ from bot.sandbox.errors import (
     RejectedResponse,
     StandInTimeout,
 )
-from bot.sandbox.faults import FailedRequests, HeldRequests
-from bot.sandbox.local_discord import LocalDiscord, default_users
-from bot.sandbox.models import (
+from localdiscord.faults import FailedRequests, HeldRequests
+from localdiscord.local_discord import LocalDiscord, default_users
+from localdiscord.models import (
     Choice,
     LocalChannel,
     LocalGuild,
@@ -28,8 +28,8 @@ from bot.sandbox.models import (
     RecordedMessage,
     SyncedCommand,
 )
-from bot.sandbox.outcome import InteractionOutcome
-from bot.sandbox.state import MessageAction
+from localdiscord.outcome import InteractionOutcome
+from localdiscord.state import MessageAction
 
 __all__ = [
     "Choice",

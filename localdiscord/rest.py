@@ -10,12 +10,12 @@ from contextlib import suppress
 
 from aiohttp import web
 
-from bot.sandbox import interaction_data, payloads, validation
-from bot.sandbox.faults import FailedRequests, Faults
-from bot.sandbox.form_errors import Problems
-from bot.sandbox.gateway import Gateway
-from bot.sandbox.ids import next_snowflake
-from bot.sandbox.models import (
+from localdiscord import interaction_data, payloads, validation
+from localdiscord.faults import FailedRequests, Faults
+from localdiscord.form_errors import Problems
+from localdiscord.gateway import Gateway
+from localdiscord.ids import next_snowflake
+from localdiscord.models import (
     EPHEMERAL,
     LOADING,
     InteractionType,
@@ -27,7 +27,7 @@ from bot.sandbox.models import (
     RecordedInteraction,
     RecordedMessage,
 )
-from bot.sandbox.permissions import (
+from localdiscord.permissions import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
@@ -41,7 +41,7 @@ from bot.sandbox.permissions import (
     names,
     send_permission,
 )
-from bot.sandbox.state import StandInState, UploadedFile
+from localdiscord.state import StandInState, UploadedFile
 
 _log = logging.getLogger(__name__)
 
