@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.app import create_bot  # noqa: E402
-from bot.sandbox import LocalDiscord, LocalUser  # noqa: E402
-from bot.sandbox.run import SANDBOX_PEOPLE, STARTUP_SECONDS, ScriptedTable, sandbox_settings  # noqa: E402
+from bot.sandbox.run import SANDBOX_PEOPLE, STARTUP_SECONDS, sandbox_settings  # noqa: E402
+from bot.sandbox.table import ScriptedTable  # noqa: E402
+from localdiscord import LocalDiscord, LocalUser  # noqa: E402
 
 GAMES = (
     ("dice", {}),

@@ -14,8 +14,9 @@ import tempfile
 from pathlib import Path
 
 from bot.app import create_bot
-from bot.sandbox import LocalDiscord, LocalUser
-from bot.sandbox.run import SANDBOX_PEOPLE, ScriptedTable, sandbox_settings
+from bot.sandbox.run import SANDBOX_PEOPLE, sandbox_settings
+from bot.sandbox.table import ScriptedTable
+from localdiscord import LocalDiscord, LocalUser
 
 
 async def measure(game: str, games: int, players: int) -> tuple[list[float], int, int]:

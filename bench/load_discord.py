@@ -31,13 +31,13 @@ from pathlib import Path
 
 from bench.loads import Run, family_usage
 from bot.games import GAMES
-from bot.sandbox import LocalDiscord, LocalUser
-from bot.sandbox.run import bot_policy, button_for, public_controls
+from bot.sandbox.table import bot_policy, button_for, public_controls
 from bot.services.guild_config import GuildConfigService
 from bot.storage.database import Database
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.opening import open_database
+from localdiscord import LocalDiscord, LocalUser
 from rules.dice import DiceEngine
 
 ENGINE = DiceEngine()

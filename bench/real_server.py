@@ -25,12 +25,13 @@ from pathlib import Path
 
 from bot.app import Conductor, create_bot
 from bot.games import GAMES
-from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
-from bot.sandbox.run import ScriptedTable, sandbox_settings
+from bot.sandbox.run import sandbox_settings
+from bot.sandbox.table import ScriptedTable
 from bot.services.guild_config import GuildConfigService
 from bot.settings import Settings
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.opening import open_database
+from localdiscord import LocalDiscord, LocalUser, RecordedMessage
 from render.caches import clear_caches
 
 PEOPLE = ("Ann", "Ben")

@@ -58,8 +58,8 @@ def tree_cpu(root: int) -> float:
 async def child(database: Path, art: Path, draw: bool) -> dict[str, float]:
     """In the measured process: start the bot on the store, note when it is ready (and optionally draw pictures)."""
     from bot.app import create_bot
-    from bot.sandbox import LocalDiscord, LocalUser
     from bot.sandbox.run import sandbox_settings
+    from localdiscord import LocalDiscord, LocalUser
 
     settings = sandbox_settings(database, bot_move_delay=0)
     if "art_folder" in type(settings).model_fields:

@@ -22,8 +22,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from bot.app import create_bot
-from bot.sandbox import LocalDiscord, LocalUser
-from bot.sandbox.run import SANDBOX_PEOPLE, ScriptedTable, sandbox_settings
+from bot.sandbox.run import SANDBOX_PEOPLE, sandbox_settings
+from bot.sandbox.table import ScriptedTable
+from localdiscord import LocalDiscord, LocalUser
 from rules.ttr import TicketToRideEngine
 
 Timings = dict[str, list[float]]

@@ -165,3 +165,19 @@ def test_the_bot_layer_checks_see_what_they_look_for() -> None:
     assert store_reaches(source) == [7]
     assert sql_strings(source) == [8]
     assert bot_modules("services") and bot_modules("ui"), "the checks read the bot's modules"
+
+
+def test_the_local_discord_imports_nothing_of_ours_and_only_the_offline_runner_imports_it() -> None:
+    """localdiscord is a test double of Discord: it knows no game and no bot, and the bot does not depend on it;
+    only the offline runner (bot/sandbox/) and the games' sandbox move drivers (bot/exts/<game>/sandbox.py) use it."""
+    double = imported_roots("localdiscord")
+    ours = {"bot", "rules", "render"}
+    assert {f: sorted(r & ours) for f, r in double.items() if r & ours} == {}
+
+    def may_use_it(module: str) -> bool:
+        path = Path(module)
+        return path.parts[:2] == ("bot", "sandbox") or (path.parts[:2] == ("bot", "exts") and path.name == "sandbox.py")
+
+    users = {f for package in sorted(ours) for f, r in imported_roots(package).items() if "localdiscord" in r}
+    assert sorted(f for f in users if not may_use_it(f)) == []
+    assert "aiohttp" in set().union(*double.values()) and "bot/sandbox/run.py" in users  # the check reads imports

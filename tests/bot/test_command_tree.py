@@ -17,13 +17,14 @@ from bot.exts.shared_commands import SharedCommands
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, command_mention, table
 from bot.i18n.commands import CommandTranslator
-from bot.sandbox import LocalDiscord, RecordedMessage
-from bot.sandbox.run import add_bot, sandbox_settings
+from bot.sandbox.run import sandbox_settings
+from bot.sandbox.table import add_bot
 from bot.services.games import GameService
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.votes import VoteStore
 from bot.ui.house_rules import TIMER_OVERRIDES
+from localdiscord import LocalDiscord, RecordedMessage
 from rules.cardgame.cards import KIND_NAMES
 from rules.ttr.board import CARD_NAMES
 from tests.bot.e2e import conftest as e2e

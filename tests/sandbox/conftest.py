@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 import aiohttp
 import pytest
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.sandbox.manual import BareBot, RawApi
 from tests.sandbox.toy_bot import ToyBot
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot.sandbox import LocalChannel, LocalDiscord, RecordedInteraction
+from localdiscord import LocalChannel, LocalDiscord, RecordedInteraction
 
 T = TypeVar("T")
 Json = dict[str, Any]

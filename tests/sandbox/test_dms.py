@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.sandbox.manual import RawApi
 from tests.sandbox.toy_bot import ToyBot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.sandbox import ImpossibleInteraction, LocalDiscord, LocalRole, LocalUser
+from localdiscord import ImpossibleInteraction, LocalDiscord, LocalRole, LocalUser
 from tests.sandbox.toy_bot import ROUTES, ToyBot
 
 

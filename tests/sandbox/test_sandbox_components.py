@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.sandbox import ImpossibleInteraction, LocalDiscord, RecordedMessage, StandInTimeout
+from localdiscord import ImpossibleInteraction, LocalDiscord, RecordedMessage, StandInTimeout
 from tests.sandbox.toy_bot import ToyBot
 
 

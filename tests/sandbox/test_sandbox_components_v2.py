@@ -8,8 +8,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.sandbox import InteractionOutcome, LocalDiscord, Picture, RecordedMessage, RejectedResponse
-from bot.sandbox.models import COMPONENTS_V2
+from localdiscord import InteractionOutcome, LocalDiscord, Picture, RecordedMessage, RejectedResponse
+from localdiscord.models import COMPONENTS_V2
 from tests.sandbox.manual import RawApi
 from tests.sandbox.test_sandbox_refusals import code_of
 from tests.sandbox.toy_bot import ToyBot, png_bytes

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from bot.sandbox import LocalDiscord, MissedDeadline, RejectedResponse, StandInTimeout
-from bot.sandbox.local_discord import ACK_MARGIN_SECONDS
+from localdiscord import LocalDiscord, MissedDeadline, RejectedResponse, StandInTimeout
+from localdiscord.local_discord import ACK_MARGIN_SECONDS
 from tests.sandbox.manual import BareBot, RawApi, dispatched
 from tests.sandbox.toy_bot import ToyBot
 

@@ -9,7 +9,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.sandbox.manual import BareBot
 from tests.sandbox.toy_bot import ToyBot
 

@@ -8,7 +8,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import LocalDiscord, MessageKind, RejectedResponse, StandInTimeout
+from localdiscord import LocalDiscord, MessageKind, RejectedResponse, StandInTimeout
 from tests.sandbox.toy_bot import ToyBot, png_bytes
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.sandbox import ImpossibleInteraction, LocalChannel, LocalDiscord
+from localdiscord import ImpossibleInteraction, LocalChannel, LocalDiscord
 from tests.sandbox.manual import BareBot, RawApi, dispatched
 from tests.sandbox.toy_bot import ToyBot, png_bytes
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.sandbox import LocalDiscord, RecordedInteraction, RejectedResponse
-from bot.sandbox.models import COMPONENTS_V2
+from localdiscord import LocalDiscord, RecordedInteraction, RejectedResponse
+from localdiscord.models import COMPONENTS_V2
 from tests.sandbox.manual import BareBot, RawApi, dispatched
 from tests.sandbox.test_sandbox_permissions import button
 from tests.sandbox.toy_bot import png_bytes

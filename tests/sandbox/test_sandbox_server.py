@@ -11,7 +11,8 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.sandbox import LocalDiscord, LocalDiscordError, NotConnected, StandInTimeout
+from localdiscord import LocalDiscord, LocalDiscordError, NotConnected, StandInTimeout
+from tests.sandbox.manual import RawApi
 from tests.sandbox.toy_bot import ToyBot
 
 
@@ -32,6 +33,39 @@ async def test_wrong_token_is_refused_and_discord_py_reports_login_failure(local
         async with client:
             await client.login("not-the-token")
     assert any("401" in line for line in local_discord.rejected)
+
+
+async def test_every_bot_route_refuses_a_wrong_token_before_looking_at_anything_else(
+    local_discord: LocalDiscord, raw: RawApi
+) -> None:
+    """Discord checks the token first: 401 even for a channel, guild or message that does not exist."""
+    _, dm = await raw.call("POST", "/users/@me/channels", {"recipient_id": str(local_discord.user("alice").id)})
+    app, guild, trains = local_discord.application_id, local_discord.guild_id, local_discord.channel("trains").id
+    routes = [
+        ("GET", "/users/@me"),
+        ("GET", f"/users/{app}"),
+        ("POST", "/users/@me/channels"),
+        ("GET", "/oauth2/applications/@me"),
+        ("GET", "/gateway/bot"),
+        *[(m, f"/applications/{app}{scope}/commands") for m in ("GET", "PUT") for scope in ("", f"/guilds/{guild}")],
+        *[(m, f"/channels/{place}") for m in ("GET", "PATCH", "DELETE") for place in (trains, 1)],
+        ("GET", f"/channels/{trains}/messages"),
+        *[("POST", f"/channels/{place}/messages") for place in (trains, dm["id"], 1)],
+        *[(m, f"/channels/{trains}/messages/1") for m in ("GET", "PATCH", "DELETE")],
+        ("POST", f"/channels/{trains}/messages/1/threads"),
+        ("POST", f"/channels/{trains}/threads"),
+        *[(m, f"/channels/{trains}/thread-members/@me") for m in ("PUT", "DELETE")],
+        ("POST", f"/channels/{trains}/typing"),
+        *[("GET", f"/guilds/{place}{part}") for place in (guild, 1) for part in ("", "/channels", "/roles")],
+        ("GET", f"/guilds/{guild}/members"),
+        ("GET", f"/guilds/{guild}/members/{app}"),
+    ]
+    headers = {"Authorization": "Bot not-the-token"}
+    async with aiohttp.ClientSession() as session:
+        for method, path in routes:
+            async with session.request(method, f"{local_discord.api_url}{path}", headers=headers, json={}) as response:
+                assert (response.status, (await response.json())["code"]) == (401, 0), (method, path)
+    assert len([line for line in local_discord.rejected if "-> 401" in line]) == len(routes)
 
 
 async def test_unknown_route_answers_json_404_and_is_recorded(local_discord: LocalDiscord) -> None:

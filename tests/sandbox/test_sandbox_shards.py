@@ -8,7 +8,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import ImpossibleInteraction, LocalDiscord, LocalDiscordError, StandInTimeout
+from localdiscord import ImpossibleInteraction, LocalDiscord, LocalDiscordError, StandInTimeout
 from tests.sandbox.manual import PING, RawApi
 from tests.sandbox.toy_shards import ShardedToy
 

@@ -3,9 +3,9 @@ game's entry gives)."""
 
 from __future__ import annotations
 
-from bot.sandbox.models import LocalUser
-from bot.sandbox.run import ScriptedTable, _controls, _select_with, _ticket_choice
+from bot.sandbox.table import ScriptedTable, controls, select_with, ticket_choice
 from bot.storage.games import GameRecord
+from localdiscord.models import LocalUser
 
 
 async def play_move(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
@@ -18,7 +18,7 @@ async def play_move(table: ScriptedTable, record: GameRecord, person: LocalUser,
         message = await table.turn_message(record.id)
         custom_id = next(
             str(c["custom_id"])
-            for found, c in _controls(message)
+            for found, c in controls(message)
             if not c.get("disabled")
             and (
                 (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
@@ -28,36 +28,36 @@ async def play_move(table: ScriptedTable, record: GameRecord, person: LocalUser,
         await table.timed(verb, discord.click(person, message, custom_id))
         return
     ids = [] if rest == "none" else rest.split(",")
-    private = _ticket_choice(table, person, ids) if verb == "keep" and ids else None
+    private = ticket_choice(table, person, ids) if verb == "keep" and ids else None
     if verb == "keep" and not ids:
         private = table.own_controls(record, person, {"act"})
     if private is None or verb != "keep":
         public = await table.turn_message(record.id)
-        hand = next(str(c["custom_id"]) for found, c in _controls(public) if found == "hand")
+        hand = next(str(c["custom_id"]) for found, c in controls(public) if found == "hand")
         private = (await table.timed("menu", discord.click(person, public, hand))).message
     assert private is not None, "My hand answered with nothing"
     if verb == "keep":
         if ids:
-            custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if found == "keep")
+            custom_id = next(str(c["custom_id"]) for found, c in controls(private) if found == "keep")
             await table.timed(verb, discord.select(person, private, custom_id, ids))
         else:
-            custom_id = next(str(c["custom_id"]) for _, c in _controls(private) if c["custom_id"].endswith(code))
+            custom_id = next(str(c["custom_id"]) for _, c in controls(private) if c["custom_id"].endswith(code))
             await table.timed(verb, discord.click(person, private, custom_id))
         return
     colour = "three" if verb == "play3" else rest.split(":")[0]
-    by_colour = _select_with(private, "color", colour)
+    by_colour = select_with(private, "color", colour)
     assert by_colour is not None, f"My hand offers {person.name} no way to play {colour}"
     answer = await table.timed("menu", discord.select(person, private, by_colour, [colour]))
     assert answer.message is not None
     if verb == "play3":
-        three = next(str(c["custom_id"]) for found, c in _controls(answer.message) if found == "three")
+        three = next(str(c["custom_id"]) for found, c in controls(answer.message) if found == "three")
         await table.timed(verb, discord.select(person, answer.message, three, rest.split(",")))
         return
     natural, locomotives = (int(n) for n in rest.split(":")[1:])
-    size = _select_with(answer.message, "size", str(natural + locomotives))
+    size = select_with(answer.message, "size", str(natural + locomotives))
     if size is not None:
         answer = await table.timed(verb, discord.select(person, answer.message, size, [str(natural + locomotives)]))
-    exact = _select_with(answer.message, "act", code)
+    exact = select_with(answer.message, "act", code)
     if exact is not None and answer.message is not None:
         if size is not None:
             table.timings[-1] = ("menu", table.timings[-1][1])

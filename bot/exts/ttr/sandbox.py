@@ -3,9 +3,9 @@ the game's entry gives)."""
 
 from __future__ import annotations
 
-from bot.sandbox.models import LocalUser
-from bot.sandbox.run import ScriptedTable, _controls, _select_with, _ticket_choice
+from bot.sandbox.table import ScriptedTable, controls, select_with, ticket_choice
 from bot.storage.games import GameRecord
+from localdiscord.models import LocalUser
 from rules.ttr.maps import load_map
 
 
@@ -18,7 +18,7 @@ async def play_move(table: ScriptedTable, record: GameRecord, person: LocalUser,
         message = await table.turn_message(record.id)
         custom_id = next(
             str(c["custom_id"])
-            for found, c in _controls(message)
+            for found, c in controls(message)
             if not c.get("disabled")
             and (
                 (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
@@ -29,36 +29,36 @@ async def play_move(table: ScriptedTable, record: GameRecord, person: LocalUser,
         return
     wanted = {"pay": {"act"}, "withdraw": {"act"}}.get(verb, {"route", "city", "station"})
     if verb == "keep":
-        private = _ticket_choice(table, person, rest.split(","))
+        private = ticket_choice(table, person, rest.split(","))
     else:
         private = table.own_controls(record, person, wanted)
     if private is None:
         public = await table.turn_message(record.id)
-        hand = next(str(c["custom_id"]) for found, c in _controls(public) if found == "hand")
+        hand = next(str(c["custom_id"]) for found, c in controls(public) if found == "hand")
         private = (await table.timed("menu", discord.click(person, public, hand))).message
     assert private is not None, "My hand answered with nothing"
     if verb == "keep":
-        custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if found == "keep")
+        custom_id = next(str(c["custom_id"]) for found, c in controls(private) if found == "keep")
         await table.timed(verb, discord.select(person, private, custom_id, rest.split(",")))
         return
     if verb in ("pay", "withdraw"):
-        custom_id = next(str(c["custom_id"]) for found, c in _controls(private) if c["custom_id"].endswith(code))
+        custom_id = next(str(c["custom_id"]) for found, c in controls(private) if c["custom_id"].endswith(code))
         await table.timed(verb, discord.click(person, private, custom_id))
         return
     target, menu = rest.split(":")[0], "route" if verb == "claim" else "station"
-    if verb == "claim" and _select_with(private, "route", target) is None:
+    if verb == "claim" and select_with(private, "route", target) is None:
         board = table.bot.service.view(record.id, None)
         ends = _track_ends(board.map, int(target))  # type: ignore[attr-defined]
-        city = next(c for c in ends if _select_with(private, "city", c) is not None)
-        by_city = _select_with(private, "city", city)
+        city = next(c for c in ends if select_with(private, "city", c) is not None)
+        by_city = select_with(private, "city", city)
         assert by_city is not None
         private = (await table.timed("menu", discord.select(person, private, by_city, [city]))).message
-    chosen = _select_with(private, menu, target)
+    chosen = select_with(private, menu, target)
     assert private is not None and chosen is not None, f"no {menu} menu offers {target} to {person.name}"
     answer = await table.timed(verb, discord.select(person, private, chosen, [target]))
     for _ in range(2):  # how to pay, when there is a choice: maybe the colour first, then the cards
-        paying = _select_with(answer.message, "act", code)
-        colour = _select_with(answer.message, "paycolor", code.split(":")[2])
+        paying = select_with(answer.message, "act", code)
+        colour = select_with(answer.message, "paycolor", code.split(":")[2])
         if paying is None and colour is None:
             return
         table.timings[-1] = ("menu", table.timings[-1][1])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, bot_runner, checked, usual_people
 
 

@@ -15,11 +15,12 @@ import discord
 import pytest
 
 from bot.app import Conductor, create_bot
-from bot.sandbox import LocalDiscord, LocalRole, LocalUser, MessageRevision, RecordedMessage
-from bot.sandbox.run import ScriptedTable, sandbox_settings
+from bot.sandbox.run import sandbox_settings
+from bot.sandbox.table import ScriptedTable
 from bot.services.lobbies import LobbyExpiry
 from bot.storage.games import GameRecord
 from bot.storage.timers import TurnTimer
+from localdiscord import LocalDiscord, LocalRole, LocalUser, MessageRevision, RecordedMessage
 from rules.dice import DiceEngine
 
 PEOPLE = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")

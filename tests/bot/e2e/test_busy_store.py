@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
+from localdiscord import InteractionOutcome, LocalDiscord, RecordedMessage
 from tests.bot.e2e.helpers import Running, table
 
 BUSY = "The game's store is busy; nothing was changed. Try again in a moment."

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
-from bot.sandbox.run import ScriptedTable, bot_policy
+from bot.sandbox.table import ScriptedTable, bot_policy
+from localdiscord import InteractionOutcome, LocalDiscord, RecordedMessage
 from rules.cardgame import CardGameEngine, CardGameState
 from rules.cardgame.cards import COLORS, KIND_NAMES, LOCOMOTIVE
 from rules.engine import GameEngine

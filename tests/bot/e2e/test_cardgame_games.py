@@ -13,8 +13,8 @@ from pydantic import BaseModel
 from bot.app import Conductor
 from bot.exts.cardgame._private import ticket_words
 from bot.i18n import render
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import add_bot, bot_policy
+from bot.sandbox.table import add_bot, bot_policy
+from localdiscord import LocalDiscord
 from rules.cardgame import CardGameEngine, CardGameState
 from rules.cardgame.actions import PlayGroup
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sandbox import LocalDiscord, RecordedMessage
+from localdiscord import LocalDiscord, RecordedMessage
 from tests.bot.e2e.helpers import Running, table
 
 GAMES = [("dice", {}), ("ticket-to-ride", {"map": "usa"}), ("ticket-to-ride-cards", {})]

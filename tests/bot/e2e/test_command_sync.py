@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.app import Conductor, create_bot
-from bot.sandbox import LocalDiscord
 from bot.sandbox.run import sandbox_settings
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running
 
 

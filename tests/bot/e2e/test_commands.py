@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running
 
 

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
+from localdiscord import LocalDiscord, RecordedMessage
 from rules.dice import DiceEngine
 from tests.bot.e2e.helpers import Running, act_buttons, final_with_chart, people, seat_to_act, stored_version, table
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.app import Conductor
 from bot.games import GAMES
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import ScriptedTable
+from bot.sandbox.table import ScriptedTable
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, fix_seed, stand_in_with_admins, table
 
 SEED = 4

@@ -10,10 +10,10 @@ from typing import Any
 from PIL import Image
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.services.charts import DUE, KIND
 from bot.storage.games import GameRecord
 from bot.ui.charts import CHART
+from localdiscord import LocalDiscord, RecordedMessage
 from render.chart import HEIGHT, WIDTH
 from tests.bot.e2e.helpers import Running, table
 

@@ -4,7 +4,7 @@ privately, and nothing changes."""
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, act_buttons, seat_to_act, stored_version, table
 
 

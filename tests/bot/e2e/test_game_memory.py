@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import bot_policy, move_driver
+from bot.sandbox.table import bot_policy, move_driver
 from bot.services.games import GameListener, Outcome
 from bot.storage.games import GameRecord
 from bot.ui.cooldowns import RATES, Cooldowns
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Clock, Running, bot_runner, lobby_expiry, table
 
 GAMES = [("dice", {}), ("ticket-to-ride", {"map": "europe"}), ("ticket-to-ride-cards", {})]

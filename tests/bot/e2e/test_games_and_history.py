@@ -4,8 +4,8 @@ private answers, ten to a page, newest first, whose turn it is, places and score
 from __future__ import annotations
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord, SeatRecord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, table
 
 STORED = 24

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.exts.lobby._invitations import INVITATIONS_PER_LOBBY
-from bot.sandbox import LocalChannel, LocalDiscord, LocalUser, RecordedMessage
+from localdiscord import LocalChannel, LocalDiscord, LocalUser, RecordedMessage
 from tests.bot.e2e.helpers import Running, choose_threads
 from tests.bot.e2e.test_lobby_control import MENU, verb_id
 from tests.bot.e2e.test_rematch import final_message, finished_game, invitation_after

@@ -4,9 +4,9 @@ or opens one; its refusals; and the menu as Discord registers it."""
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord, LocalUser
-from bot.sandbox.form_errors import Problems
-from bot.sandbox.interaction_data import command_problems
+from localdiscord import LocalDiscord, LocalUser
+from localdiscord.form_errors import Problems
+from localdiscord.interaction_data import command_problems
 from tests.bot.e2e.helpers import Running, verb_id
 
 MENU = "Invite to a game"

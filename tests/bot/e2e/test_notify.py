@@ -8,8 +8,8 @@ import random
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, LocalUser, RecordedMessage
 from rules.dice import DiceEngine
 from tests.bot.e2e.admin import conftest as admin
 from tests.bot.e2e.helpers import (

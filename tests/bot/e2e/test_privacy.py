@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, LocalRole, RecordedMessage
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, LocalRole, RecordedMessage
 from tests.bot.e2e.helpers import Running, checked, table, usual_people
 
 STAFF = "Staff"

@@ -20,11 +20,11 @@ import pytest
 from bot import __main__ as entry
 from bot.app import Conductor, create_bot
 from bot.drawing import PICTURES, PRIVATE_WORKERS, stop_pictures
-from bot.sandbox import LocalDiscord, LocalUser, RecordedMessage
 from bot.sandbox.run import sandbox_settings
 from bot.storage.database import DatabaseUnusable, Statement
 from bot.storage.opening import open_database
 from bot.workers import usable_cores
+from localdiscord import LocalDiscord, LocalUser, RecordedMessage
 from render.caches import clear_caches
 from rules.ttr.view import PublicView
 from tests.bot.e2e.helpers import (

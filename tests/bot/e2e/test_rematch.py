@@ -5,8 +5,8 @@ join; refusals are private; the button works after a restart."""
 from __future__ import annotations
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, RecordedMessage
 from tests.bot.e2e.helpers import Running, table, verb_id
 
 OPTIONS = {"target": 10}

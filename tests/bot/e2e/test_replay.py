@@ -12,8 +12,8 @@ from typing import Any
 from PIL import Image
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord, SeatRecord
+from localdiscord import LocalDiscord
 from rules.cardgame.actions import KeepTickets
 from rules.history import bots_play, tell_log
 from tests.bot.e2e.helpers import Running, table

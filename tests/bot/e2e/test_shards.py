@@ -23,14 +23,15 @@ from pydantic import SecretStr
 from bot.__main__ import LEASE_LOST
 from bot.app import create_bot
 from bot.i18n import text
-from bot.sandbox import LocalDiscord, LocalUser
-from bot.sandbox.models import RecordedMessage
-from bot.sandbox.outcome import InteractionOutcome
-from bot.sandbox.run import add_bot, bot_policy, button_for, public_controls, sandbox_settings
+from bot.sandbox.run import sandbox_settings
+from bot.sandbox.table import add_bot, bot_policy, button_for, public_controls
 from bot.shards import EVERY_SHARD
 from bot.storage.database import Database, LeaseLost
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.opening import open_database
+from localdiscord import LocalDiscord, LocalUser
+from localdiscord.models import RecordedMessage
+from localdiscord.outcome import InteractionOutcome
 from rules.dice import DiceEngine
 from tests.bot.storage.test_leases import terminate_lease, until_let_go
 

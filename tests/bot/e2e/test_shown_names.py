@@ -3,7 +3,7 @@ seat number: on the final sheet (its text and its picture's alt text) and in /hi
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord, LocalUser
+from localdiscord import LocalDiscord, LocalUser
 from tests.bot.e2e.helpers import Running, table
 
 HIDDEN = "\u200b\u200f\u202e\u2066\ufeff"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.app import Conductor, create_bot
 from bot.drawing import PRIVATE, PUBLIC, stop_pictures
-from bot.sandbox import LocalDiscord
 from bot.sandbox.run import sandbox_settings
+from localdiscord import LocalDiscord
 from render import artstore
 
 STORED = 1000

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import InteractionOutcome, LocalChannel, LocalDiscord, RecordedMessage
+from localdiscord import InteractionOutcome, LocalChannel, LocalDiscord, RecordedMessage
 from tests.bot.e2e.helpers import Running, verb_id
 
 LOBBIES = 20

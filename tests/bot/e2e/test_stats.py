@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.sandbox import LocalDiscord
 from bot.services.ratings import rate_game
 from bot.storage.database import Statement
 from bot.storage.opening import open_database
 from bot.storage.ratings import RatingStore
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, stand_in_with_admins
 from tests.bot.storage.test_ratings_store import add_finished_games, result
 

@@ -10,8 +10,8 @@ import pytest
 from pydantic import BaseModel
 
 from bot.app import Conductor
-from bot.sandbox import ImpossibleInteraction, LocalDiscord
-from bot.sandbox.run import bot_policy
+from bot.sandbox.table import bot_policy
+from localdiscord import ImpossibleInteraction, LocalDiscord
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map

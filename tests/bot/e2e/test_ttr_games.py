@@ -14,8 +14,8 @@ from pydantic import BaseModel
 from bot.app import Conductor
 from bot.exts.ttr._map import ticket_words
 from bot.i18n import render
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import add_bot, bot_policy
+from bot.sandbox.table import add_bot, bot_policy
+from localdiscord import LocalDiscord
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.maps import load_map

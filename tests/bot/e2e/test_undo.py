@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.app import Conductor
-from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser
-from bot.sandbox.run import ScriptedTable, bot_policy
+from bot.sandbox.table import ScriptedTable, bot_policy
+from localdiscord import InteractionOutcome, LocalDiscord, LocalUser
 from rules.engine import GameEngine
 from rules.ttr import TicketToRideEngine
 from rules.ttr.actions import Claim

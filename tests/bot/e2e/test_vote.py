@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.app import Conductor
-from bot.sandbox import InteractionOutcome, LocalDiscord, RecordedMessage
-from bot.sandbox.run import ScriptedTable
+from bot.sandbox.table import ScriptedTable
+from localdiscord import InteractionOutcome, LocalDiscord, RecordedMessage
 from tests.bot.e2e.helpers import Running, table, verb_id
 
 

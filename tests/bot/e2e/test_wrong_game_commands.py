@@ -4,7 +4,7 @@ another game answers as the shared commands do: that game has no such command; w
 from __future__ import annotations
 
 from bot.i18n import command_mention
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running
 
 

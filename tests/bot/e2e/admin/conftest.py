@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Clock, Running, bot_runner, stand_in_with_admins
 
 

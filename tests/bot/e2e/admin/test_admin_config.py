@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor
-from bot.sandbox import ImpossibleInteraction, LocalDiscord
 from bot.storage.guild_settings import GuildSettingsStore
+from localdiscord import ImpossibleInteraction, LocalDiscord
 from tests.bot.e2e.helpers import (
     CREATORS,
     MANAGE_GUILD,

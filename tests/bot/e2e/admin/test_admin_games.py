@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord
 from rules.dice import DiceEngine
 from tests.bot.e2e.helpers import Running, verb_id, version_after
 

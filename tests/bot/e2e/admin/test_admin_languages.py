@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from rules.dice import DiceEngine
 from tests.bot.e2e.helpers import Running, verb_id
 

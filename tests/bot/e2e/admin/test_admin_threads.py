@@ -3,7 +3,7 @@ archived at the end; a lobby that never starts leaves no thread."""
 
 from __future__ import annotations
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, people, play_dice, verb_id
 
 

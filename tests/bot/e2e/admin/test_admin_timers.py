@@ -6,8 +6,8 @@ import asyncio
 import random
 
 from bot.app import Conductor
-from bot.sandbox import LocalDiscord, RecordedMessage
 from bot.storage.games import GameRecord
+from localdiscord import LocalDiscord, RecordedMessage
 from tests.bot.e2e.helpers import Clock, Running, armed, dice_move, seat_to_act, verb_id, version_after
 
 

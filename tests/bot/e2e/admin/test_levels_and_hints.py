@@ -17,11 +17,11 @@ from bot.app import Conductor
 from bot.exts.lobby._presenter import lobby_embed
 from bot.games import GAMES
 from bot.i18n import render
-from bot.sandbox import LocalDiscord
-from bot.sandbox.run import ScriptedTable, add_bot
+from bot.sandbox.table import ScriptedTable, add_bot
 from bot.services.thinking import POOL, choose_move
 from bot.storage.games import GameRecord, SeatRecord
 from bot.ui.hints import hints_line, kind_name
+from localdiscord import LocalDiscord
 from rules.ttr import TicketToRideEngine
 from rules.ttr.board import board_for
 from tests.bot import thinking_support

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import Conductor
-from bot.sandbox import InteractionOutcome, LocalDiscord, LocalUser
-from bot.sandbox.run import add_bot
+from bot.sandbox.table import add_bot
+from localdiscord import InteractionOutcome, LocalDiscord, LocalUser
 from tests.bot.e2e.helpers import Running, verb_id
 
 STALE = (

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import (
     Clock,
     Running,

@@ -6,7 +6,7 @@ import asyncio
 
 import discord
 
-from bot.sandbox import LocalDiscord
+from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Running, verb_id
 
 SEND_AND_ATTACH = discord.Permissions(send_messages=True, attach_files=True).value

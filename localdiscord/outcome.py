@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.sandbox.models import Choice, Json, RecordedInteraction, RecordedMessage
-from bot.sandbox.state import StandInState
+from localdiscord.models import Choice, Json, RecordedInteraction, RecordedMessage
+from localdiscord.state import StandInState
 
 RESPONSE_NAMES = {
     4: "message",

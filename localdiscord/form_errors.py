@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox.models import Json
+from localdiscord.models import Json
 
 INVALID_FORM_BODY = "INVALID_FORM_BODY"
 

@@ -6,7 +6,7 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 
-from bot.sandbox.state import StandInState
+from localdiscord.state import StandInState
 
 
 @dataclass(eq=False)

@@ -11,10 +11,10 @@ from contextlib import suppress
 
 from aiohttp import WSMsgType, web
 
-from bot.sandbox import payloads
-from bot.sandbox.errors import NotConnected
-from bot.sandbox.models import Json
-from bot.sandbox.state import StandInState
+from localdiscord import payloads
+from localdiscord.errors import NotConnected
+from localdiscord.models import Json
+from localdiscord.state import StandInState
 
 _log = logging.getLogger(__name__)
 

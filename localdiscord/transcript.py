@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.sandbox.models import (
+from localdiscord.models import (
     ACTION_ROW,
     ATTACHMENT_SCHEME,
     BUTTON,
@@ -20,7 +20,7 @@ from bot.sandbox.models import (
     RecordedMessage,
     media_references,
 )
-from bot.sandbox.state import StandInState
+from localdiscord.state import StandInState
 
 INDENT = "  "
 

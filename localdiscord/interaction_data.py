@@ -6,11 +6,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.sandbox import payloads, permissions
-from bot.sandbox.errors import ImpossibleInteraction
-from bot.sandbox.form_errors import Problems
-from bot.sandbox.ids import next_snowflake
-from bot.sandbox.models import (
+from localdiscord import payloads, permissions
+from localdiscord.errors import ImpossibleInteraction
+from localdiscord.form_errors import Problems
+from localdiscord.ids import next_snowflake
+from localdiscord.models import (
     BUTTON,
     SELECT_TYPES,
     Json,
@@ -23,7 +23,7 @@ from bot.sandbox.models import (
     SyncedCommand,
     walk_components,
 )
-from bot.sandbox.state import StandInState
+from localdiscord.state import StandInState
 
 SUBCOMMAND_TYPES = (1, 2)
 LINK_STYLE = 5

@@ -28,8 +28,8 @@ from aiohttp import web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.sandbox import interaction_data, payloads, permissions
-from bot.sandbox.errors import (
+from localdiscord import interaction_data, payloads, permissions
+from localdiscord.errors import (
     ImpossibleInteraction,
     LocalDiscordError,
     MissedDeadline,
@@ -37,10 +37,10 @@ from bot.sandbox.errors import (
     RejectedResponse,
     StandInTimeout,
 )
-from bot.sandbox.faults import FailedRequests, Faults, HeldRequests
-from bot.sandbox.gateway import Gateway
-from bot.sandbox.ids import next_snowflake, next_snowflake_on_shard
-from bot.sandbox.models import (
+from localdiscord.faults import FailedRequests, Faults, HeldRequests
+from localdiscord.gateway import Gateway
+from localdiscord.ids import next_snowflake, next_snowflake_on_shard
+from localdiscord.models import (
     Choice,
     InteractionType,
     Json,
@@ -53,10 +53,10 @@ from bot.sandbox.models import (
     RecordedMessage,
     SyncedCommand,
 )
-from bot.sandbox.outcome import InteractionOutcome
-from bot.sandbox.rest import GATEWAY_PATH, RestApi
-from bot.sandbox.state import ALL_PERMISSIONS, MessageAction, StandInState
-from bot.sandbox.transcript import channel_transcript, format_message
+from localdiscord.outcome import InteractionOutcome
+from localdiscord.rest import GATEWAY_PATH, RestApi
+from localdiscord.state import ALL_PERMISSIONS, MessageAction, StandInState
+from localdiscord.transcript import channel_transcript, format_message
 
 T = TypeVar("T")
 

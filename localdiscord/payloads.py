@@ -6,8 +6,8 @@ import struct
 from datetime import datetime
 from typing import Any
 
-from bot.sandbox import permissions
-from bot.sandbox.models import (
+from localdiscord import permissions
+from localdiscord.models import (
     ATTACHMENT_SCHEME,
     Json,
     LocalChannel,
@@ -21,8 +21,8 @@ from bot.sandbox.models import (
     RecordedMessage,
     SyncedCommand,
 )
-from bot.sandbox.state import EVERYONE_PERMISSIONS, StandInState
-from bot.sandbox.validation import ATTACHMENT_SIZE_LIMIT
+from localdiscord.state import EVERYONE_PERMISSIONS, StandInState
+from localdiscord.validation import ATTACHMENT_SIZE_LIMIT
 
 API_VERSION = 1
 

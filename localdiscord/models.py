@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from bot.sandbox.ids import next_snowflake
+from localdiscord.ids import next_snowflake
 
 Json = dict[str, Any]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.sandbox.component_rules import MAX_ALT_TEXT, check_components
-from bot.sandbox.form_errors import Problems
-from bot.sandbox.models import COMPONENTS_V2, Json, MessageRevision
+from localdiscord.component_rules import MAX_ALT_TEXT, check_components
+from localdiscord.form_errors import Problems
+from localdiscord.models import COMPONENTS_V2, Json, MessageRevision
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 MAX_FILES = 10

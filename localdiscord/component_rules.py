@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.sandbox.form_errors import Problems
-from bot.sandbox.models import (
+from localdiscord.form_errors import Problems
+from localdiscord.models import (
     ACTION_ROW,
     ATTACHMENT_SCHEME,
     BUTTON,

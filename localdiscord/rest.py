@@ -7,15 +7,17 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
+from functools import wraps
+from typing import TypeVar
 
 from aiohttp import web
 
-from bot.sandbox import interaction_data, payloads, validation
-from bot.sandbox.faults import FailedRequests, Faults
-from bot.sandbox.form_errors import Problems
-from bot.sandbox.gateway import Gateway
-from bot.sandbox.ids import next_snowflake
-from bot.sandbox.models import (
+from localdiscord import interaction_data, payloads, validation
+from localdiscord.faults import FailedRequests, Faults
+from localdiscord.form_errors import Problems
+from localdiscord.gateway import Gateway
+from localdiscord.ids import next_snowflake
+from localdiscord.models import (
     EPHEMERAL,
     LOADING,
     InteractionType,
@@ -27,7 +29,7 @@ from bot.sandbox.models import (
     RecordedInteraction,
     RecordedMessage,
 )
-from bot.sandbox.permissions import (
+from localdiscord.permissions import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
@@ -41,7 +43,7 @@ from bot.sandbox.permissions import (
     names,
     send_permission,
 )
-from bot.sandbox.state import StandInState, UploadedFile
+from localdiscord.state import StandInState, UploadedFile
 
 _log = logging.getLogger(__name__)
 
@@ -55,6 +57,31 @@ ALLOWED_CALLBACKS = {
     InteractionType.MODAL_SUBMIT: {4, 5, 6, 7},
 }
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Found = TypeVar("Found")
+
+
+def guarded(
+    guard: Callable[[RestApi, web.Request], Found | web.Response],
+) -> Callable[
+    [Callable[[RestApi, web.Request, Found], Awaitable[web.StreamResponse]]],
+    Callable[[RestApi, web.Request], Awaitable[web.StreamResponse]],
+]:
+    """Route decorator: ``guard`` checks the request first (the token, the guild, the channel, …); its refusal is
+    the answer, else the route is called with what it found."""
+
+    def decorate(
+        route: Callable[[RestApi, web.Request, Found], Awaitable[web.StreamResponse]],
+    ) -> Callable[[RestApi, web.Request], Awaitable[web.StreamResponse]]:
+        @wraps(route)
+        async def checked(api: RestApi, request: web.Request) -> web.StreamResponse:
+            found = guard(api, request)
+            if isinstance(found, web.Response):
+                return found
+            return await route(api, request, found)
+
+        return checked
+
+    return decorate
 
 
 def json_response(data: object, status: int = 200) -> web.Response:
@@ -217,6 +244,10 @@ class RestApi:
             return None
         return self._error(request, 401, 0, "401: Unauthorized")
 
+    def _bot_user(self, request: web.Request) -> LocalUser | web.Response:
+        """The bot, for a call with its token; else 401."""
+        return self._unauthorized(request) or self._state.bot_user
+
     def _message_json(self, message: RecordedMessage) -> Json:
         return payloads.message(self._state, self._base_url(), message)
 
@@ -261,6 +292,24 @@ class RestApi:
             return None
         return message
 
+    def _bot_message(self, request: web.Request) -> tuple[LocalChannel, RecordedMessage] | web.Response:
+        """The channel and message of a bot call on /channels/{id}/messages/{id}: as ``_bot_place``, then 404
+        10008 for a message not (or no longer) in that channel."""
+        place = self._bot_place(request)
+        if isinstance(place, web.Response):
+            return place
+        message = self._channel_message(request, place)
+        if message is None:
+            return self._error(request, 404, 10008, "Unknown Message")
+        return place, message
+
+    def _message_place(self, request: web.Request) -> LocalChannel | web.Response:
+        """Where a new message goes: a DM channel (for a call with the bot's token), else as ``_bot_place``."""
+        dm = self._state.dm_place(_snowflake(request.match_info["channel_id"]))
+        if dm is None:
+            return self._bot_place(request)
+        return self._unauthorized(request) or dm
+
     def _check_message(
         self,
         request: web.Request,
@@ -295,32 +344,27 @@ class RestApi:
 
     # --- login and commands ------------------------------------------------------------------------------
 
-    async def get_me(self, request: web.Request) -> web.Response:
+    @guarded(_bot_user)
+    async def get_me(self, request: web.Request, me: LocalUser) -> web.Response:
         """GET /users/@me: the bot user (401 with a wrong token: discord.py raises LoginFailure)."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
-        return json_response(payloads.user(self._state.bot_user) | {"verified": True, "flags": 0})
+        return json_response(payloads.user(me) | {"verified": True, "flags": 0})
 
-    async def get_user(self, request: web.Request) -> web.Response:
+    @guarded(_bot_user)
+    async def get_user(self, request: web.Request, _me: LocalUser) -> web.Response:
         """GET /users/{id}."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
         try:
             person = self._state.user(_snowflake(request.match_info["user_id"]))
         except KeyError:
             return self._error(request, 404, 10013, "Unknown User")
         return json_response(payloads.user(person))
 
-    async def get_application(self, request: web.Request) -> web.Response:
+    @guarded(_bot_user)
+    async def get_application(self, request: web.Request, _me: LocalUser) -> web.Response:
         """GET /oauth2/applications/@me."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
         return json_response(payloads.application(self._state))
 
     def _command_scope(self, request: web.Request) -> int | web.Response | None:
+        """The guild of a command route (None: the application's global commands), or the refusal."""
         refused = self._unauthorized(request)
         if refused is not None:
             return refused
@@ -331,18 +375,14 @@ class RestApi:
         guild = self._bot_guild(request)
         return guild if isinstance(guild, web.Response) else guild.id
 
-    async def get_commands(self, request: web.Request) -> web.Response:
+    @guarded(_command_scope)
+    async def get_commands(self, request: web.Request, scope: int | None) -> web.Response:
         """GET the registered commands of the application or of the guild."""
-        scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
         return json_response([payloads.command(self._state, c) for c in self._state.scope_commands(scope)])
 
-    async def put_commands(self, request: web.Request) -> web.Response:
+    @guarded(_command_scope)
+    async def put_commands(self, request: web.Request, scope: int | None) -> web.Response:
         """PUT (bulk overwrite) the commands of the application or of the guild: what tree.sync() does."""
-        scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
         body = await request.json()
         if not isinstance(body, list):
             return self._error(request, 400, 50035, "Invalid Form Body: expected a list of commands")
@@ -499,11 +539,20 @@ class RestApi:
         message = self._state.messages.get(message_id or 0)
         return None if message is None or message.deleted else message
 
-    async def execute_webhook(self, request: web.Request) -> web.StreamResponse:
-        """POST /webhooks/{app}/{token}: a follow-up (the first after a "thinking" defer fills it in)."""
+    def _webhook_target(self, request: web.Request) -> tuple[RecordedInteraction, RecordedMessage] | web.Response:
+        """The interaction and the message a webhook message route names: as ``_webhook_interaction``, then 404
+        10008 for a message that is not its response or one of its follow-ups."""
         interaction = self._webhook_interaction(request)
         if isinstance(interaction, web.Response):
             return interaction
+        message = self._webhook_message(request, interaction)
+        if message is None:
+            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
+        return interaction, message
+
+    @guarded(_webhook_interaction)
+    async def execute_webhook(self, request: web.Request, interaction: RecordedInteraction) -> web.StreamResponse:
+        """POST /webhooks/{app}/{token}: a follow-up (the first after a "thinking" defer fills it in)."""
         body, files = await read_body(request)
         refused = self._check_message(request, body, files, interaction=interaction)
         if refused is not None:
@@ -523,24 +572,20 @@ class RestApi:
             return json_response(self._message_json(message))
         return web.Response(status=204)
 
-    async def get_webhook_message(self, request: web.Request) -> web.Response:
+    @guarded(_webhook_target)
+    async def get_webhook_message(
+        self, request: web.Request, target: tuple[RecordedInteraction, RecordedMessage]
+    ) -> web.Response:
         """GET /webhooks/{app}/{token}/messages/{id or @original}."""
-        interaction = self._webhook_interaction(request)
-        if isinstance(interaction, web.Response):
-            return interaction
-        message = self._webhook_message(request, interaction)
-        if message is None:
-            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
+        _, message = target
         return json_response(self._message_json(message))
 
-    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+    @guarded(_webhook_target)
+    async def edit_webhook_message(
+        self, request: web.Request, target: tuple[RecordedInteraction, RecordedMessage]
+    ) -> web.Response:
         """PATCH /webhooks/{app}/{token}/messages/{id or @original}: edit a response or follow-up."""
-        interaction = self._webhook_interaction(request)
-        if isinstance(interaction, web.Response):
-            return interaction
-        message = self._webhook_message(request, interaction)
-        if message is None:
-            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
+        interaction, message = target
         body, files = await read_body(request)
         refused = self._check_message(request, body, files, edited=message, interaction=interaction)
         if refused is not None:
@@ -548,31 +593,25 @@ class RestApi:
         self._state.edit_message(message, body, files)
         return json_response(self._message_json(message))
 
-    async def delete_webhook_message(self, request: web.Request) -> web.StreamResponse:
+    @guarded(_webhook_target)
+    async def delete_webhook_message(
+        self, request: web.Request, target: tuple[RecordedInteraction, RecordedMessage]
+    ) -> web.StreamResponse:
         """DELETE /webhooks/{app}/{token}/messages/{id or @original}."""
-        interaction = self._webhook_interaction(request)
-        if isinstance(interaction, web.Response):
-            return interaction
-        message = self._webhook_message(request, interaction)
-        if message is None:
-            return self._error(request, 404, 10008, "Unknown Message", interaction=interaction)
+        _, message = target
         self._state.delete_message(message)
         return web.Response(status=204)
 
     # --- channels and their messages ---------------------------------------------------------------------
 
-    async def get_channel(self, request: web.Request) -> web.Response:
+    @guarded(_bot_place)
+    async def get_channel(self, request: web.Request, place: LocalChannel) -> web.Response:
         """GET /channels/{id}: a text channel or thread."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
         return json_response(payloads.channel(self._state, place))
 
-    async def edit_channel(self, request: web.Request) -> web.Response:
+    @guarded(_bot_place)
+    async def edit_channel(self, request: web.Request, place: LocalChannel) -> web.Response:
         """PATCH /channels/{id}: rename, archive or lock; every edit is kept in ``LocalChannel.edits``."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
         body = await request.json()
         refused = self._lacking(request, place, self._edit_needs(place, body))
         if refused is not None:
@@ -595,11 +634,9 @@ class RestApi:
         locking = "locked" in body and bool(body["locked"]) != place.locked
         return MANAGE_THREADS if locking or not own else 0
 
-    async def delete_channel(self, request: web.Request) -> web.Response:
+    @guarded(_bot_place)
+    async def delete_channel(self, request: web.Request, place: LocalChannel) -> web.Response:
         """DELETE /channels/{id}: only threads, with Manage Threads (the stand-in's channels are fixed)."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
         if not place.is_thread:
             return self._error(request, 403, 50013, "Missing Permissions", note=" (the stand-in's channels are fixed)")
         refused = self._lacking(request, place, MANAGE_THREADS)
@@ -609,11 +646,9 @@ class RestApi:
         await self._gateway.notify_bot(*payloads.deletion(self._state, place), place.guild_id)
         return json_response(payloads.channel(self._state, place))
 
-    async def list_messages(self, request: web.Request) -> web.Response:
+    @guarded(_bot_place)
+    async def list_messages(self, request: web.Request, place: LocalChannel) -> web.Response:
         """GET /channels/{id}/messages: newest first, with limit, before and after (none without Read History)."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
         if not in_channel(self._state, self._state.bot_user, place) & READ_MESSAGE_HISTORY:
             return json_response([])
         found = list(reversed(self._state.channel_messages(place)))
@@ -624,18 +659,15 @@ class RestApi:
         limit = int(request.query.get("limit", 50))
         return json_response([self._message_json(m) for m in found[:limit]])
 
-    async def create_message(self, request: web.Request) -> web.Response:
+    @guarded(_message_place)
+    async def create_message(self, request: web.Request, place: LocalChannel) -> web.Response:
         """POST /channels/{id}/messages: a plain message from the bot (a reply if it has a reference).
 
         It needs Send Messages (in Threads, in a thread), and Attach Files, Embed Links and Read Message
         History for files, embeds and replies.
         """
-        dm = self._state.dm_place(_snowflake(request.match_info["channel_id"]))
-        if dm is not None:
-            return await self._send_dm(request, dm)
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
+        if place.recipient_id is not None:
+            return await self._send_dm(request, place)
         body, files = await read_body(request)
         needed = send_permission(place)
         needed |= ATTACH_FILES if files else 0
@@ -651,12 +683,10 @@ class RestApi:
         message = self._state.create_message(place, body, files, kind=MessageKind.CHANNEL, message_type=message_type)
         return json_response(self._message_json(message))
 
-    async def create_dm(self, request: web.Request) -> web.Response:
+    @guarded(_bot_user)
+    async def create_dm(self, request: web.Request, _me: LocalUser) -> web.Response:
         """POST /users/@me/channels: open (or find) the DM channel with ``recipient_id``; closed DMs only refuse
         the messages sent there, as on Discord."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
         body, _ = await read_body(request)
         try:
             person = self._state.user(_snowflake(str(body.get("recipient_id", ""))))
@@ -668,9 +698,6 @@ class RestApi:
 
     async def _send_dm(self, request: web.Request, place: LocalChannel) -> web.Response:
         """POST /channels/{dm}/messages: a direct message, refused with 50007 to a person whose DMs are closed."""
-        refused = self._unauthorized(request)
-        if refused is not None:
-            return refused
         body, files = await read_body(request)
         refused = self._check_message(request, body, files)
         if refused is not None:
@@ -699,11 +726,9 @@ class RestApi:
         }
         return json_response(payload)
 
-    async def get_message(self, request: web.Request) -> web.Response:
+    @guarded(_bot_place)
+    async def get_message(self, request: web.Request, place: LocalChannel) -> web.Response:
         """GET /channels/{id}/messages/{id}: needs Read Message History."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
         refused = self._lacking(request, place, READ_MESSAGE_HISTORY)
         if refused is not None:
             return refused
@@ -712,14 +737,10 @@ class RestApi:
             return self._error(request, 404, 10008, "Unknown Message")
         return json_response(self._message_json(message))
 
-    async def edit_message(self, request: web.Request) -> web.Response:
+    @guarded(_bot_message)
+    async def edit_message(self, request: web.Request, found: tuple[LocalChannel, RecordedMessage]) -> web.Response:
         """PATCH /channels/{id}/messages/{id}: edit a message the bot sent (new files need Attach Files)."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
-        message = self._channel_message(request, place)
-        if message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+        place, message = found
         body, files = await read_body(request)
         refused = self._lacking(request, place, ATTACH_FILES if files else 0)
         refused = refused or self._check_message(request, body, files, edited=message)
@@ -728,27 +749,23 @@ class RestApi:
         self._state.edit_message(message, body, files)
         return json_response(self._message_json(message))
 
-    async def delete_message(self, request: web.Request) -> web.StreamResponse:
+    @guarded(_bot_message)
+    async def delete_message(
+        self, request: web.Request, found: tuple[LocalChannel, RecordedMessage]
+    ) -> web.StreamResponse:
         """DELETE /channels/{id}/messages/{id}: the bot's own message."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
-        message = self._channel_message(request, place)
-        if message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+        _, message = found
         self._state.delete_message(message)
         return web.Response(status=204)
 
     # --- threads -----------------------------------------------------------------------------------------
 
-    async def thread_from_message(self, request: web.Request) -> web.Response:
+    @guarded(_bot_message)
+    async def thread_from_message(
+        self, request: web.Request, found: tuple[LocalChannel, RecordedMessage]
+    ) -> web.Response:
         """POST /channels/{id}/messages/{id}/threads: a public thread with the message's id, as on Discord."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
-        message = self._channel_message(request, place)
-        if message is None:
-            return self._error(request, 404, 10008, "Unknown Message")
+        place, message = found
         refused = self._lacking(request, place, CREATE_PUBLIC_THREADS)
         if refused is not None:
             return refused
@@ -761,11 +778,9 @@ class RestApi:
         message.flags |= HAS_THREAD
         return await self._announce_thread(thread)
 
-    async def thread_in_channel(self, request: web.Request) -> web.Response:
+    @guarded(_bot_place)
+    async def thread_in_channel(self, request: web.Request, place: LocalChannel) -> web.Response:
         """POST /channels/{id}/threads: a thread with no starter message (private unless ``type`` is 11)."""
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
         if place.is_thread:
             return self._error(request, 404, 10003, "Unknown Channel")
         body = await request.json()
@@ -799,20 +814,21 @@ class RestApi:
         await self._gateway.notify_bot("THREAD_CREATE", data | {"newly_created": True}, thread.guild_id)
         return json_response(data, 201)
 
-    async def add_thread_member(self, request: web.Request) -> web.StreamResponse:
+    @guarded(_bot_place)
+    async def add_thread_member(self, request: web.Request, place: LocalChannel) -> web.StreamResponse:
         """PUT /channels/{thread}/thread-members/{user or @me}: adding someone else needs Send Messages in
         Threads."""
-        return await self._change_thread_member(request, add=True)
+        return await self._change_thread_member(request, place, add=True)
 
-    async def remove_thread_member(self, request: web.Request) -> web.StreamResponse:
+    @guarded(_bot_place)
+    async def remove_thread_member(self, request: web.Request, place: LocalChannel) -> web.StreamResponse:
         """DELETE /channels/{thread}/thread-members/{user or @me}: removing someone else needs Manage Threads,
         unless the bot opened the private thread."""
-        return await self._change_thread_member(request, add=False)
+        return await self._change_thread_member(request, place, add=False)
 
-    async def _change_thread_member(self, request: web.Request, *, add: bool) -> web.StreamResponse:
-        place = self._bot_place(request)
-        if isinstance(place, web.Response):
-            return place
+    async def _change_thread_member(
+        self, request: web.Request, place: LocalChannel, *, add: bool
+    ) -> web.StreamResponse:
         if not place.is_thread:
             return self._error(request, 404, 10003, "Unknown Channel")
         raw = request.match_info["user_id"]
@@ -839,51 +855,45 @@ class RestApi:
         opened_private = place.type == 12 and place.owner_id == self._state.bot_user.id
         return 0 if opened_private else MANAGE_THREADS
 
-    async def typing(self, request: web.Request) -> web.StreamResponse:
+    @guarded(_bot_place)
+    async def typing(self, request: web.Request, _place: LocalChannel) -> web.StreamResponse:
         """POST /channels/{id}/typing: accepted and ignored."""
-        place = self._bot_place(request)
-        return place if isinstance(place, web.Response) else web.Response(status=204)
+        return web.Response(status=204)
 
     # --- guilds, their members and files ----------------------------------------------------------------
 
-    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+    @guarded(_bot_user)
+    async def get_gateway_bot(self, request: web.Request, _me: LocalUser) -> web.Response:
         """GET /gateway/bot: where to connect, how many shards Discord recommends and the session start limits."""
-        refused = self._unauthorized(request)
-        return refused or json_response(self._gateway.bot_gateway())
+        return json_response(self._gateway.bot_gateway())
 
-    async def get_guild(self, request: web.Request) -> web.Response:
+    @guarded(_bot_guild)
+    async def get_guild(self, request: web.Request, guild: LocalGuild) -> web.Response:
         """GET /guilds/{id} (``with_counts`` or not: the approximate member count is always there)."""
-        guild = self._bot_guild(request)
-        return guild if isinstance(guild, web.Response) else json_response(payloads.guild(guild))
+        return json_response(payloads.guild(guild))
 
-    async def get_guild_channels(self, request: web.Request) -> web.Response:
+    @guarded(_bot_guild)
+    async def get_guild_channels(self, request: web.Request, guild: LocalGuild) -> web.Response:
         """GET /guilds/{id}/channels: the text channels, not threads (Discord lists those elsewhere)."""
-        guild = self._bot_guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         places = [c for c in self._state.channels.values() if c.guild_id == guild.id and not c.deleted]
         return json_response([payloads.channel(self._state, c) for c in places if not c.is_thread])
 
-    async def get_roles(self, request: web.Request) -> web.Response:
+    @guarded(_bot_guild)
+    async def get_roles(self, request: web.Request, guild: LocalGuild) -> web.Response:
         """GET /guilds/{id}/roles."""
-        guild = self._bot_guild(request)
-        return guild if isinstance(guild, web.Response) else json_response(payloads.roles(guild))
+        return json_response(payloads.roles(guild))
 
-    async def list_members(self, request: web.Request) -> web.Response:
+    @guarded(_bot_guild)
+    async def list_members(self, request: web.Request, guild: LocalGuild) -> web.Response:
         """GET /guilds/{id}/members: by id after ``after``, at most ``limit`` (1 by default, as on Discord)."""
-        guild = self._bot_guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         after = _snowflake(request.query.get("after", "0"))
         people = sorted([*self._state.members(guild), self._state.bot_user], key=lambda person: person.id)
         found = [person for person in people if person.id > after][: int(request.query.get("limit", 1))]
         return json_response([payloads.member(self._state, person, guild) for person in found])
 
-    async def get_member(self, request: web.Request) -> web.Response:
+    @guarded(_bot_guild)
+    async def get_member(self, request: web.Request, guild: LocalGuild) -> web.Response:
         """GET /guilds/{id}/members/{id}: 404 10007 for someone not in that guild."""
-        guild = self._bot_guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         user_id = _snowflake(request.match_info["user_id"])
         person = next((p for p in [*self._state.members(guild), self._state.bot_user] if p.id == user_id), None)
         if person is None:

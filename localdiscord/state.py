@@ -13,9 +13,9 @@ from typing import Literal, TypeVar
 
 import discord
 
-from bot.sandbox.errors import StandInTimeout
-from bot.sandbox.ids import next_snowflake
-from bot.sandbox.models import (
+from localdiscord.errors import StandInTimeout
+from localdiscord.ids import next_snowflake
+from localdiscord.models import (
     EPHEMERAL,
     LOADING,
     Json,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.sandbox.models import LocalChannel, LocalGuild, LocalUser, Overwrite
-from bot.sandbox.state import ADMINISTRATOR, ALL_PERMISSIONS, StandInState
+from localdiscord.models import LocalChannel, LocalGuild, LocalUser, Overwrite
+from localdiscord.state import ADMINISTRATOR, ALL_PERMISSIONS, StandInState
 
 ROLE, MEMBER = 0, 1
 
