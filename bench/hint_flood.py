@@ -103,9 +103,7 @@ def figures(label: str, seconds: list[float]) -> str:
 
 
 async def measure(budget: float, every: float, moves: int, workers: int) -> None:
-    started = start_thinking(workers)  # an older checkout waits here; a newer one returns what to wait for
-    if started:
-        wait(started)
+    wait(start_thinking(workers, [TicketToRideEngine(), DiceEngine()]))
     with tempfile.TemporaryDirectory() as folder:
         database = await open_database(Path(folder) / "bench.sqlite3")
         engines: dict[str, GameEngine[Any, Any, Any]] = {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}

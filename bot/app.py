@@ -443,4 +443,4 @@ def start_workers(settings: Settings) -> None:
     the static art in the art store or draws it when first needed); delete the art of old versions."""
     prune_art(settings.art())
     start_pictures()
-    start_thinking(settings.thinking_workers)
+    start_thinking(settings.thinking_workers, [info.engine for info in GAMES.values()])

@@ -32,7 +32,7 @@ class GameInfo:
     driver: str | None = None
     words: str | None = None
     package: str | None = None
-    """The discord.py extension of its cogs, when not `bot.exts.<namespace>`."""
+    """The discord.py extension of its cogs, when not `bot.exts.<namespace>._cog`."""
 
     @property
     def game_id(self) -> str:
@@ -41,5 +41,6 @@ class GameInfo:
 
     @property
     def extension(self) -> str:
-        """The discord.py extension of its cogs: `bot.exts.<namespace>` unless it names another."""
-        return self.package or f"bot.exts.{self.namespace}"
+        """The discord.py extension of its cogs: `bot.exts.<namespace>._cog` (its package holds only the entry, so
+        the list of games can import it while the cogs read that list) unless it names another."""
+        return self.package or f"bot.exts.{self.namespace}._cog"

@@ -27,7 +27,7 @@ import functools
 import logging
 import random
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -102,21 +102,20 @@ def give_hint(engine: AnyEngine, state: BaseModel, seat: Seat, seed: str, second
     return engine.hint(state, seat, random.Random(seed), Budget(seconds))
 
 
-def warm() -> None:
-    """A thinking worker's first job: what every game's bot players build once (the dice game's race tables)."""
-    from bot.games import GAMES
-
-    for info in GAMES.values():
-        info.engine.warm()
+def warm(engines: Sequence[AnyEngine]) -> None:
+    """A thinking worker's first job: what the games' bot players build once (the dice game's race tables)."""
+    for engine in engines:
+        engine.warm()
 
 
-POOL = QueuedPool("thinking", default_workers(), first=warm)
+POOL = QueuedPool("thinking", default_workers())
 """The process's thinking workers, shared by every bot it runs (like the picture workers)."""
 
 
-def start_thinking(workers: int) -> list[Future[int]]:
-    """Have `workers` thinking workers and start them in the background, each warming first (call once the bot is
-    ready); the futures end as each has started, for whoever wants to wait."""
+def start_thinking(workers: int, engines: Sequence[AnyEngine]) -> list[Future[int]]:
+    """Have `workers` thinking workers and start them in the background, each warming the games' `engines` first
+    (call once the bot is ready); the futures end as each has started, for whoever wants to wait."""
+    POOL.first = functools.partial(warm, tuple(engines))
     POOL.resize(workers)
     return POOL.start()
 

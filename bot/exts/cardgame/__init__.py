@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.exts.cardgame import _ratings
 from bot.game_entry import GameInfo
 from render.cardgame import PICTURES
 from rules.cardgame import CardGameEngine
-
-if TYPE_CHECKING:
-    from bot.ui.parts import Bot
 
 GAME = GameInfo(
     engine=CardGameEngine(),
@@ -21,10 +16,3 @@ GAME = GameInfo(
     driver="bot.exts.cardgame.sandbox:play_move",
 )
 """The card game's entry in `bot.games`."""
-
-
-async def setup(bot: Bot) -> None:
-    """Load the card game's cog (discord.py extension entry point)."""
-    from bot.exts.cardgame._cog import CardGameCog  # the cog reads the list of games, which imports this package
-
-    await bot.add_cog(CardGameCog(bot))

@@ -101,3 +101,8 @@ class CardGameCog(commands.Cog, SharedCommands):
             lines.append(line)
         lines.append(text(language, "cardgame_bot.score.note"))
         await reply_private(interaction, "\n".join(lines))
+
+
+async def setup(bot: Bot) -> None:
+    """Load the card game's cog (discord.py extension entry point)."""
+    await bot.add_cog(CardGameCog(bot))

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.exts.dice import _ratings
 from bot.game_entry import GameInfo
 from render.dice import PICTURES
 from rules.dice import DiceEngine
-
-if TYPE_CHECKING:
-    from bot.ui.parts import Bot
 
 GAME = GameInfo(
     engine=DiceEngine(),
@@ -20,10 +15,3 @@ GAME = GameInfo(
     figures=_ratings.figures,
 )
 """The dice game's entry in `bot.games` (its moves are made by clicking the turn message's buttons)."""
-
-
-async def setup(bot: Bot) -> None:
-    """Load the dice cog (discord.py extension entry point)."""
-    from bot.exts.dice._cog import DiceCog  # the cog reads the list of games, which imports this package
-
-    await bot.add_cog(DiceCog(bot))

@@ -43,3 +43,8 @@ class DiceCog(commands.Cog):
         record = await own_game(self.bot.service, interaction, DiceController.game, "roll")
         if record is not None:
             await self.controller.act(interaction, record.id, Roll(), version=None)
+
+
+async def setup(bot: Bot) -> None:
+    """Load the dice cog (discord.py extension entry point)."""
+    await bot.add_cog(DiceCog(bot))

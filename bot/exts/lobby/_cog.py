@@ -56,7 +56,7 @@ class LobbyCog(commands.Cog):
 
     async def cog_load(self) -> None:
         """Register the lobby's controller for its components, and /newgame (built from the options models)."""
-        controller = LobbyController(self.bot)
+        controller = LobbyController(self.bot, self.newgame)
         self.bot.controllers["lobby"] = controller
         self.bot.service.add_listener(controller)
         self.bot.tree.add_command(newgame_group(self))

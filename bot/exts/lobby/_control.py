@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.exts.lobby._invitations import DECLINE, ENTER, InvitationLedger, invitation_buttons
 from bot.exts.lobby._rematch import Rematches
-from bot.exts.lobby._seating import Seating
+from bot.exts.lobby._seating import OpenLobby, Seating
 from bot.exts.notify import refusal_buttons
 from bot.games import GAMES, game_name
 from bot.i18n import escaped, language_of, render, text
@@ -32,7 +32,6 @@ from bot.ui.permissions import explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.exts.lobby._cog import LobbyCog
     from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
@@ -47,22 +46,18 @@ VERBS = (KICK, KICK_WHO, ENTER, DECLINE, REMATCH, INVITE)
 class LobbyControl:
     """The host's removals, rematches and invitations, for the lobby's controller and the user menu."""
 
-    def __init__(self, bot: Bot, redraw: Callable[[GameRecord], Awaitable[None]]) -> None:
+    def __init__(self, bot: Bot, redraw: Callable[[GameRecord], Awaitable[None]], open_lobby: OpenLobby) -> None:
         self.bot = bot
         self.redraw = redraw
         """Shows a lobby as it is now in its message (the lobby controller's)."""
+        self.open_lobby = open_lobby
         self.invitations = InvitationLedger(bot)
         self.rematches = Rematches(bot, self.invitations)
-
-    @property
-    def cog(self) -> LobbyCog:
-        """The lobby cog, whose /newgame path opens rematches and lobbies for invitations."""
-        return cast("LobbyCog", self.bot.get_cog("LobbyCog"))
 
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Handle one of `VERBS`."""
         if cid.verb == REMATCH:
-            await self.rematches.open(interaction, cid, self.cog)
+            await self.rematches.open(interaction, cid, self.open_lobby)
         elif cid.verb == KICK:
             await self._choose_kick(interaction, cid)
         elif cid.verb == KICK_WHO:
@@ -270,7 +265,7 @@ class LobbyControl:
             await reply_private(interaction, text(language, "bot.reason.unknown_component"))
             return
         seating = Seating()
-        await self.cog.newgame(interaction, game, {}, {}, seating)
+        await self.open_lobby(interaction, game, {}, {}, seating)
         record = seating.record
         if record is None:  # refused (and told why) by /newgame's checks
             return

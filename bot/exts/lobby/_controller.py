@@ -13,6 +13,7 @@ import discord
 from bot.exts.lobby._control import VERBS as CONTROL_VERBS
 from bot.exts.lobby._control import LobbyControl
 from bot.exts.lobby._presenter import bot_kind_view, lobby_embed, lobby_view
+from bot.exts.lobby._seating import OpenLobby
 from bot.games import GAMES
 from bot.i18n import language_of, text
 from bot.services.games import ServiceError
@@ -38,10 +39,10 @@ class LobbyController(GameController):
 
     game = "lobby"
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Any, open_lobby: OpenLobby) -> None:
         super().__init__(bot)
         self._drawing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self.control = LobbyControl(bot, self._redraw)
+        self.control = LobbyControl(bot, self._redraw, open_lobby)
 
     async def on_closed(self, record: GameRecord) -> None:
         """Forget a lobby closed without a click on it (expired, or ended by an admin)."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.exts.lobby._invitations import InvitationLedger, invitation_buttons
-from bot.exts.lobby._seating import Seating
+from bot.exts.lobby._seating import OpenLobby, Seating
 from bot.games import game_name
 from bot.i18n import language_of, render, text
 from bot.links import jump_link
@@ -28,7 +28,6 @@ from bot.ui.answers import reply_private
 from bot.ui.custom_ids import ComponentId
 
 if TYPE_CHECKING:
-    from bot.exts.lobby._cog import LobbyCog
     from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
@@ -92,7 +91,7 @@ class Rematches:
         """Drop what is kept about a lobby that started or closed."""
         self._plans.pop(game_id, None)
 
-    async def open(self, interaction: discord.Interaction[Any], cid: ComponentId, cog: LobbyCog) -> None:
+    async def open(self, interaction: discord.Interaction[Any], cid: ComponentId, open_lobby: OpenLobby) -> None:
         """Open the rematch of the finished game `cid` names, or refuse privately: the game is not finished, the
         presser did not play it, a rematch was opened already (pointed to), the channel has an open game."""
         language = language_of(interaction.locale)
@@ -117,7 +116,7 @@ class Rematches:
             plan = RematchPlan(previous)
             bots = (await self.bot.config.get(interaction.guild_id)).bots_allowed
             seating = Seating(plan.first_seats(interaction.user.id, interaction.user.display_name, bots=bots))
-            await cog.newgame(interaction, previous.game, dict(previous.options), {}, seating)
+            await open_lobby(interaction, previous.game, dict(previous.options), {}, seating)
             record = seating.record
             if record is None:  # refused (and told why) by /newgame's checks
                 return

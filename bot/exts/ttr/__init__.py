@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.exts.ttr import _ratings
 from bot.game_entry import GameInfo
 from render.ttr import PICTURES
 from rules.ttr import TicketToRideEngine
-
-if TYPE_CHECKING:
-    from bot.ui.parts import Bot
 
 GAME = GameInfo(
     engine=TicketToRideEngine(),
@@ -21,10 +16,3 @@ GAME = GameInfo(
     driver="bot.exts.ttr.sandbox:play_move",
 )
 """Ticket to Ride's entry in `bot.games`."""
-
-
-async def setup(bot: Bot) -> None:
-    """Load the Ticket to Ride cog (discord.py extension entry point)."""
-    from bot.exts.ttr._cog import TtrCog  # the cog reads the list of games, which imports this package
-
-    await bot.add_cog(TtrCog(bot))

@@ -206,3 +206,8 @@ def _most_held(view: Any) -> str:
     hand: dict[str, int] = dict(view.hand) if view is not None else {}
     colours = [c for c in CARD_NAMES if CARD_CODES[c] != LOCO]
     return max(colours, key=lambda c: (hand.get(c, 0), -CARD_CODES[c]))
+
+
+async def setup(bot: Bot) -> None:
+    """Load the Ticket to Ride cog (discord.py extension entry point)."""
+    await bot.add_cog(TtrCog(bot))
