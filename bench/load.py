@@ -30,7 +30,7 @@ from pathlib import Path
 
 from bench.loads import Run, family_usage
 from bot.exts.ttr import _pictures as ttr_pictures
-from bot.exts.ttr._table import TtrTable
+from bot.exts.ttr._presenter import TtrPresenter
 from bot.services.games import GameService
 from bot.services.timers import TimerService
 from bot.storage.games import GameRecord, GameStore, SeatRecord
@@ -91,7 +91,7 @@ class Load:
         self.pictures = pictures
         self.scripts = scripts
         self._seeds: list[int] = []
-        self.table = TtrTable()
+        self.table = TtrPresenter()
         self.boards = 0
 
     def next_seed(self) -> int:
@@ -116,7 +116,7 @@ class Load:
         """Make the slot's next scripted move as the person would click it, and show it."""
         seat, action = slot.script.moves[slot.step]
         slot.step += 1
-        outcome = await self.service.act(slot.game_id, slot.index * 10 + seat + 1, action)
+        outcome = await self.service.act(slot.game_id, slot.index * 10 + seat + 1, ENGINE.parse_action(action))
         await self.show(slot, outcome.record, public_view(outcome.state))
         await self.service.after_move(outcome)
         if outcome.finished:

@@ -137,7 +137,7 @@ async def _move(service: Any, game_id: int, rng: random.Random) -> int:
     seat = min(engine.to_act(state))
     action = engine.bot_action(state, seat, rng, engine.bot_kinds[-1])
     user = next(s.user_id for s in record.seats if s.seat == seat)
-    await service.act(game_id, user, action.encode())
+    await service.act(game_id, user, action)
     return 1
 
 

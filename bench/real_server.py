@@ -237,7 +237,7 @@ async def store_games(bot: Conductor, count: int) -> None:
         for _ in range(6):
             state = bot.service.state(record.id)
             seat = min(engine.to_act(state))
-            action = engine.bot_action(state, seat, rng, "sensible").encode()
+            action = engine.bot_action(state, seat, rng, "sensible")
             await bot.service.act(record.id, 1 if seat == 0 else 2, action)
 
 

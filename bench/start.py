@@ -113,7 +113,7 @@ async def stored_games(database: Path, count: int) -> None:
             for _ in range(6):
                 state = service.state(record.id)
                 seat = min(engine.to_act(state))
-                action = engine.bot_action(state, seat, rng, "sensible").encode()
+                action = engine.bot_action(state, seat, rng, "sensible")
                 await service.act(record.id, 1 if seat == 0 else 2, action)
         await service.close()
     finally:

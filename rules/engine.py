@@ -96,6 +96,17 @@ class Action(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    judged_when_stale: ClassVar[bool] = False
+    """Whether a click on this move drawn at an older version is still judged by the engine as the game stands
+    (a simultaneous choice, such as the opening tickets, whose version others' choices move on), not refused."""
+    reveals: ClassVar[UndoReason | None] = None
+    """What every move of this kind lets someone see, so none may be taken back (None: it depends on the move, or
+    on what it turned up)."""
+
+    def revealed(self) -> UndoReason | None:
+        """What this move lets someone see for certain (its kind's `reveals` unless the move itself tells more)."""
+        return self.reveals
+
     def encode(self) -> str:
         """Return the short stable text form that `GameEngine.parse_action` reads back."""
         raise NotImplementedError
@@ -103,6 +114,15 @@ class Action(BaseModel):
     def describe(self) -> Message:
         """Return what this move does, as a translatable message."""
         raise NotImplementedError
+
+
+class LegalView(Protocol):
+    """What every game's seat view holds alike: the seat's legal moves as the engine's actions."""
+
+    @property
+    def legal_moves(self) -> Sequence[Action]:
+        """The moves the seat may make now, in the engine's order."""
+        ...
 
 
 class ScoreLine(BaseModel):

@@ -506,8 +506,9 @@ class GameService:
 
     # ---- play ---------------------------------------------------------------------------------------------
 
-    async def act(self, game_id: int, user_id: int, action_text: str, version: int | None = None) -> Outcome:
-        """Apply a person's move: refused if stale, not theirs or illegal; persisted before it is returned."""
+    async def act(self, game_id: int, user_id: int, action: Action, version: int | None = None) -> Outcome:
+        """Apply a person's move: refused if stale, not theirs or illegal; persisted (as its `encode()` text in the
+        log) before it is returned."""
         table = await self._table(game_id)
         async with table.lock:
             record = table.record
@@ -516,7 +517,6 @@ class GameService:
                 raise ServiceError("bot.reason.stale")
             if game_id in self._paused:
                 raise ServiceError("undo.reason.paused")
-            action = table.engine.parse_action(action_text)
             outcome = await self._apply(table, seat, action, by_bot=False)
         self.wake_bots(game_id)
         return outcome

@@ -24,7 +24,7 @@ from bot.storage.games import GameRecord
 from bot.ui import permissions
 from bot.ui.answers import Reply, acknowledge, answer
 from bot.ui.components import GameComponent
-from bot.ui.custom_ids import ACT, ComponentId, action_text
+from bot.ui.custom_ids import ACT, ComponentId, read_act
 from bot.ui.names import seat_names
 from bot.ui.pictures import Picture, files_of
 from rules.engine import Action, CommonReason, IllegalAction, Message
@@ -245,33 +245,36 @@ class GameController(GameListener):
     # ---- moves --------------------------------------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
-        """Handle a click: `act` applies the action in the id (or the chosen select value); others go to on_verb."""
+        """Handle a click: `act` applies the move the id (or the chosen select value) names; others go to on_verb."""
         if cid.verb == ACT:
-            action = cid.arg or (values[0] if values else "")
-            await self.act(interaction, cid.game_id, action, version=cid.version)
+            await self.act_clicked(interaction, cid, read_act(self.service.engine(cid.game), cid, values))
         else:
             await self.on_verb(interaction, cid, values)
+
+    async def act_clicked(self, interaction: discord.Interaction[Any], cid: ComponentId, action: Action | None) -> None:
+        """Apply a clicked move, refused if the game moved on since it was drawn (unless its kind is judged as the
+        game stands: `Action.judged_when_stale`)."""
+        version = None if action is not None and action.judged_when_stale else cid.version
+        await self.act(interaction, cid.game_id, action, version=version)
 
     async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
         """Handle a game-specific verb; the base knows none."""
         await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
 
     async def act(
-        self, interaction: discord.Interaction[Any], game_id: int, action: Action | str | None, *, version: int | None
+        self, interaction: discord.Interaction[Any], game_id: int, action: Action | None, *, version: int | None
     ) -> Outcome | None:
         """Apply a person's move and show it, or tell them privately why not; never raises for bad input.
 
-        The move is an action, the text a button or menu carried (the engine reads it), or None for a click or a
-        command that names no move (refused as malformed). Once the move is stored, a failure to show it is told
-        to the mover as such, and the listeners (timers, threads, the game's end) hear of the move whatever
-        happened to the messages.
+        The move is None for a click or a command that names no move (refused as malformed). Once the move is
+        stored, a failure to show it is told to the mover as such, and the listeners (timers, threads, the game's
+        end) hear of the move whatever happened to the messages.
         """
         if action is None:
             await self.refuse(interaction, IllegalAction(CommonReason.MALFORMED_ACTION).message)
             return None
-        said = action if isinstance(action, str) else action_text(action)
         try:
-            outcome = await self.service.act(game_id, interaction.user.id, said, version)
+            outcome = await self.service.act(game_id, interaction.user.id, action, version)
         except ServiceError as error:
             stale = error.message.key == "bot.reason.stale"
             await self.refuse(interaction, error.message, game_id=game_id if stale else None)

@@ -9,16 +9,18 @@
   `lobby:<finished game id>:<its version>:rematch` opens a rematch of a finished game);
 - argument: free text without length limit of its own, but the whole id is at most 100 characters (Discord).
 
-A move becomes text in the bot only here (`action_text`, its `encode()`), and is read back only by the engine's
-`parse_action` (in the game service), so no other code spells or splits a move's text.
+A move becomes text in the bot only here (`action_text`, its `encode()`), and a click is read back once, as it
+arrives (`read_act`, with the engine's `parse_action`, and each game's reader of its own verbs), so no other code
+spells or splits a move's text.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from rules.engine import Action
+from rules.engine import Action, ActionT, GameEngine, IllegalAction
 
 ACT = "act"
 """The verb of a component that plays the action its argument (or, for a select, its picked value) names."""
@@ -65,16 +67,23 @@ class ComponentId:
             arg=match["arg"] or "",
         )
 
-    @property
-    def parts(self) -> list[str]:
-        """The argument's colon-separated parts, for verbs whose argument is not an action (`take` with
-        `slot:colour`, …)."""
-        return self.arg.split(":")
-
 
 def action_text(action: Action) -> str:
     """A move as a component or the game service carries it: its `encode()` text."""
     return action.encode()
+
+
+def parts(arg: str) -> list[str]:
+    """An argument's colon-separated parts, for verbs whose argument is not a move (`take` with `slot:colour`, …)."""
+    return arg.split(":")
+
+
+def read_act(engine: GameEngine[Any, ActionT, Any], cid: ComponentId, values: list[str]) -> ActionT | None:
+    """The move an `act` component names (a select's in its picked value), or None for a garbled one."""
+    try:
+        return engine.parse_action(cid.arg or (values[0] if values else ""))
+    except IllegalAction:
+        return None
 
 
 def rematch_id(game_id: int, version: int) -> ComponentId:

@@ -7,7 +7,7 @@ order (one lock per game): the opening message is edited as players choose; each
 whose steps edit it in place and whose end adds what was done and takes its buttons off; bot players' turns are
 told in the next person's message, and a picture is posted only when the table changed. A channel that missed a move
 (a failed post, a restart) is shown the table as it stands instead. Each game plugs in its engine and its table
-(bot/ui/table_presenter.py): what to say, draw and offer.
+(bot/ui/table_presenter.py): what to say, draw and offer, and how its own controls' clicks read.
 """
 
 from __future__ import annotations
@@ -26,21 +26,16 @@ from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
 from bot.ui.components import view_of
 from bot.ui.controller import GameController, TurnMessage, attached
-from bot.ui.custom_ids import ComponentId
+from bot.ui.custom_ids import ACT, ComponentId, read_act
 from bot.ui.pictures import Picture
-from bot.ui.table_presenter import MoveT, TablePresenter
-from rules.engine import Action, Event, GameEngine, Message
+from bot.ui.table_presenter import MoveT, Step, TablePresenter, Verb
+from rules.engine import Action, Event, GameEngine, LegalView, Message
 
 log = logging.getLogger(__name__)
 
 
 class TableView(Protocol):
     """What the shared presentation reads from a game's public view."""
-
-    @property
-    def phase(self) -> str:
-        """The phase the game is in ("opening", "turn", ...)."""
-        ...
 
     @property
     def current(self) -> int | None:
@@ -50,7 +45,7 @@ class TableView(Protocol):
 
 StateT = TypeVar("StateT", bound=BaseModel)
 PublicT = TypeVar("PublicT", bound=TableView)
-SeatT = TypeVar("SeatT")
+SeatT = TypeVar("SeatT", bound=LegalView)
 
 
 class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
@@ -118,19 +113,26 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
 
     # ---- components -------------------------------------------------------------------------------------
 
-    async def on_verb(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
-        """The game's own moves (face-up cards, the ticket choice, …), My hand, and the menus that narrow down a
-        move."""
-        move = self.table.moves.get(cid.verb)
-        if move is not None:
-            action = move.action(cid, values)
-            await self.act(interaction, cid.game_id, action, version=cid.version if move.bound else None)
-        elif cid.verb == "hand":
+    async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """A click, read once (`read`): a move, My hand, a step of a private menu, or a verb this game lacks."""
+        asked = self.read(cid, values)
+        if isinstance(asked, Step):
+            await self._narrow(interaction, cid, asked)
+        elif asked is Verb.HAND:
             await self.show_hand(interaction, cid.game_id)
-        elif cid.verb in self.table.narrowing:
-            await self._narrow(interaction, cid, values)
-        else:
+        elif asked is Verb.UNKNOWN:
             await self.refuse(interaction, Message(key="bot.reason.unknown_component"))
+        else:
+            await self.act_clicked(interaction, cid, asked)
+
+    def read(self, cid: ComponentId, values: list[str]) -> MoveT | Step | Verb | None:
+        """What a click asks, from its custom id and picked values: the engine reads an `act` id's move, the game's
+        presenter its own verbs (None: a garbled id or value)."""
+        if cid.verb == ACT:
+            return read_act(self.engine, cid, values)
+        if cid.verb == Verb.HAND:
+            return Verb.HAND
+        return self.table.read(cid.verb, cid.arg, values)
 
     async def fresh_controls(
         self, interaction: discord.Interaction[Any], game_id: int, language: str
@@ -144,8 +146,8 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         if seat is None or record.status != "active":
             return None
         public = self._public(game_id)
-        if public.current == seat and public.phase in ("turn", "second_pick"):
-            legal = self.table.legal_moves(self._seat_view(game_id, seat))
+        if self.table.drawing_turn(public, seat):
+            legal = cast(list[MoveT], self._seat_view(game_id, seat).legal_moves)
             return view_of(self.table.turn_buttons(language, record, public, legal))
         return view_of([self.table.hand_button(language, record)])
 
@@ -189,7 +191,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             return
         await answer(interaction, reply, replace=True)
 
-    async def _narrow(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+    async def _narrow(self, interaction: discord.Interaction[Any], cid: ComponentId, step: Step) -> None:
         """A pick in a private narrowing menu: the next menu, or the move itself."""
         found = await self._player(interaction, cid.game_id)
         if found is None:
@@ -199,7 +201,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             await self.refuse(interaction, Message(key="bot.reason.stale"), game_id=cid.game_id)
             return
         language = language_of(interaction.locale)
-        result = self.table.narrowed(language, record, self._seat_view(cid.game_id, seat), cid, values)
+        result = self.table.narrowed(language, record, self._seat_view(cid.game_id, seat), step)
         if isinstance(result, Action):
             await self.act(interaction, cid.game_id, result, version=cid.version)
         elif result is None:
@@ -242,13 +244,13 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         if outcome.finished:
             await self._finish(record, language, state, public)
             return
-        if public.phase == "opening":
+        if self.table.in_opening(public):
             await self._edit_opening(record, language, public)
         else:
             begins = self.table.turn_begins(outcome.events)
             if begins:
                 await self._between_turns(record, language, public, outcome.events)
-            if not begins and public.phase in self.table.continuing and public.current == outcome.seat:
+            if not begins and self.table.turn_goes_on(public) and public.current == outcome.seat:
                 if not outcome.by_bot:  # a bot finishes its turn at once: show the turn when it is done
                     await self._same_turn(record, language, state, public)
             else:
@@ -263,7 +265,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         self._board_shown.pop(record.id, None)
         if self.engine.is_over(state):
             await self._finish(record, language, state, public)
-        elif public.phase == "opening":
+        elif self.table.in_opening(public):
             await self._post_opening(record, public)
         else:
             reason = text(language, self.service.catch_up_reason(record.id))
@@ -297,7 +299,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             edited = await self._edit(where, self.table.opening(language, record, public, picture), same_pictures=True)
         if not edited:
             log.info("the opening message of game %s could not be edited; play goes on", record.id)
-        if public.phase != "opening":  # its last edit: play begins
+        if not self.table.in_opening(public):  # its last edit: play begins
             self._opening_pictures.pop(record.id, None)
 
     async def _same_turn(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:

@@ -1,19 +1,20 @@
 """What a card-table game plugs into the shared presentation (bot/ui/table_controller.py): its words, pictures and
-controls, made from its views and events. The controller posts and edits; the game's table only says what to show,
-so bot/ui knows no game's verbs, words or pictures, and adding a game touches only its own package (and one list).
+controls, made from its views and events, and the reading of its own controls' clicks. The controller posts and
+edits; the game's presenter only says what to show, so bot/ui knows no game's verbs, phases, words or pictures, and
+adding a game touches only its own package (and one list).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from enum import StrEnum
 from typing import Protocol, TypeVar
 
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply
 from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
-from bot.ui.custom_ids import ComponentId
+from bot.ui.custom_ids import parts
 from bot.ui.pictures import Picture
 from rules.engine import Action, Event, GameResult
 
@@ -22,21 +23,24 @@ SeatT = TypeVar("SeatT", contravariant=True)
 MoveT = TypeVar("MoveT", bound=Action)
 
 
-@dataclass(frozen=True)
-class ControlMove:
-    """A game's control whose click or pick is a move: the action its custom id and the picked values name."""
+class Verb(StrEnum):
+    """What a card-table game's click asks that is neither a move nor a step of one of its menus."""
 
-    action: Callable[[ComponentId, list[str]], Action | None]
-    """The move clicked, or None when the click names none (a garbled id or value: refused as malformed)."""
-    bound: bool = True
-    """Whether a click from an older version is refused as stale (False: the action names exactly what it does,
-    so the engine judges it as it stands)."""
+    HAND = "hand"
+    """My hand: the player's private hand and what they can do now."""
+    UNKNOWN = "unknown"
+    """A verb the game does not know (an id from an older bot, or forged)."""
 
 
-def face_up_colour(cid: ComponentId) -> str:
-    """The colour a face-up card's button names (`take` with `slot:colour`), or "" for a garbled one."""
-    parts = cid.parts
-    return parts[1] if len(parts) == 2 else ""
+class Step:
+    """A pick in one of a game's private menus that narrows a move down; each game's subclasses hold what was
+    picked, and its presenter answers it (`narrowed`)."""
+
+
+def face_up_colour(arg: str) -> str:
+    """The colour a face-up card's button names (its argument `slot:colour`), or "" for a garbled one."""
+    named = parts(arg)
+    return named[1] if len(named) == 2 else ""
 
 
 def picked_tickets(values: list[str]) -> tuple[int, ...] | None:
@@ -50,23 +54,25 @@ class TablePresenter(Protocol[PublicT, SeatT, MoveT]):
     """A card-table game's part of the presentation."""
 
     @property
-    def continuing(self) -> frozenset[str]:
-        """Phases in which the player who just moved goes on with the same turn."""
-        ...
-
-    @property
-    def narrowing(self) -> frozenset[str]:
-        """Verbs of the private menus that narrow a move down to one action."""
-        ...
-
-    @property
     def not_possible(self) -> str:
         """The refusal key for a narrowed choice the game no longer allows."""
         ...
 
-    @property
-    def moves(self) -> Mapping[str, ControlMove]:
-        """The game's verbs whose click (or pick) is a move, and how each names its action."""
+    def read(self, verb: str, arg: str, values: list[str]) -> MoveT | Step | Verb | None:
+        """What a click on one of the game's own controls asks: a move, a menu's step, or UNKNOWN (None: a garbled
+        id or value, refused as malformed)."""
+        ...
+
+    def in_opening(self, public: PublicT) -> bool:
+        """Whether the game is in its opening (the opening message is edited, not a turn's)."""
+        ...
+
+    def drawing_turn(self, public: PublicT, seat: int) -> bool:
+        """Whether it is `seat`'s turn and the public turn message's buttons are theirs to click."""
+        ...
+
+    def turn_goes_on(self, public: PublicT) -> bool:
+        """Whether the player whose turn it is goes on with it after their last move (a second card, …)."""
         ...
 
     def narrate(self, language: str, events: Sequence[Event], names: Mapping[int, str], *, summary: bool) -> list[str]:
@@ -85,9 +91,7 @@ class TablePresenter(Protocol[PublicT, SeatT, MoveT]):
         """Whether the seat owes a private decision now."""
         ...
 
-    def narrowed(
-        self, language: str, record: GameRecord, view: SeatT, cid: ComponentId, values: list[str]
-    ) -> PrivateReply | MoveT | None:
+    def narrowed(self, language: str, record: GameRecord, view: SeatT, step: Step) -> PrivateReply | MoveT | None:
         """A narrowing menu's pick: the next menu, the action itself, or None if it is not possible now."""
         ...
 
@@ -130,10 +134,6 @@ class TablePresenter(Protocol[PublicT, SeatT, MoveT]):
 
     def hand_button(self, language: str, record: GameRecord) -> GameComponent:
         """The button that opens a player's private hand."""
-        ...
-
-    def legal_moves(self, view: SeatT) -> list[MoveT]:
-        """The legal moves listed in a seat's view."""
         ...
 
     def turn_begins(self, events: list[Event]) -> bool:

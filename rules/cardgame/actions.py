@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import ClassVar
 
 from rules.cardgame.cards import KIND_NAMES, LOCOMOTIVE, color_message, kind_of
 from rules.cardgame.tickets import load_data
-from rules.engine import Action, CommonReason, IllegalAction, Message
+from rules.engine import Action, CommonReason, IllegalAction, Message, UndoReason
 
 
 class DrawCard(Action):
     """Take one train card (R-CG-7): the deck's top card (`kind` None) or a face-up card of `kind`."""
 
     kind: int | None = None
+
+    def revealed(self) -> UndoReason | None:
+        """A blind card was seen by the mover."""
+        return UndoReason.SAW_HIDDEN if self.kind is None else None
 
     def encode(self) -> str:
         """`draw:deck` or `draw:<colour>` (e.g. `draw:locomotive`)."""
@@ -61,6 +66,8 @@ class PlayThree(Action):
 class DrawTickets(Action):
     """Draw the top 4 tickets to choose from (R-CG-10)."""
 
+    reveals: ClassVar[UndoReason | None] = UndoReason.SAW_HIDDEN
+
     def encode(self) -> str:
         """`tickets`."""
         return "tickets"
@@ -73,6 +80,8 @@ class DrawTickets(Action):
 class KeepTickets(Action):
     """Keep these offered tickets (ids ascending) and return the rest (R-CG-3, R-CG-10)."""
 
+    judged_when_stale: ClassVar[bool] = True
+    """The opening choice is simultaneous; the engine refuses it if the offer has changed."""
     tickets: tuple[int, ...]
 
     def encode(self) -> str:

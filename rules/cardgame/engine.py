@@ -153,8 +153,9 @@ class CardGameEngine(GameEngine[CardGameState, CardGameAction, CardGameOptions])
     def undo_refusal(self, before: CardGameState, seat: Seat, action: CardGameAction) -> UndoReason | None:
         """A blind card or drawn tickets were seen by the mover; a face-up card replaced from the deck, a shuffle
         (opening tickets shuffled back, a new deck dealt), by everyone."""
-        if isinstance(action, DrawTickets) or (isinstance(action, DrawCard) and action.kind is None):
-            return UndoReason.SAW_HIDDEN
+        revealed = action.revealed()
+        if revealed is not None:
+            return revealed
         after, _ = self.apply(before, seat, action)
         return UndoReason.TURNED_UP if turned_up(before, after, ("deck", "ticket_deck")) else None
 

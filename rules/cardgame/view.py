@@ -161,6 +161,11 @@ class CardGameView(_View):
     legal: list[ActionOption] | None = None
     final: FinalView | None = None
 
+    @property
+    def legal_moves(self) -> list[CardGameAction]:
+        """A seat's legal moves as the engine's actions (`legal` adds their words and robberies; none in public)."""
+        return [option.action for option in self.legal or []]
+
 
 def ticket_view(ticket_id: int) -> TicketView:
     """Return a ticket's face by id."""

@@ -64,6 +64,11 @@ class DiceView(BaseModel):
     winners: tuple[Seat, ...]
     leaders: tuple[Seat, ...]
 
+    @property
+    def legal_moves(self) -> list[DiceAction]:
+        """The legal moves, in the shape every game's view gives them."""
+        return list(self.legal)
+
 
 def build_view(state: DiceState, legal: Sequence[DiceAction]) -> DiceView:
     """Return the view of `state`; `legal` holds the moves of the player to act."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar
 
 from pydantic import Field
 
-from rules.engine import Action, CommonReason, IllegalAction, Message
+from rules.engine import Action, CommonReason, IllegalAction, Message, UndoReason
 from rules.ttr.board import CARD_CODES, COLOR_MESSAGES
 
 DECK = "deck"
@@ -42,6 +43,10 @@ class DrawCard(TtrAction):
     """Take one train card: the deck's top (`deck`) or a face-up card of this colour (R-T1)."""
 
     source: str = Field(description="`deck` or a card colour name.")
+
+    def revealed(self) -> UndoReason | None:
+        """A blind card was seen by the mover."""
+        return UndoReason.SAW_HIDDEN if self.source == DECK else None
 
     def encode(self) -> str:
         """Return `draw:deck` or `draw:<colour>`."""
@@ -80,6 +85,8 @@ class Claim(TtrAction):
 class PayTunnel(TtrAction):
     """Pay a tunnel's extra cards with this many locomotives, the rest in the colour laid (R-EU-6)."""
 
+    reveals: ClassVar[UndoReason | None] = UndoReason.TURNED_UP
+    """It finishes a claim whose tunnel cards everyone saw."""
     locomotives: int = Field(ge=0)
 
     def encode(self) -> str:
@@ -94,6 +101,9 @@ class PayTunnel(TtrAction):
 class Withdraw(TtrAction):
     """Decline a tunnel: the laid cards go back to the hand and the turn ends (R-EU-6)."""
 
+    reveals: ClassVar[UndoReason | None] = UndoReason.TURNED_UP
+    """It finishes a claim whose tunnel cards everyone saw."""
+
     def encode(self) -> str:
         """Return `withdraw`."""
         return "withdraw"
@@ -105,6 +115,8 @@ class Withdraw(TtrAction):
 
 class DrawTickets(TtrAction):
     """Draw destination tickets (R-T7)."""
+
+    reveals: ClassVar[UndoReason | None] = UndoReason.SAW_HIDDEN
 
     def encode(self) -> str:
         """Return `tickets`."""
@@ -118,6 +130,8 @@ class DrawTickets(TtrAction):
 class KeepTickets(TtrAction):
     """Keep these offered tickets (by id, ascending) and return the others."""
 
+    judged_when_stale: ClassVar[bool] = True
+    """The opening choice is simultaneous; the engine refuses it if the offer has changed."""
     tickets: tuple[int, ...]
 
     def encode(self) -> str:

@@ -209,10 +209,9 @@ class TicketToRideEngine(GameEngine[TtrState, TtrAction, TtrOptions]):
     def undo_refusal(self, before: TtrState, seat: Seat, action: TtrAction) -> UndoReason | None:
         """A blind card or drawn tickets were seen by the mover; a tunnel's cards (paying for it or withdrawing
         finishes such a claim), a card off the deck to refill the face-up row, or a reshuffle, by everyone."""
-        if isinstance(action, DrawTickets) or (isinstance(action, DrawCard) and action.source == DECK):
-            return UndoReason.SAW_HIDDEN
-        if isinstance(action, PayTunnel | Withdraw):
-            return UndoReason.TURNED_UP
+        revealed = action.revealed()
+        if revealed is not None:
+            return revealed
         after, _ = self.apply(before, seat, action)
         return UndoReason.TURNED_UP if turned_up(before, after, ("deck", "ticket_deck")) else None
 

@@ -149,6 +149,11 @@ class SeatView(PublicView):
     offered: list[TicketView]
     legal: list[ActionChoice]
 
+    @property
+    def legal_moves(self) -> list[TtrAction]:
+        """The legal moves as the engine's actions (`legal` adds their words)."""
+        return [choice.action for choice in self.legal]
+
 
 def _ticket_view(board: Board, ticket_id: int, completed: bool) -> TicketView:
     a, b, points = board.tickets[ticket_id]

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.cardgame._controller import CardGameController
-from bot.exts.cardgame._presenter import GAME
+from bot.exts.cardgame._private import GAME
 from bot.exts.shared_commands import SharedCommands
 from bot.i18n import language_of, text
 from bot.storage.games import GameRecord

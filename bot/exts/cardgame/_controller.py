@@ -1,5 +1,5 @@
-"""The card game's controller: the shared card-table presentation with its table (`_table.py`) plugged in, and the
-4-player first scoring in a message of its own.
+"""The card game's controller: the shared card-table presentation with its presenter (`_presenter.py`) plugged in,
+and the 4-player first scoring in a message of its own.
 """
 
 from __future__ import annotations
@@ -9,12 +9,8 @@ from typing import Any
 import discord
 
 from bot.exts.cardgame import _pictures
-from bot.exts.cardgame._presenter import (
-    GAME,
-    first_scoring_message,
-    narration,
-)
-from bot.exts.cardgame._table import TURN_STARTED, CardGameTable
+from bot.exts.cardgame._presenter import TURN_STARTED, CardGamePresenter, first_scoring_message
+from bot.exts.cardgame._private import GAME
 from bot.i18n import text
 from bot.storage.games import GameRecord
 from bot.ui.pictures import Picture
@@ -33,7 +29,7 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
     game = GAME
 
     def __init__(self, bot: Any) -> None:
-        super().__init__(bot, CardGameEngine(), CardGameTable())
+        super().__init__(bot, CardGameEngine(), CardGamePresenter())
 
     async def show_table(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Show the table as it is now, privately."""
@@ -57,7 +53,7 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
         await self.retire_turn(record.id)
         events = self._events.get(record.id, [])
         names = self.names(record)
-        scored = narration(language, [e for e in events if e.key == FIRST_SCORING], names)
+        scored = self.table.narrate(language, [e for e in events if e.key == FIRST_SCORING], names, summary=True)
         self._events[record.id] = [e for e in events if e.key != FIRST_SCORING]  # told here, not again
         summary = await _pictures.first_scoring(language, record, public)
         detail = await _pictures.scoring_detail(language, record, public, "first")

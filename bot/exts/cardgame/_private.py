@@ -15,21 +15,50 @@ from dataclasses import dataclass
 import discord
 
 from bot.exts.cardgame import _pictures
-from bot.exts.cardgame._presenter import CARD_EMOJI, act_cid, cid, colour_word
 from bot.i18n import text
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateMessage
 from bot.ui.components import GameComponent, button, select
 from bot.ui.controller import GameController
-from bot.ui.custom_ids import ACT, action_text
+from bot.ui.custom_ids import ACT, ComponentId, act_id, action_text
 from bot.ui.pictures import Picture
+from rules.cardgame import CardGameEngine
 from rules.cardgame.actions import CardGameAction, KeepTickets, PlayGroup, PlayThree
 from rules.cardgame.cards import COLORS, KIND_NAMES
 from rules.cardgame.view import CardGameView, TicketView
 
+GAME = CardGameEngine.game_id
+CARD_EMOJI = {
+    "red": "🟥",
+    "orange": "🟧",
+    "yellow": "🟨",
+    "green": "🟩",
+    "blue": "🟦",
+    "purple": "🟪",
+    "white": "⬜",
+    "black": "⬛",
+    "locomotive": "🚂",
+}
+"""The emoji a card colour's button or menu option carries (the same as Ticket to Ride's)."""
 MENU_SIZE = 25
 THREE = "three"
 """The colour menu's value for a play of three different colours."""
+
+
+def colour_word(language: str, colour: str) -> str:
+    """A card colour as a button shows it: capitalised."""
+    word = text(language, f"cardgame.color.{colour}")
+    return word[:1].upper() + word[1:]
+
+
+def cid(record: GameRecord, verb: str, arg: str = "") -> ComponentId:
+    """A custom id of this game at its current version."""
+    return ComponentId(GAME, record.id, record.version, verb, arg)
+
+
+def act_cid(record: GameRecord, action: CardGameAction) -> ComponentId:
+    """The custom id of a button that plays `action` in this game at its current version."""
+    return act_id(GAME, record.id, record.version, action)
 
 
 @dataclass(frozen=True)
@@ -77,28 +106,7 @@ def three_colours(view: CardGameView) -> list[str]:
     return [colour for kind, colour in enumerate(COLORS) if kind in found]
 
 
-def needs_choice(view: CardGameView) -> bool:
-    """Whether the seat owes a private decision now: tickets to keep."""
-    return view.seat in view.to_act and bool(view.offered)
-
-
-async def hand_message(
-    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = ()
-) -> PrivateMessage:
-    """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now."""
-    if needs_choice(view):
-        return await ticket_choice(language, record, view, lines)
-    picture = await hand_picture(language, record, view)
-    status = _status(language, record, view)
-    items: list[GameComponent] = []
-    if view.phase == "turn" and view.current == view.seat:
-        items = play_menu(language, record, view)
-        if not items:
-            status.append(text(language, "cardgame_bot.hand.nothing_to_play"))
-    return PrivateMessage("\n".join([*lines, *status]), [picture], items)
-
-
-def _status(language: str, record: GameRecord, view: CardGameView) -> list[str]:
+def hand_status(language: str, record: GameRecord, view: CardGameView) -> list[str]:
     """One line on where the player stands in the turn."""
     names = GameController.names(record)
     if view.phase == "over":
@@ -340,8 +348,3 @@ def needs_words(language: str, ticket: TicketView) -> str:
 def back(language: str, record: GameRecord) -> GameComponent:
     """Back to the whole hand (its plays from the start)."""
     return button(cid(record, "hand"), text(language, "cardgame_bot.button.back"), emoji="↩️", row=4)
-
-
-def legal_moves(view: CardGameView) -> list[CardGameAction]:
-    """The seat's legal actions."""
-    return [option.action for option in view.legal or []]

@@ -29,8 +29,8 @@ from bot.exts.ttr._map import (
     stations_in,
     track,
 )
-from bot.exts.ttr._presenter import GAME, standings
-from bot.exts.ttr._private import Target, legal_moves
+from bot.exts.ttr._presenter import standings
+from bot.exts.ttr._private import GAME, Target
 from bot.i18n import language_of, text
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
@@ -92,7 +92,7 @@ class TtrCog(commands.Cog, SharedCommands):
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_route", typed=route[:80]))
             return
         mine = await self.controller.seat_view(record.id, interaction.user.id)
-        if mine is not None and any(c.track == track_id for c in claims_in(legal_moves(mine))):
+        if mine is not None and any(c.track == track_id for c in claims_in(mine.legal_moves)):
             await self.controller.offer_payment(interaction, record.id, Target.claim(track_id))
             return
         # Not claimable now: let the engine say exactly why (taken, double, cars, cards, turn) with a plain claim.
@@ -108,7 +108,7 @@ class TtrCog(commands.Cog, SharedCommands):
         if mine is None:
             return []
         language = language_of(interaction.locale)
-        tracks = {c.track for c in claims_in(legal_moves(mine))}
+        tracks = {c.track for c in claims_in(mine.legal_moves)}
         matching = [t for t in tracks if not current.strip() or route_matches(language, mine.map, t, current)]
         matching.sort(key=lambda t: fold(route_name(language, mine.map, t)))
         return [
@@ -132,7 +132,7 @@ class TtrCog(commands.Cog, SharedCommands):
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_city", typed=city[:80]))
             return
         mine = await self.controller.seat_view(record.id, interaction.user.id)
-        if mine is not None and any(s.city == city_id for s in stations_in(legal_moves(mine))):
+        if mine is not None and any(s.city == city_id for s in stations_in(mine.legal_moves)):
             await self.controller.offer_payment(interaction, record.id, Target.station(city_id))
             return
         station = BuildStation(city=city_id, color=_most_held(mine), locomotives=0)
@@ -150,7 +150,7 @@ class TtrCog(commands.Cog, SharedCommands):
         wanted = fold(current)
         cities = [
             c
-            for c in by_name(language, [s.city for s in stations_in(legal_moves(mine))])
+            for c in by_name(language, [s.city for s in stations_in(mine.legal_moves)])
             if wanted in fold(city_name(language, c)) or wanted in fold(city_name("en", c))
         ]
         return [app_commands.Choice(name=city_name(language, c), value=c) for c in cities[:MENU_SIZE]]

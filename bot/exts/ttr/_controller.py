@@ -1,5 +1,5 @@
-"""Ticket to Ride's controller: the shared card-table presentation with its table (`_table.py`) plugged in, and what
-its commands need besides (paying for a claim or a station typed as a command, the board on request).
+"""Ticket to Ride's controller: the shared card-table presentation with its presenter (`_presenter.py`) plugged
+in, and what its commands need besides (paying for a claim or a station typed as a command, the board on request).
 """
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.exts.ttr._presenter import GAME
-from bot.exts.ttr._private import PrivateMessage, Target, payment_choice
-from bot.exts.ttr._table import TtrTable
+from bot.exts.ttr._presenter import TtrPresenter
+from bot.exts.ttr._private import GAME, PrivateMessage, Target, payment_choice
 from bot.i18n import language_of
 from bot.services.games import ServiceError
 from bot.storage.games import GameRecord
@@ -29,7 +28,7 @@ class TtrController(TableController[TtrState, PublicView, SeatView, TtrAction]):
     game = GAME
 
     def __init__(self, bot: Any) -> None:
-        super().__init__(bot, TicketToRideEngine(), TtrTable())
+        super().__init__(bot, TicketToRideEngine(), TtrPresenter())
 
     async def offer_payment(self, interaction: discord.Interaction[Any], game_id: int, target: Target) -> None:
         """Claim a route or build a station chosen by a command: at once if only one way to pay, else ask how."""

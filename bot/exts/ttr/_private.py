@@ -31,18 +31,36 @@ from bot.exts.ttr._map import (
     ticket_words,
     track,
 )
-from bot.exts.ttr._presenter import act_cid, cid, colour_word
 from bot.i18n import text
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateMessage
 from bot.ui.components import GameComponent, button, select
 from bot.ui.controller import GameController
-from bot.ui.custom_ids import ACT, action_text
+from bot.ui.custom_ids import ACT, ComponentId, act_id, action_text
 from bot.ui.pictures import Picture
+from rules.ttr import TicketToRideEngine
 from rules.ttr.actions import BuildStation, Claim, KeepTickets, PayTunnel, TtrAction, Withdraw
 from rules.ttr.board import board_for
 from rules.ttr.moves import station_cost
 from rules.ttr.view import SeatView
+
+GAME = TicketToRideEngine.game_id
+
+
+def colour_word(language: str, colour: str) -> str:
+    """A card colour as a button shows it: capitalised."""
+    word = text(language, f"ttr.color.{colour}")
+    return word[:1].upper() + word[1:]
+
+
+def cid(record: GameRecord, verb: str, arg: str = "") -> ComponentId:
+    """A custom id of this game at its current version."""
+    return ComponentId(GAME, record.id, record.version, verb, arg)
+
+
+def act_cid(record: GameRecord, action: TtrAction) -> ComponentId:
+    """The custom id of a button that plays `action` in this game at its current version."""
+    return act_id(GAME, record.id, record.version, action)
 
 
 class PayFor(StrEnum):
@@ -90,35 +108,7 @@ class Target:
         return self.kind is PayFor.STATION and action.city == self.key
 
 
-def legal_moves(view: SeatView) -> list[TtrAction]:
-    """The seat's legal actions."""
-    return [choice.action for choice in view.legal]
-
-
-def needs_choice(view: SeatView) -> bool:
-    """Whether the seat owes a private decision now: tickets to keep, or a tunnel to pay for."""
-    if view.seat not in view.to_act:
-        return False
-    return bool(view.offered) or view.phase == "tunnel"
-
-
-async def hand_message(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
-    """What "My hand" shows: the pending ticket or tunnel choice, else the hand picture and the moves possible."""
-    if view.seat in view.to_act and view.offered:
-        return await ticket_choice(language, record, view, lines)
-    if view.seat in view.to_act and view.phase == "tunnel":
-        return await tunnel_choice(language, record, view, lines)
-    picture = await hand_picture(language, record, view)
-    items: list[GameComponent] = []
-    status = _status(language, record, view)
-    if view.phase == "turn" and view.current == view.seat:
-        items = claim_menus(language, record, view) + station_menus(language, record, view)
-        if not items:
-            status.append(text(language, "ttr_bot.hand.nothing_to_build"))
-    return PrivateMessage("\n".join([*lines, *status]), [picture], items)
-
-
-def _status(language: str, record: GameRecord, view: SeatView) -> list[str]:
+def hand_status(language: str, record: GameRecord, view: SeatView) -> list[str]:
     """One line on where the player stands in the turn."""
     names = GameController.names(record)
     if view.result is not None:
@@ -134,7 +124,7 @@ def _status(language: str, record: GameRecord, view: SeatView) -> list[str]:
 
 async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
     """The offered tickets as a picture and a multi-select that enforces the minimum to keep."""
-    least = min((len(a.tickets) for a in legal_moves(view) if isinstance(a, KeepTickets)), default=1)
+    least = min((len(a.tickets) for a in view.legal_moves if isinstance(a, KeepTickets)), default=1)
     offered = ", ".join(ticket_words(language, view.map, t.id) for t in view.offered)
     picture = Picture(
         _pictures.TICKETS,
@@ -167,7 +157,7 @@ async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines
     assert tunnel is not None
     revealed = ", ".join(text(language, f"ttr.color.{c}") for c in tunnel.revealed)
     items = []
-    for action in legal_moves(view):
+    for action in view.legal_moves:
         if isinstance(action, PayTunnel):
             cards = payment_words(language, tunnel.color, tunnel.extra - action.locomotives, action.locomotives)
             items.append(
@@ -206,7 +196,7 @@ async def hand_picture(language: str, record: GameRecord, view: SeatView) -> Pic
 def claim_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
     """The routes this player can claim now: one menu of routes, or, when more than fit, menus of cities."""
     tracks = sorted(
-        {c.track for c in claims_in(legal_moves(view))}, key=lambda t: fold(route_name(language, view.map, t))
+        {c.track for c in claims_in(view.legal_moves)}, key=lambda t: fold(route_name(language, view.map, t))
     )
     if not tracks:
         return []
@@ -253,7 +243,7 @@ def route_menu(language: str, record: GameRecord, view: SeatView, tracks: Sequen
 def routes_from(language: str, record: GameRecord, view: SeatView, city: str) -> PrivateMessage:
     """After a city was picked: the claimable routes from it, and a way back to the whole hand."""
     tracks = sorted(
-        {c.track for c in claims_in(legal_moves(view)) if city in _ends(view.map, c.track)},
+        {c.track for c in claims_in(view.legal_moves) if city in _ends(view.map, c.track)},
         key=lambda t: fold(route_name(language, view.map, t)),
     )
     if not tracks:
@@ -266,7 +256,7 @@ def routes_from(language: str, record: GameRecord, view: SeatView, city: str) ->
 
 def station_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:
     """The cities where this player can build a station now, split in menus of at most 25."""
-    cities = by_name(language, [s.city for s in stations_in(legal_moves(view))])
+    cities = by_name(language, [s.city for s in stations_in(view.legal_moves)])
     menus = []
     for number, part in enumerate(chunks(cities)):
         options = [discord.SelectOption(label=city_name(language, c), value=c, emoji="🏠") for c in part]
@@ -285,7 +275,7 @@ def payment_choice(
 ) -> PrivateMessage | Claim | BuildStation | None:
     """How to pay for a claim or a station: the single legal action when there is no real choice, else a menu of
     payments (by colour first when more than 25), None when none."""
-    choices = [a for a in legal_moves(view) if isinstance(a, Claim | BuildStation) and target.paid_by(a)]
+    choices = [a for a in view.legal_moves if isinstance(a, Claim | BuildStation) and target.paid_by(a)]
     if colour is not None:
         choices = [a for a in choices if a.color == colour]
     if not choices:

@@ -13,7 +13,7 @@ import pytest
 from bot.services.games import GameService, Outcome, ServiceError
 from bot.storage.database import Database, Statement
 from bot.storage.games import GameStore
-from rules.dice import DiceEngine
+from rules.dice import DiceEngine, Freight, Roll, Stop
 from rules.engine import IllegalAction
 
 ANN, BEN, CAT = 1, 2, 3
@@ -49,11 +49,11 @@ async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refus
     version = (await svc.get(game_id)).version
     seat = to_act(svc, game_id)
     user = (ANN, BEN)[seat]
-    outcome = await svc.act(game_id, user, "stop", version)
+    outcome = await svc.act(game_id, user, Stop(), version)
     assert outcome.record.version == version + 1
     assert await svc.store.actions(game_id) == [(seat, "stop")]
     with pytest.raises(ServiceError, match="stale"):
-        await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "stop", version)
+        await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], Stop(), version)
     assert await svc.store.actions(game_id) == [(seat, "stop")]
 
 
@@ -63,11 +63,11 @@ async def test_illegal_moves_and_strangers_change_nothing(db: Database) -> None:
     before = svc.state(game_id)
     waiting = (ANN, BEN)[1 - to_act(svc, game_id)]
     with pytest.raises(IllegalAction):
-        await svc.act(game_id, waiting, "roll")
+        await svc.act(game_id, waiting, Roll())
     with pytest.raises(IllegalAction):
-        await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "add:Z")
+        await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], Freight())
     with pytest.raises(ServiceError, match="not_a_player"):
-        await svc.act(game_id, CAT, "roll")
+        await svc.act(game_id, CAT, Roll())
     assert svc.state(game_id) == before
     assert await svc.store.actions(game_id) == []
 
@@ -79,7 +79,7 @@ async def test_a_restarted_service_resumes_from_the_log(db: Database) -> None:
     for _ in range(5):
         seat = to_act(svc, game_id)
         action = DiceEngine().bot_action(svc.state(game_id), seat, rng)  # type: ignore[arg-type]
-        await svc.act(game_id, (ANN, BEN)[seat], action.encode())
+        await svc.act(game_id, (ANN, BEN)[seat], action)
     resumed = service(db)
     assert [r.id for r in await resumed.resume_all()] == [game_id]
     assert resumed.state(game_id) == svc.state(game_id)
@@ -91,7 +91,7 @@ async def test_games_resume_from_their_snapshots_and_a_snapshot_that_differs_fro
     svc = service(db)
     game_id = await started(svc)
     seat = to_act(svc, game_id)
-    await svc.act(game_id, (ANN, BEN)[seat], "stop")
+    await svc.act(game_id, (ANN, BEN)[seat], Stop())
     truth = svc.state(game_id)
     opening = DiceEngine().new_game(DiceEngine().load_options({}), 2, 1234)
     await db.write([Statement("UPDATE games SET state = ? WHERE id = ?", (opening.model_dump_json(), game_id))])
@@ -137,7 +137,7 @@ async def test_after_a_clean_stop_only_the_games_written_since_are_checked_again
     await after_clean_stop.snapshots_checked()
     assert CountingDice.replays == 2, "after a clean stop no snapshot is in doubt"
     seat = min(CountingDice().to_act(after_clean_stop.state(busy)))  # type: ignore[arg-type]
-    await after_clean_stop.act(busy, (CAT, BEN)[seat], "stop")
+    await after_clean_stop.act(busy, (CAT, BEN)[seat], Stop())
 
     after_another_crash = counting(db)  # `after_clean_stop` never closes
     await after_another_crash.resume_all()
@@ -152,13 +152,13 @@ async def test_a_wrong_snapshot_a_move_was_made_from_is_reported_not_replaced(
 ) -> None:
     svc = service(db)
     game_id = await started(svc)
-    await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], "stop")
+    await svc.act(game_id, (ANN, BEN)[to_act(svc, game_id)], Stop())
     tampered = svc.state(game_id).model_copy(update={"round": 7})
     await db.write([Statement("UPDATE games SET state = ? WHERE id = ?", (tampered.model_dump_json(), game_id))])
     with caplog.at_level(logging.ERROR):
         resumed = service(db)
         await resumed.resume_all()
-        await resumed.act(game_id, (ANN, BEN)[to_act(resumed, game_id)], "stop")  # before the check has run
+        await resumed.act(game_id, (ANN, BEN)[to_act(resumed, game_id)], Stop())  # before the check has run
         await resumed.snapshots_checked()
     assert "differs from the snapshot it has moved on from" in caplog.text
     assert resumed.state(game_id).round >= 7, "the game in play is not swapped under its players"
@@ -176,7 +176,7 @@ async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: Datab
 
     svc.register_publisher("dice", publish)
     if to_act(svc, record.id) == 0:  # Ann opens: end her turn so the bot player has one
-        await svc.act(record.id, ANN, "stop")
+        await svc.act(record.id, ANN, Stop())
     svc.wake_bots(record.id)
     async with asyncio.timeout(5):
         while to_act(svc, record.id) != 0:
@@ -215,9 +215,9 @@ async def test_one_games_slow_move_never_holds_up_another_games_move(db: Databas
     await svc.start(record.id, CAT)
     fast = record.id
     engine.hold()
-    held = asyncio.create_task(svc.act(slow, (ANN, BEN)[to_act(svc, slow)], "stop"))
+    held = asyncio.create_task(svc.act(slow, (ANN, BEN)[to_act(svc, slow)], Stop()))
     await asyncio.to_thread(engine.held.wait, 30)  # the slow move is being worked out
-    await svc.act(fast, (CAT, BEN)[to_act(svc, fast)], "stop")  # would wait for the slow one on the event loop
+    await svc.act(fast, (CAT, BEN)[to_act(svc, fast)], Stop())  # would wait for the slow one on the event loop
     assert not held.done(), "the other game's move was served while the slow one was still being worked out"
     engine.release.set()
     await held

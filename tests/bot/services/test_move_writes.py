@@ -57,7 +57,7 @@ async def test_a_move_is_one_transaction_with_its_timers_and_what_the_channel_sh
     traced: list[str] = []
     stop = database.trace(traced.append)
     try:
-        outcome = await table.service.act(record.id, mover, action.encode())
+        outcome = await table.service.act(record.id, mover, action)
     finally:
         stop()
 

@@ -29,7 +29,7 @@ from bot.settings import Settings
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.workers import QueuedPool, default_workers, usable_cores
-from rules.dice import DiceEngine
+from rules.dice import DiceEngine, Roll
 from rules.engine import Budget, CommonReason, Hint, IllegalAction, Message
 from rules.ttr import TicketToRideEngine
 from tests.bot import thinking_support
@@ -251,7 +251,7 @@ async def two_people(svc: GameService, first_seed: int) -> int:
     await svc.start(record.id, ANN)
     rng = random.Random(first_seed)
     while 0 not in DICE.to_act(svc.state(record.id)):  # type: ignore[arg-type]
-        await svc.act(record.id, BEN, DICE.bot_action(svc.state(record.id), 1, rng).encode())  # type: ignore[arg-type]
+        await svc.act(record.id, BEN, DICE.bot_action(svc.state(record.id), 1, rng))  # type: ignore[arg-type]
     return record.id
 
 
@@ -312,11 +312,11 @@ async def test_a_game_whose_bot_is_thinking_answers_at_once_and_the_bot_thinks_a
     svc, game_id = await service(db, thinker)
     rng = random.Random(1)
     while not bot_to_act(svc, game_id):  # Ann opens: she plays until the bot is to act
-        await svc.act(game_id, ANN, DICE.bot_action(svc.state(game_id), 0, rng).encode())  # type: ignore[arg-type]
+        await svc.act(game_id, ANN, DICE.bot_action(svc.state(game_id), 0, rng))  # type: ignore[arg-type]
     thinking = asyncio.create_task(svc.play_bot_move(game_id))
     await gate.wait_entered()
     with pytest.raises(IllegalAction) as refused:  # a click while the bot thinks: answered at once
-        await asyncio.wait_for(svc.act(game_id, ANN, "roll"), timeout=5)
+        await asyncio.wait_for(svc.act(game_id, ANN, Roll()), timeout=5)
     assert refused.value.reason is CommonReason.NOT_YOUR_TURN
     before = (await svc.get(game_id)).version
     await svc.hand_to_bot(game_id, 0)  # Ann's seat handed over meanwhile: a new version

@@ -103,7 +103,7 @@ async def user_moves(table: Table, game_id: int, user: int) -> Outcome:
     assert seat is not None
     engine = table.service.engine(record.game)
     action = engine.bot_action(table.service.state(game_id), seat, random.Random(seat))
-    outcome = await table.service.act(game_id, user, action.encode())
+    outcome = await table.service.act(game_id, user, action)
     await table.service.after_move(outcome)
     return outcome
 
@@ -163,7 +163,7 @@ async def test_a_move_by_the_player_cancels_their_timer_and_forgets_their_missed
     keeps_turn = next(
         a for a in engine.legal_actions(state, first) if first in engine.to_act(engine.apply(state, first, a)[0])
     )
-    outcome = await table.service.act(record.id, (ANN, BEN)[first], keeps_turn.encode())
+    outcome = await table.service.act(record.id, (ANN, BEN)[first], keeps_turn)
     await table.service.after_move(outcome)
     assert await table.timers.store.missed(record.id, first) == 0
     table.clock.advance(29)

@@ -24,13 +24,14 @@ MOVE_NAMES = ("legal", "allowed", "action", "code")
 SEPARATORS = frozenset({"split", "rsplit", "partition", "rpartition"})
 
 ALLOWED = {
-    "bot/ui/custom_ids.py": {"split", "encode"},
+    "bot/ui/custom_ids.py": {"split", "encode", "parse_action"},
     "bot/services/": {"encode", "parse_action"},
     "bot/command_sync.py": {"encode"},
     "render/artstore.py": {"encode"},
 }
-"""Where the seam itself lives: the custom id grammar (its one split, a move's one `encode`), and the game service,
-which stores moves as their text and reads clicks back with the engine's `parse_action`; and two hashes of text that
+"""Where the seam itself lives: the custom id grammar (its one split, a move's one `encode`, and the one reading of a
+click's move with the engine's `parse_action`), and the game service, which stores moves as their text and reads a
+stored move back to judge its undo; and two hashes of text that
 holds no move (the slash commands' payloads, the art store's keys)."""
 SKIPPED = ("bot/sandbox/", "bot/storage/")
 """The offline sandbox plays as a person would, by reading the buttons posted (it is the tests' client, not the bot),
