@@ -31,6 +31,9 @@ SANDBOX_PEOPLE = ("Anna", "Boris", "Chen", "Dasha", "Emil", "Fatima")
 STARTUP_SECONDS = 300.0
 """How long the sandbox waits by default for its bot to be ready (`--ready-timeout`), and at the end to finish: a
 loaded machine may take minutes."""
+PATIENCE = 60.0
+"""How long a scripted person waits for the bot's answer before the sandbox gives up (a busy machine can take
+seconds)."""
 PROGRESS_EVERY = 2.0
 """The longest the sandbox stays silent: a step still going after that many seconds is said again."""
 
@@ -84,7 +87,11 @@ async def run_sandbox(
     with tempfile.TemporaryDirectory() as folder:
         settings = sandbox_settings(Path(folder) / "sandbox.sqlite3")
         progress.say("Starting a local Discord…")
-        async with progress.talking(), LocalDiscord(users=people) as discord, AsyncExitStack() as running:
+        async with (
+            progress.talking(),
+            LocalDiscord(users=people, timeout=PATIENCE) as discord,
+            AsyncExitStack() as running,
+        ):
             bot = create_bot(settings)
             if not await _start(progress, discord, bot, running, ready_timeout):
                 return 1

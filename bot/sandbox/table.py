@@ -107,7 +107,7 @@ class ScriptedTable:
         self.last_answer = outcome
         return outcome
 
-    async def turn_message(self, game_id: int, timeout: float = 10.0) -> RecordedMessage:
+    async def turn_message(self, game_id: int, timeout: float | None = None) -> RecordedMessage:
         """Wait until the message with the controls of the game's current version is shown, and return it."""
         record = await self.bot.records.get(game_id)
         assert record is not None
@@ -132,10 +132,11 @@ class ScriptedTable:
                 return seat, next(p for p in self.people if p.id == people[seat])
         return None
 
-    async def settle(self, game_id: int, timeout: float = 10.0) -> GameRecord:
-        """Wait until the game is over, or a person is to act and the controls of that moment are shown."""
+    async def settle(self, game_id: int, timeout: float | None = None) -> GameRecord:
+        """Wait until the game is over, or a person is to act and the controls of that moment are shown (giving up
+        after `timeout`, by default the stand-in's)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + (timeout or self.discord.timeout)
         while True:
             record = await self.bot.records.get(game_id)
             assert record is not None
@@ -195,19 +196,18 @@ class ScriptedTable:
         assert record is not None
         assert record.status == "finished", f"game {game_id} did not finish in {max_moves} moves"
         since = await self._first_message(game_id)
-        await self.discord.wait_for_message(lambda m: m.id > since and _is_final(m), timeout=10)
+        await self.discord.wait_for_message(lambda m: m.id > since and _is_final(m))
         return record
 
-    async def wait_for_version_after(self, game_id: int, version: int, timeout: float = 10.0) -> None:
+    async def wait_for_version_after(self, game_id: int, version: int, timeout: float | None = None) -> None:
         """Wait until the game has moved past `version`, then until it settles (see `settle`)."""
-        for _ in range(int(timeout / 0.005)):
-            record = await self.bot.records.get(game_id)
-            if record is not None and record.version > version:
-                break
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (timeout or self.discord.timeout)
+        while (record := await self.bot.records.get(game_id)) is None or record.version <= version:
+            if loop.time() > deadline:
+                answer = self.last_answer.text if self.last_answer is not None else ""
+                raise TimeoutError(f"game {game_id} stayed at version {version}; the last answer was {answer!r}")
             await asyncio.sleep(0.005)
-        else:
-            answer = self.last_answer.text if self.last_answer is not None else ""
-            raise TimeoutError(f"game {game_id} stayed at version {version}; the last answer was {answer!r}")
         await self.settle(game_id, timeout)
 
     def own_controls(self, record: GameRecord, person: LocalUser, verbs: set[str]) -> RecordedMessage | None:

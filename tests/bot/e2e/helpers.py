@@ -30,6 +30,10 @@ CREATORS = "Conductors"
 Running = Callable[..., AbstractAsyncContextManager[Conductor]]
 Seen = TypeVar("Seen")
 
+PATIENCE = 60.0
+"""How long an end-to-end wait may last before the test fails: a passing test never waits it out, and a loaded 2-core
+machine can take seconds where an idle one takes milliseconds."""
+
 
 # ---- the stand-in and the bot ---------------------------------------------------------------------------------
 
@@ -47,6 +51,7 @@ async def checked(
 ) -> AsyncIterator[LocalDiscord]:
     """A started stand-in with these people; afterwards nothing may be unhandled and nothing logged as an error."""
     caplog.set_level(logging.INFO)
+    options.setdefault("timeout", PATIENCE)
     async with LocalDiscord(users=users, **options) as discord_:
         yield discord_
     assert discord_.unhandled == []
