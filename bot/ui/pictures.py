@@ -30,14 +30,14 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.games import GAMES
 from bot.i18n import LANGUAGES, fit, text
 from bot.storage.games import GameRecord
 from bot.ui.names import shown_names
 from bot.workers import WorkerPool, usable_cores
 from render import artstore
-from render import cardgame as cardgame_art
-from render import ttr as ttr_art
 from render.caches import forget as forget_drawn
+from render.labels import Labels
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -81,14 +81,15 @@ def warm_workers(folder: Path | None = None) -> None:
     that measure warm workers; the bot loads or draws each piece on first use)."""
     if folder is not None:
         use_art(folder)
+    warms = [info.pictures.warm for info in GAMES.values() if info.pictures.warm is not None]
     for pool in (PUBLIC, PRIVATE):
         for index in range(pool.workers):
-            pool.submit(index, _warm).result()
+            pool.submit(index, _warm, warms).result()
 
 
-def _warm() -> None:
-    """In a worker: every game's static art in every language, drawn or loaded."""
-    for warm in (ttr_art.warm, cardgame_art.warm):
+def _warm(warms: Iterable[Callable[[Labels], None]]) -> None:
+    """In a worker: the listed games' static art in every language, drawn or loaded."""
+    for warm in warms:
         for language in LANGUAGES:
             warm(labels(language))
 
