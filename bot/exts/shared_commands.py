@@ -85,8 +85,12 @@ async def lacking(interaction: discord.Interaction[Any], record: GameRecord, com
 
 def offer_games(*commands: app_commands.Command[Any, ..., Any], by_name: bool = False) -> None:
     """Give the `game` option of a cog's commands the listed games as choices, named in English (sorted by name if
-    asked), as the cog is made: a game listed before the bot is created is offered too."""
-    choices = [app_commands.Choice(name=text("en", f"bot.game.{i.namespace}"), value=g) for g, i in GAMES.items()]
+    asked), as the cog is made: a game listed before the bot is created is offered too. Their names are worded in
+    each language as the decorator's are (`commands.choice.<game id>`)."""
+    choices = [
+        app_commands.Choice(name=app_commands.locale_str(text("en", f"bot.game.{info.namespace}")), value=game)
+        for game, info in GAMES.items()
+    ]
     if by_name:
         choices.sort(key=lambda choice: choice.name)
     for command in commands:

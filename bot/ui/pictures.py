@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.games import GAMES
-from bot.i18n import LANGUAGES, fit, text
+from bot.i18n import LANGUAGES, fit, text_in, word_packages
 from bot.storage.games import GameRecord
 from bot.ui.names import shown_names
 from bot.workers import WorkerPool, usable_cores
@@ -215,7 +215,7 @@ def forget_game(game_id: int) -> None:
 
 def labels(language: str) -> Callable[..., str]:
     """The pictures' words in a language (render/ asks for them by key, with the counts that pick plural forms)."""
-    return functools.partial(text, language)
+    return functools.partial(text_in, word_packages(), language)
 
 
 def plain_names(record: GameRecord) -> list[str]:

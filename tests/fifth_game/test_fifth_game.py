@@ -9,6 +9,7 @@ import json
 from PIL import Image
 
 from bot.sandbox import LocalDiscord
+from bot.ui.pictures import SLOW, labels
 from tests.bot.e2e.conftest import Running, table
 from tests.fifth_game.rules import CoinEngine
 
@@ -46,6 +47,14 @@ async def test_the_coin_race_plays_to_its_end_replays_and_shows_in_stats(
         with Image.open(io.BytesIO(files[f"replay-{record.id}.webp"].data)) as animation:
             assert animation.n_frames == len(log["moves"]) + 1, "the start, then one frame per flip"
 
+        offered = {c["value"]: c for c in stand_in.command("stats").option("game")["choices"]}
+        assert offered[CoinEngine.game_id]["name_localizations"]["ru"] == "Гонка монет"
         mine = await stand_in.slash("Ann", "stats")
         assert not mine.ephemeral and mine.content.startswith("**Ann** in Coin race: "), mine.text
         assert mine.message is not None and mine.message.attachments[0].filename == "stats-coin.png"
+
+
+def test_a_picture_worker_reads_the_games_own_words() -> None:
+    """Replays, charts and stats are drawn in worker processes, which never build the list of games."""
+    words = labels("ru")
+    assert SLOW.submit(0, words, "coin.picture.heads").result(timeout=DRAWN) == "Орёл"
