@@ -87,7 +87,7 @@ def offer_games(*commands: app_commands.Command[Any, ..., Any], by_name: bool = 
     """Give the `game` option of a cog's commands the listed games as choices, named in English (sorted by name if
     asked), as the cog is made: a game listed before the bot is created is offered too. Their names are worded in
     each language as the decorator's are (`commands.choice.<game id>`)."""
-    choices = [
+    choices: list[app_commands.Choice[str | int | float]] = [
         app_commands.Choice(name=app_commands.locale_str(text("en", f"bot.game.{info.namespace}")), value=game)
         for game, info in GAMES.items()
     ]

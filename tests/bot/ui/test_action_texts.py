@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def _move_texts() -> set[str]:
     """The text of every legal move met in the contract test's seeded playouts of every listed game, and of every
     move without arguments its phases take (a rare one, as a freight train, may never be legal there)."""
-    texts = set()
+    texts: set[str] = set()
     for case in range(len(CASES)):
         game = playout(case)
         for state in game.states:
