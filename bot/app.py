@@ -17,7 +17,7 @@ from bot.command_sync import sync_commands
 from bot.drawing import start_pictures, use_art
 from bot.exts.notify import DirectMessenger
 from bot.games import GAMES
-from bot.i18n import add_words, language_of, set_command_ids, text
+from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.charts import FinalCharts
 from bot.services.games import GameService, ServiceError
@@ -197,8 +197,6 @@ class Conductor(commands.AutoShardedBot):
         self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
-        for info in GAMES.values():
-            add_words(info.words)
         for extension in extensions():
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent)

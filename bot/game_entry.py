@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import add_words
 from bot.services.ratings import GameRatings
 from render.games import GamePictures
 from render.stats import Figure
@@ -33,6 +34,10 @@ class GameInfo:
     words: str | None = None
     package: str | None = None
     """The discord.py extension of its cogs, when not `bot.exts.<namespace>._cog`."""
+
+    def __post_init__(self) -> None:
+        """Its words are read wherever the entry exists: with the list, before any cog or command is made."""
+        add_words(self.words)
 
     @property
     def game_id(self) -> str:

@@ -5,6 +5,7 @@ It lives outside the extension packages, so reloading one of them never leaves t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import discord
@@ -80,3 +81,18 @@ async def lacking(interaction: discord.Interaction[Any], record: GameRecord, com
     await reply_private(
         interaction, text(language, "play.reason.no_such_command", command=command_mention(command), game=game)
     )
+
+
+def offer_games(*commands: app_commands.Command[Any, ..., Any], by_name: bool = False) -> None:
+    """Give the `game` option of a cog's commands the listed games as choices, named in English (sorted by name if
+    asked), as the cog is made: a game listed before the bot is created is offered too. Their names are worded in
+    each language as the decorator's are (`commands.choice.<game id>`)."""
+    choices: list[app_commands.Choice[str | int | float]] = [
+        app_commands.Choice(name=app_commands.locale_str(text("en", f"bot.game.{info.namespace}")), value=game)
+        for game, info in GAMES.items()
+    ]
+    if by_name:
+        choices.sort(key=lambda choice: choice.name)
+    for command in commands:
+        # discord.py sets choices only by decorator, at import; the cog's own copy of the command takes them here
+        command._params["game"] = replace(command._params["game"], choices=choices)

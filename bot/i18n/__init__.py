@@ -17,7 +17,7 @@ import math
 import string
 import tomllib
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
@@ -61,6 +61,19 @@ def add_words(package: str | None) -> None:
     if package is not None and package not in _WORDS:
         _WORDS.append(package)
         table.cache_clear()
+
+
+def word_packages() -> tuple[str, ...]:
+    """The games' own translation packages read here so far (what a picture worker must read too: `text_in`)."""
+    return tuple(_WORDS)
+
+
+def text_in(packages: Sequence[str], language: str, key: str, **params: Any) -> str:
+    """`text`, after reading these games' own translation packages if this process has not (a picture worker,
+    which never builds the list of games)."""
+    for package in packages:
+        add_words(package)
+    return text(language, key, **params)
 
 
 @lru_cache(maxsize=len(LANGUAGES))
@@ -171,8 +184,9 @@ def text(language: str, key: str, **params: Any) -> str:
 
 
 def labels(language: str) -> Callable[..., str]:
-    """The pictures' words in a language (render/ asks for them by key, with the counts that pick plural forms)."""
-    return partial(text, language)
+    """The pictures' words in a language (render/ asks for them by key, with the counts that pick plural forms),
+    with the games' own words also where the list of games was never built (a picture worker)."""
+    return partial(text_in, word_packages(), language)
 
 
 def format_template(language: str, template: str, **params: Any) -> str:

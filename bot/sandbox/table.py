@@ -265,13 +265,10 @@ def _has_verb(message: RecordedMessage, verb: str) -> bool:
 
 
 def _is_final(message: RecordedMessage) -> bool:
-    """Whether a message is a game's last: the score picture and no controls but Rematch (a layout's text is no
-    control)."""
-    controls = any(
-        "custom_id" in component and not str(component["custom_id"]).endswith(":rematch")
-        for component in message.walk_components()
-    )
-    return any(a.filename == "scores.png" for a in message.attachments) and not controls
+    """Whether a message is a game's last: Rematch is its only control (a layout's text is no control), whatever
+    its game draws."""
+    ids = [str(component["custom_id"]) for component in message.walk_components() if "custom_id" in component]
+    return bool(ids) and all(custom_id.endswith(":rematch") for custom_id in ids)
 
 
 def controls(message: RecordedMessage) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -4,18 +4,18 @@ drawn in the worker pools and kept in the picture cache of bot/drawing.py."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import discord
 
 from bot import drawing
+from bot.games import GAMES
 from bot.i18n import LANGUAGES, fit, labels
 from bot.storage.games import GameRecord
 from bot.ui.names import shown_names
-from render import cardgame as cardgame_art
-from render import ttr as ttr_art
+from render.labels import Labels
 
 
 def warm_workers(folder: Path | None = None) -> None:
@@ -23,14 +23,15 @@ def warm_workers(folder: Path | None = None) -> None:
     that measure warm workers; the bot loads or draws each piece on first use)."""
     if folder is not None:
         drawing.use_art(folder)
+    warms = [info.pictures.warm for info in GAMES.values() if info.pictures.warm is not None]
     for pool in (drawing.PUBLIC, drawing.PRIVATE):
         for index in range(pool.workers):
-            pool.submit(index, _warm).result()
+            pool.submit(index, _warm, warms).result()
 
 
-def _warm() -> None:
-    """In a worker: every game's static art in every language, drawn or loaded."""
-    for warm in (ttr_art.warm, cardgame_art.warm):
+def _warm(warms: Iterable[Callable[[Labels], None]]) -> None:
+    """In a worker: the listed games' static art in every language, drawn or loaded."""
+    for warm in warms:
         for language in LANGUAGES:
             warm(labels(language))
 

@@ -1,199 +1,73 @@
-"""The contract every registered engine keeps, checked on seeded random playouts (issue 12, item 6).
+"""The contract every listed engine keeps, checked on seeded random playouts (issue 12, item 6).
 
 Each engine in `bot.games.GAMES` is played out with several player counts and option sets, by a policy written
-here (a seeded uniform choice of seat and legal move), so the checks hold whatever the bot players become. A new
-engine is covered by registering it; it must then give this module an invariant function and a scramble.
+here (a seeded uniform choice of seat and legal move), so the checks hold whatever the bot players become. A listed
+game gives this module its own part, an invariant, a scramble of what a seat cannot see and the tables to play, as
+`CASE` in tests/rules/<namespace>/contract.py (`tests.rules.contract.ContractCase`); nothing here names a game.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import pytest
 
+from bot.game_entry import GameInfo
 from bot.games import GAMES
-from rules.cardgame.cards import LOCOMOTIVE, LOCOMOTIVES, N_COLORS, N_KINDS, PER_COLOR
-from rules.cardgame.state import CardGameState
-from rules.cardgame.tickets import load_data
-from rules.dice.state import MAX_ROLLS, DiceState
 from rules.engine import Action, CommonReason, GameEngine, IllegalAction, Seat
-from rules.rng import Rng
-from rules.ttr.cards import DECK_COMPOSITION
-from rules.ttr.state import TtrState
+from tests.rules.contract import ContractCase
 
 Engine = GameEngine[Any, Any, Any]
 
-# Player counts and options per game; a game missing here is played with its fewest and most players.
-CONFIGS: dict[str, list[tuple[int, dict[str, object]]]] = {
-    "ticket-to-ride-cards": [
-        (2, {}),
-        (3, {"three_locomotive_reset": False}),
-        (4, {}),
-        (4, {"stack_visible_to_owner": True}),
-    ],
-    "dice": [
-        (2, {"target": 30}),
-        (3, {"mode": "elimination"}),
-        (4, {"target": 10, "tie": "play_on"}),
-        (6, {"target": 20}),
-    ],
-    "ticket-to-ride": [
-        (2, {"map": "usa"}),
-        (3, {"map": "europe", "returned_tickets": "removed"}),
-        (4, {"map": "usa", "open_doubles": True, "first_player": "seat_order"}),
-        (5, {"map": "europe", "longest_bonus": False}),
-    ],
-}
 POSITIONS = 10
 """Positions per game where the expensive checks run (every legal move, illegal samples, hidden views)."""
 ILLEGAL_SAMPLE = 30
 """Moves seen elsewhere in the game tried at each of those positions by each seat to act."""
 
 
-# Invariants: each checks one state and fails with a message ------------------------------------------------------
+def contract_path(info: GameInfo) -> str:
+    """Where a listed game's part of the contract lives."""
+    return f"tests/rules/{info.namespace}/contract.py"
 
 
-def cardgame_invariant(state: CardGameState) -> None:
-    """Every train card and ticket is somewhere exactly once; counts never go negative; robbery keeps colours unique."""
-    totals = list(state.discard)
-    for card in (*state.deck, *state.face_up):
-        totals[card] += 1
-    for player in state.players:
-        assert min(player.hand) >= 0 and min(player.stack) >= 0 and min(player.yard) >= 0
-        assert all(0 <= loco <= size for loco, size in zip(player.yard_locomotives, player.yard, strict=True))
-        for kind in range(N_KINDS):
-            totals[kind] += player.hand[kind] + player.stack[kind]
-        for color in range(N_COLORS):
-            totals[color] += player.yard[color] - player.yard_locomotives[color]
-            totals[LOCOMOTIVE] += player.yard_locomotives[color]
-    assert tuple(totals) == (PER_COLOR,) * N_COLORS + (LOCOMOTIVES,), totals
-    for color in range(N_COLORS):
-        assert sum(bool(player.yard[color]) for player in state.players) <= 1, f"two yards hold colour {color}"
-    scored = [s.ticket for record in state.first_scoring or () for s in record.completed]
-    tickets = [*state.ticket_deck, *scored, *(t for p in state.players for t in (*p.tickets, *p.offered))]
-    assert sorted(tickets) == sorted(t.id for t in load_data().tickets)
-    assert len(state.face_up) <= 5
-    assert state.last_turns_left is None or 0 < state.last_turns_left <= state.n_players
+def contract_of(info: GameInfo) -> ContractCase | None:
+    """A listed game's part of the contract, or None when its file is not written."""
+    name = contract_path(info).removesuffix(".py").replace("/", ".")
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name is None or not name.startswith(missing.name):
+            raise
+        return None
+    case: ContractCase = module.CASE
+    return case
 
 
-def dice_invariant(state: DiceState) -> None:
-    """Six dice per turn, at most three ordinary rolls, no negative score, each seat knocked out once at most."""
-    turn = state.turn
-    if turn is not None:
-        assert len(turn.train) + len(turn.showing) <= 6
-        assert 1 <= turn.rolls <= MAX_ROLLS and turn.banked >= 0
-        assert turn.seat not in state.eliminated
-    assert all(record.points >= 0 for record in state.history)
-    assert len(set(state.eliminated)) == len(state.eliminated) < state.n_players
-    assert set(state.tie_break) <= set(range(state.n_players))
+@dataclass(frozen=True)
+class Case:
+    """One playout to make: an engine with its part of the contract, a player count, options and a seed."""
+
+    engine: Engine
+    contract: ContractCase
+    n_players: int
+    options: Mapping[str, object]
+    seed: int
+
+    @property
+    def id(self) -> str:
+        options = "-".join(f"{k}={v}" for k, v in self.options.items()) or "default"
+        return f"{self.engine.game_id}-{self.n_players}p-{options}"
 
 
-def ttr_invariant(state: TtrState) -> None:
-    """Every train card is somewhere exactly once; tickets are never duplicated; cars and stations never go negative."""
-    counts = Counter((*state.deck, *state.discard, *(c for c in state.market if c >= 0)))
-    if state.tunnel is not None:
-        counts.update(state.tunnel.revealed)
-    for hand in state.hands:
-        assert min(hand) >= 0
-        counts.update({code: n for code, n in enumerate(hand)})
-    assert tuple(counts[code] for code in range(len(DECK_COMPOSITION))) == DECK_COMPOSITION, counts
-    tickets = [*state.ticket_deck, *(t for held in state.tickets for t in held), *(t for o in state.offers for t in o)]
-    assert len(tickets) == len(set(tickets))
-    assert min(state.cars) >= 0 and min(state.stations_left) >= 0
-    assert all(-1 <= owner < state.n_players for owner in state.owners)
-
-
-INVARIANTS: dict[str, Callable[[Any], None]] = {
-    "ticket-to-ride-cards": cardgame_invariant,
-    "dice": dice_invariant,
-    "ticket-to-ride": ttr_invariant,
-}
-
-
-# Scrambles: what `seat` (None: nobody) cannot see, shuffled, with every size it can see kept ----------------------
-
-
-def _deal(pool: list[int], sizes: Sequence[int], rng: random.Random) -> list[list[int]]:
-    """Shuffle `pool` and cut it into parts of `sizes` (which add up to its length)."""
-    rng.shuffle(pool)
-    parts, start = [], 0
-    for size in sizes:
-        parts.append(pool[start : start + size])
-        start += size
-    return parts
-
-
-def _cards(counts: Sequence[int]) -> list[int]:
-    return [kind for kind, n in enumerate(counts) for _ in range(n)]
-
-
-def _counts(cards: Iterable[int], kinds: int) -> tuple[int, ...]:
-    found = Counter(cards)
-    return tuple(found[kind] for kind in range(kinds))
-
-
-def _new_rng(rng: random.Random) -> Rng:
-    """A different future: the stored generator is hidden from everyone."""
-    return Rng(seed=rng.randrange(1 << 30))
-
-
-def cardgame_scramble(state: CardGameState, seat: Seat | None, rng: random.Random) -> CardGameState:
-    """Others' hands, stacks, tickets and offers, the deck's order and the ticket deck's, reshuffled among them."""
-    others = [s for s in range(state.n_players) if s != seat]
-    players = list(state.players)
-    cards = [*state.deck, *(c for s in others for c in (*_cards(players[s].hand), *_cards(players[s].stack)))]
-    sizes = [sum(players[s].hand) for s in others] + [sum(players[s].stack) for s in others] + [len(state.deck)]
-    parts = _deal(cards, sizes, rng)
-    tickets = [*state.ticket_deck, *(t for s in others for t in (*players[s].tickets, *players[s].offered))]
-    ticket_sizes = [n for s in others for n in (len(players[s].tickets), len(players[s].offered))]
-    dealt = _deal(tickets, [*ticket_sizes, len(state.ticket_deck)], rng)
-    for i, s in enumerate(others):
-        players[s] = players[s].model_copy(
-            update={
-                "hand": _counts(parts[i], N_KINDS),
-                "stack": _counts(parts[len(others) + i], N_KINDS),
-                "tickets": tuple(dealt[2 * i]),
-                "offered": tuple(dealt[2 * i + 1]),
-            }
-        )
-    update = {"players": tuple(players), "deck": tuple(parts[-1]), "ticket_deck": tuple(dealt[-1])}
-    return state.model_copy(update={**update, "rng": _new_rng(rng)})
-
-
-def dice_scramble(state: DiceState, seat: Seat | None, rng: random.Random) -> DiceState:
-    """Nothing in «Поезд» is hidden from anyone but the dice still to be rolled: only the generator changes."""
-    return state.model_copy(update={"rng": _new_rng(rng)})
-
-
-def ttr_scramble(state: TtrState, seat: Seat | None, rng: random.Random) -> TtrState:
-    """Others' hands, tickets and offers, the deck's order and the ticket deck's, reshuffled among them."""
-    others = [s for s in range(state.n_players) if s != seat]
-    kinds = len(DECK_COMPOSITION)
-    cards = [*state.deck, *(c for s in others for c in _cards(state.hands[s]))]
-    parts = _deal(cards, [*(sum(state.hands[s]) for s in others), len(state.deck)], rng)
-    hands = list(state.hands)
-    for i, s in enumerate(others):
-        hands[s] = _counts(parts[i], kinds)
-    tickets = [*state.ticket_deck, *(t for s in others for t in (*state.tickets[s], *state.offers[s]))]
-    sizes = [n for s in others for n in (len(state.tickets[s]), len(state.offers[s]))]
-    dealt = _deal(tickets, [*sizes, len(state.ticket_deck)], rng)
-    held, offers = list(state.tickets), list(state.offers)
-    for i, s in enumerate(others):
-        held[s], offers[s] = tuple(dealt[2 * i]), tuple(dealt[2 * i + 1])
-    update = {"hands": tuple(hands), "deck": tuple(parts[-1]), "tickets": tuple(held), "offers": tuple(offers)}
-    return state.model_copy(update={**update, "ticket_deck": tuple(dealt[-1]), "rng": _new_rng(rng)})
-
-
-SCRAMBLES: dict[str, Callable[[Any, Seat | None, random.Random], Any]] = {
-    "ticket-to-ride-cards": cardgame_scramble,
-    "dice": dice_scramble,
-    "ticket-to-ride": ttr_scramble,
-}
+def cases_of(engine: Engine, contract: ContractCase, first_seed: int = 1000) -> list[Case]:
+    """A game's playouts: its own tables, or its fewest and most players with the default options."""
+    configs = contract.configs or [(engine.min_players, {}), (engine.max_players, {})]
+    return [Case(engine, contract, n, options, first_seed + i) for i, (n, options) in enumerate(configs)]
 
 
 # Seeded playouts ----------------------------------------------------------------------------------------------
@@ -204,6 +78,7 @@ class Game:
     """A finished playout: every state before a move, the moves made, and the final state."""
 
     engine: Engine
+    contract: ContractCase
     options: Any
     n_players: int
     seed: int
@@ -212,30 +87,24 @@ class Game:
     final: Any
 
 
-def _cases() -> list[tuple[str, int, dict[str, object]]]:
-    cases = []
-    for game_id, info in sorted(GAMES.items()):
-        engine = info.engine
-        for n, options in CONFIGS.get(game_id, [(engine.min_players, {}), (engine.max_players, {})]):
-            cases.append((game_id, n, options))
+def _cases() -> list[Case]:
+    cases: list[Case] = []
+    for _, info in sorted(GAMES.items()):
+        contract = contract_of(info)
+        if contract is not None:
+            cases.extend(cases_of(info.engine, contract, 1000 + len(cases)))
     return cases
 
 
 CASES = _cases()
-IDS = [
-    f"{game_id}-{n}p-" + ("-".join(f"{k}={v}" for k, v in options.items()) or "default")
-    for game_id, n, options in CASES
-]
+IDS = [case.id for case in CASES]
 
 
-@cache
-def playout(case: int) -> Game:
-    """Play case `case` to the end: a seeded uniform choice of the seat to act and of its legal move."""
-    game_id, n, options_dict = CASES[case]
-    engine = GAMES[game_id].engine
-    seed = 1000 + case
-    options = engine.load_options(dict(options_dict))
-    state = engine.new_game(options, n, seed)
+def play(case: Case) -> Game:
+    """Play a case to the end: a seeded uniform choice of the seat to act and of its legal move."""
+    engine, seed = case.engine, case.seed
+    options = engine.load_options(dict(case.options))
+    state = engine.new_game(options, case.n_players, seed)
     rng = random.Random(seed)
     states, moves = [], []
     while not engine.is_over(state):
@@ -245,7 +114,13 @@ def playout(case: int) -> Game:
         moves.append((seat, action))
         state, _ = engine.apply(state, seat, action)
         assert len(states) < 5000, "the playout does not end"
-    return Game(engine, options, n, seed, states, moves, state)
+    return Game(engine, case.contract, options, case.n_players, seed, states, moves, state)
+
+
+@cache
+def playout(case: int) -> Game:
+    """Case `case` played out, once per test session."""
+    return play(CASES[case])
 
 
 def positions(game: Game) -> list[int]:
@@ -261,17 +136,14 @@ def json(state: Any) -> str:
 case_params = pytest.mark.parametrize("case", range(len(CASES)), ids=IDS)
 
 
-def test_every_registered_engine_has_an_invariant_a_scramble_and_cases() -> None:
-    for game_id in GAMES:
-        assert game_id in INVARIANTS, f"{game_id}: give this module an invariant function for it"
-        assert game_id in SCRAMBLES, f"{game_id}: give this module a scramble of what a seat cannot see"
-        assert any(case[0] == game_id for case in CASES)
+def test_every_listed_game_gives_the_contract_its_part() -> None:
+    missing = [contract_path(info) for info in GAMES.values() if contract_of(info) is None]
+    assert missing == [], f"write these, each exporting CASE, a tests.rules.contract.ContractCase: {missing}"
+    assert {case.engine.game_id for case in CASES} == set(GAMES)
 
 
-@case_params
-def test_invariants_hold_and_turns_are_consistent_after_every_move(case: int) -> None:
-    game = playout(case)
-    engine, invariant = game.engine, INVARIANTS[CASES[case][0]]
+def check_invariants_hold_and_turns_are_consistent_after_every_move(game: Game) -> None:
+    engine, invariant = game.engine, game.contract.invariant
     for state in game.states:
         invariant(state)
         to_act = engine.to_act(state)
@@ -289,9 +161,7 @@ def test_invariants_hold_and_turns_are_consistent_after_every_move(case: int) ->
     assert sorted(player.seat for player in result.players) == list(range(game.n_players))
 
 
-@case_params
-def test_replay_and_json_snapshots_give_the_same_state(case: int) -> None:
-    game = playout(case)
+def check_replay_and_json_snapshots_give_the_same_state(game: Game) -> None:
     engine = game.engine
     log = [(seat, action.encode()) for seat, action in game.moves]
     assert json(engine.replay(game.options, game.n_players, game.seed, log)) == json(game.final)
@@ -303,10 +173,8 @@ def test_replay_and_json_snapshots_give_the_same_state(case: int) -> None:
     assert engine.load_options(game.options.model_dump_json()) == game.options
 
 
-@case_params
-def test_every_legal_move_is_accepted(case: int) -> None:
-    game = playout(case)
-    engine, invariant = game.engine, INVARIANTS[CASES[case][0]]
+def check_every_legal_move_is_accepted(game: Game) -> None:
+    engine, invariant = game.engine, game.contract.invariant
     for index in positions(game):
         state = game.states[index]
         for seat in sorted(engine.to_act(state)):
@@ -331,9 +199,7 @@ def _mangled(text: str) -> list[str]:
     return [text[:-1], text + ":1", text + ",0", text.replace(":", "::", 1), bumped, text.upper(), text[::-1]]
 
 
-@case_params
-def test_illegal_moves_are_refused_and_change_nothing(case: int) -> None:
-    game = playout(case)
+def check_illegal_moves_are_refused_and_change_nothing(game: Game) -> None:
     engine = game.engine
     rng = random.Random(game.seed)
     seen = list({action.encode(): action for _, action in game.moves}.values())
@@ -371,10 +237,8 @@ def test_illegal_moves_are_refused_and_change_nothing(case: int) -> None:
     assert json(game.final) == final
 
 
-@case_params
-def test_views_do_not_show_what_a_seat_cannot_see(case: int) -> None:
-    game = playout(case)
-    engine, scramble = game.engine, SCRAMBLES[CASES[case][0]]
+def check_views_do_not_show_what_a_seat_cannot_see(game: Game) -> None:
+    engine, scramble = game.engine, game.contract.scramble
     rng = random.Random(game.seed)
     for index in positions(game):
         state = game.states[index]
@@ -385,12 +249,51 @@ def test_views_do_not_show_what_a_seat_cannot_see(case: int) -> None:
                 assert engine.view(scrambled, seat).model_dump() == seen, f"seat {seat} sees a hidden change"
 
 
-@case_params
-def test_the_random_bot_plays_legal_moves(case: int) -> None:
-    game = playout(case)
+def check_the_random_bot_plays_legal_moves(game: Game) -> None:
     engine = game.engine
     rng = random.Random(game.seed)
     for index in positions(game):
         state = game.states[index]
         for seat in sorted(engine.to_act(state)):
             assert engine.bot_action(state, seat, rng, "random") in engine.legal_actions(state, seat)
+
+
+CHECKS: list[Callable[[Game], None]] = [
+    check_invariants_hold_and_turns_are_consistent_after_every_move,
+    check_replay_and_json_snapshots_give_the_same_state,
+    check_every_legal_move_is_accepted,
+    check_illegal_moves_are_refused_and_change_nothing,
+    check_views_do_not_show_what_a_seat_cannot_see,
+    check_the_random_bot_plays_legal_moves,
+]
+"""Every check of one playout, for a game that is not listed (tests/fifth_game)."""
+
+
+@case_params
+def test_invariants_hold_and_turns_are_consistent_after_every_move(case: int) -> None:
+    check_invariants_hold_and_turns_are_consistent_after_every_move(playout(case))
+
+
+@case_params
+def test_replay_and_json_snapshots_give_the_same_state(case: int) -> None:
+    check_replay_and_json_snapshots_give_the_same_state(playout(case))
+
+
+@case_params
+def test_every_legal_move_is_accepted(case: int) -> None:
+    check_every_legal_move_is_accepted(playout(case))
+
+
+@case_params
+def test_illegal_moves_are_refused_and_change_nothing(case: int) -> None:
+    check_illegal_moves_are_refused_and_change_nothing(playout(case))
+
+
+@case_params
+def test_views_do_not_show_what_a_seat_cannot_see(case: int) -> None:
+    check_views_do_not_show_what_a_seat_cannot_see(playout(case))
+
+
+@case_params
+def test_the_random_bot_plays_legal_moves(case: int) -> None:
+    check_the_random_bot_plays_legal_moves(playout(case))

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.admin._words import limit_lines, player_lines, settings_embed, timers_lock_line
+from bot.exts.shared_commands import offer_games
 from bot.exts.stats import reset_question
 from bot.games import GAMES, game_name
 from bot.i18n import language_of, render, text
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
     from bot.ui.parts import Bot
 
-GAME_CHOICES = [app_commands.Choice(name=text("en", f"bot.game.{i.namespace}"), value=g) for g, i in GAMES.items()]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=text("en", f"commands.choice.{value}"), value=value)
     for value in (*(lang.value for lang in Language), "default")
@@ -57,6 +57,7 @@ class ConfigCog(commands.Cog):
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        offer_games(self.option, self.reset)
 
     @config.command(name="show", description=text("en", "commands.config_show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
@@ -72,7 +73,6 @@ class ConfigCog(commands.Cog):
         value=text("en", "commands.config_option.value.description"),
         locked=text("en", "commands.config_option.locked.description"),
     )
-    @app_commands.choices(game=GAME_CHOICES)
     async def option(
         self, interaction: discord.Interaction[Any], game: str, option: str, value: str, locked: bool | None = None
     ) -> None:
@@ -307,7 +307,6 @@ class ConfigCog(commands.Cog):
 
     @config.command(name="reset", description=text("en", "commands.config_reset.description"))
     @app_commands.describe(game=text("en", "commands.config_reset.game.description"))
-    @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         """Put everything back to the defaults, or only one game's variant options."""
         service = self.bot.config

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.admin._words import COLOUR, command_words, variant_lines, walk_slash_commands
+from bot.exts.shared_commands import offer_games
 from bot.games import GAMES, game_name
 from bot.i18n import language_of, text
 from bot.ui.answers import reply_private
@@ -17,18 +18,16 @@ from bot.ui.house_rules import timer_lines
 if TYPE_CHECKING:
     from bot.ui.parts import Bot
 
-GAME_CHOICES = [app_commands.Choice(name=text("en", f"bot.game.{i.namespace}"), value=g) for g, i in GAMES.items()]
-
 
 class HelpCog(commands.Cog):
     """Answers privately, in the person's language."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        offer_games(self.rules)
 
     @app_commands.command(name="rules", description=text("en", "commands.rules.description"))
     @app_commands.describe(game=text("en", "commands.rules.game.description"))
-    @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         """Show a game's rules in short, the variants in effect on this server and the turn timers."""
         language = language_of(interaction.locale)

@@ -13,6 +13,7 @@ GAME = GameInfo(
     pictures=PICTURES,
     ratings=_ratings.RATINGS,
     figures=_ratings.figures,
+    words="bot.exts.cardgame.words",
     driver="bot.exts.cardgame.sandbox:play_move",
 )
 """The card game's entry in `bot.games`."""

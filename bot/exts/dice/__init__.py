@@ -13,5 +13,6 @@ GAME = GameInfo(
     pictures=PICTURES,
     ratings=_ratings.RATINGS,
     figures=_ratings.figures,
+    words="bot.exts.dice.words",
 )
 """The dice game's entry in `bot.games` (its moves are made by clicking the turn message's buttons)."""

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.drawing import draw_slow
+from bot.exts.shared_commands import offer_games
 from bot.games import GAMES, GameInfo, game_name
 from bot.i18n import escaped, language_of, shown_name, text
 from bot.services.ratings import RatingService, Summary, shown, summarize
@@ -34,11 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GAME_CHOICES = sorted(
-    (app_commands.Choice(name=text("en", f"bot.game.{info.namespace}"), value=game) for game, info in GAMES.items()),
-    key=lambda choice: choice.name,
-)
-"""The games, by their English names."""
 TOP = 10
 DEFAULT_COLOUR = (88, 101, 242)
 """Discord's blurple, for a member without a coloured role."""
@@ -86,12 +82,12 @@ class StatsCog(commands.Cog):
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        offer_games(self.stats, self.leaderboard, by_name=True)
 
     @app_commands.command(name="stats", description=text("en", "commands.stats.description"))
     @app_commands.describe(
         member=text("en", "commands.stats.member.description"), game=text("en", "commands.stats.game.description")
     )
-    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.User | None = None, game: str | None = None
     ) -> None:
@@ -123,7 +119,6 @@ class StatsCog(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=text("en", "commands.leaderboard.description"))
     @app_commands.describe(game=text("en", "commands.leaderboard.game.description"))
-    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
         """Show the server's ten best rated players of a game, and the reader's own place."""
         language = language_of(interaction.locale)

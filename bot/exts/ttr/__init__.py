@@ -13,6 +13,7 @@ GAME = GameInfo(
     pictures=PICTURES,
     ratings=_ratings.RATINGS,
     figures=_ratings.figures,
+    words="bot.exts.ttr.words",
     driver="bot.exts.ttr.sandbox:play_move",
 )
 """Ticket to Ride's entry in `bot.games`."""

@@ -10,11 +10,31 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.rules.test_engine_contract import CASES, playout
+
 ROOT = Path(__file__).resolve().parents[3]
 
-PREFIXES = ("draw:", "claim:", "pay:", "keep:", "station:", "play:", "play3:", "add:")
-"""How the texts of moves with arguments begin, in every game."""
-WORDS = frozenset({"tickets", "pass", "withdraw", "roll", "stop", "freight"})
+
+def _move_texts() -> set[str]:
+    """The text of every legal move met in the contract test's seeded playouts of every listed game, and of every
+    move without arguments its phases take (a rare one, as a freight train, may never be legal there)."""
+    texts: set[str] = set()
+    for case in range(len(CASES)):
+        game = playout(case)
+        for state in game.states:
+            kinds = game.engine.phase(state).handlers
+            texts.update(
+                kind().encode() for kind in kinds if not any(f.is_required() for f in kind.model_fields.values())
+            )
+            for seat in game.engine.to_act(state):
+                texts.update(action.encode() for action in game.engine.legal_actions(state, seat))
+    return texts
+
+
+MOVE_TEXTS = _move_texts()
+PREFIXES = tuple(sorted({text.partition(":")[0] + ":" for text in MOVE_TEXTS if ":" in text}))
+"""How the texts of moves with arguments begin, in every game (read from the engines' moves)."""
+WORDS = frozenset(text for text in MOVE_TEXTS if ":" not in text)
 """The texts of moves without arguments; as words they have other uses (a command's name, an icon), so they are
 refused only where a move goes or is compared."""
 MOVE_CALLS = frozenset({"act", "act_id", "act_cid", "cid", "ComponentId", "SelectOption", "action_text"})
