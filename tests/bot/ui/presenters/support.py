@@ -19,7 +19,7 @@ from rules.engine import Action, Event, GameEngine
 LANGUAGES = ("en", "ru")
 GAME_ID = 7
 VERSION = 12
-PEOPLE = ("Ann", "Ben", "Cleo", "Dan", "Eve")
+PEOPLE = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Fay")
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 

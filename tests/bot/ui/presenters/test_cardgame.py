@@ -224,7 +224,7 @@ async def test_my_hand_on_my_turn_offers_each_colour_and_narrows_to_a_play(langu
     [menu] = controls(reply.items)
     plays = [a for a in game.legal(FIRST) if isinstance(a, PlayGroup)]
     assert menu.custom_id == cid(GAME, "color")
-    assert menu.values == [*sorted({KIND_NAMES[p.color] for p in plays}, key=kind_of), THREE]
+    assert menu.values == [*(KIND_NAMES[kind] for kind in sorted({p.color for p in plays})), THREE]
     colour = menu.values[0]
     narrowed = PRESENTER.narrowed(language, game_record, view, ColourPicked(colour))
     assert isinstance(narrowed, PrivateMessage)

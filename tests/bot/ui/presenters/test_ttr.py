@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.exts.ttr import _pictures
+from bot.exts.ttr._map import ticket_words
 from bot.exts.ttr._presenter import CityPicked, Paying, TtrPresenter
 from bot.exts.ttr._private import Target
 from bot.i18n import text
@@ -194,12 +195,14 @@ def test_narration_words_each_public_event_once_and_the_summary_leaves_out_the_p
         assert summed == ["Ann drew 2 cards from the deck."]
 
 
-def test_narration_makes_the_start_of_play_loud_and_keeps_what_each_seat_kept_private() -> None:
+def test_r_v3_narration_makes_the_start_of_play_loud_and_never_says_which_tickets_were_kept() -> None:
     game = kept(kept(opening(), 0), 1)
     kept(game, 2)
     lines = PRESENTER.narrate("en", game.events, {0: "Ann", 1: "Ben", 2: "Cleo"}, summary=False)
-    assert lines[-1].startswith("**") and lines[-1].endswith("**")
-    assert not any(str(t.id) in " ".join(lines) for t in game.seat(2).tickets), "which tickets is secret (R-V3)"
+    assert lines == ["Cleo kept 3 tickets.", "**Everyone has chosen. Ann plays first.**"]
+    told = "\n".join(lines)
+    for ticket in game.seat(2).tickets:
+        assert ticket_words("en", "usa", ticket.id).split(" (")[0] not in told
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
