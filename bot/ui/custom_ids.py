@@ -10,8 +10,8 @@
 - argument: free text without length limit of its own, but the whole id is at most 100 characters (Discord).
 
 A move becomes text in the bot only here (`action_text`, its `encode()`), and a click is read back once, as it
-arrives (`read_act`, with the engine's `parse_action`, and each game's reader of its own verbs), so no other code
-spells or splits a move's text.
+arrives (`read_act`, with the engine's `parse_action`, and each game's reader of its own verbs, with the argument
+readers here: `parts`, `face_up_colour`, `picked_tickets`), so no other code spells or splits a move's text.
 """
 
 from __future__ import annotations
@@ -76,6 +76,19 @@ def action_text(action: Action) -> str:
 def parts(arg: str) -> list[str]:
     """An argument's colon-separated parts, for verbs whose argument is not a move (`take` with `slot:colour`, …)."""
     return arg.split(":")
+
+
+def face_up_colour(arg: str) -> str:
+    """The colour a face-up card's button names (its argument `slot:colour`), or "" for a garbled one."""
+    named = parts(arg)
+    return named[1] if len(named) == 2 else ""
+
+
+def picked_tickets(values: list[str]) -> tuple[int, ...] | None:
+    """The ticket ids picked in a ticket choice's menu, ascending; None if one is not a ticket id."""
+    if not all(value.isdigit() for value in values):
+        return None
+    return tuple(sorted(int(value) for value in values))
 
 
 def read_act(engine: GameEngine[Any, ActionT, Any], cid: ComponentId, values: list[str]) -> ActionT | None:

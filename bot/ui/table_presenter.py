@@ -14,7 +14,6 @@ from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply
 from bot.ui.components import GameComponent
 from bot.ui.controller import TurnMessage
-from bot.ui.custom_ids import parts
 from bot.ui.pictures import Picture
 from rules.engine import Action, Event, GameResult
 
@@ -35,19 +34,6 @@ class Verb(StrEnum):
 class Step:
     """A pick in one of a game's private menus that narrows a move down; each game's subclasses hold what was
     picked, and its presenter answers it (`narrowed`)."""
-
-
-def face_up_colour(arg: str) -> str:
-    """The colour a face-up card's button names (its argument `slot:colour`), or "" for a garbled one."""
-    named = parts(arg)
-    return named[1] if len(named) == 2 else ""
-
-
-def picked_tickets(values: list[str]) -> tuple[int, ...] | None:
-    """The ticket ids picked in a ticket choice's menu, ascending; None if one is not a ticket id."""
-    if not all(value.isdigit() for value in values):
-        return None
-    return tuple(sorted(int(value) for value in values))
 
 
 class TablePresenter(Protocol[PublicT, SeatT, MoveT]):

@@ -31,10 +31,10 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import rematch_id
+from bot.ui.custom_ids import face_up_colour, picked_tickets, rematch_id
 from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, plain_names
-from bot.ui.table_presenter import Step, Verb, face_up_colour, picked_tickets
+from bot.ui.table_presenter import Step, Verb
 from rules.cardgame.actions import DRAW_TICKETS, CardGameAction, DrawCard, KeepTickets, PlayThree, draw_action
 from rules.cardgame.cards import kind_of
 from rules.cardgame.state import Phase

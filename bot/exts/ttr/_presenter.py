@@ -34,10 +34,10 @@ from bot.i18n import render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
-from bot.ui.custom_ids import parts, rematch_id
+from bot.ui.custom_ids import face_up_colour, parts, picked_tickets, rematch_id
 from bot.ui.hints import with_hints
 from bot.ui.pictures import Picture, plain_names
-from bot.ui.table_presenter import Step, Verb, face_up_colour, picked_tickets
+from bot.ui.table_presenter import Step, Verb
 from render.ttr.palette import player_color
 from rules.engine import Event, GameResult
 from rules.ttr.actions import DECK, DrawCard, DrawTickets, KeepTickets, Pass, TtrAction
