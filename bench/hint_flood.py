@@ -25,7 +25,8 @@ from concurrent.futures import wait
 from pathlib import Path
 from typing import Any
 
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.services.thinking import Thinker, start_thinking
 from bot.settings import Settings
 from bot.storage.games import GameStore

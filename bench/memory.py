@@ -33,7 +33,8 @@ from bot.drawing import PICTURES
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.storage.games import GameStore
 from bot.storage.opening import open_database
 from bot.ui.pictures import warm_workers

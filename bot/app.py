@@ -20,7 +20,8 @@ from bot.games import GAMES
 from bot.i18n import add_words, language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.charts import FinalCharts
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
 from bot.services.notifications import NotificationService
@@ -194,7 +195,6 @@ class Conductor(commands.AutoShardedBot):
         self.service.add_listener(self.ratings)
         self.charts = FinalCharts(self.service, ChartPoster(self).post)
         self.service.add_listener(self.charts)
-        self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
         for info in GAMES.values():

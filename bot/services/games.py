@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.thinking import HintRefused, Thinker
 from bot.shards import EVERY_SHARD, ShardSet
 from bot.storage.database import Statement, StoreLock, now_iso
@@ -35,14 +36,6 @@ AnyEngine = GameEngine[Any, Any, Any]
 OPEN = ("lobby", "active")
 FLUSH_DELAY = 0.5
 """Seconds within which what the channels were seen to show is written, when no move of the game writes it first."""
-
-
-class ServiceError(Exception):
-    """A request the service refuses, with a translatable reason for the person who made it."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.message = Message(key=key, params=params)
 
 
 @dataclass(frozen=True)
@@ -80,11 +73,6 @@ class Advice:
     hint: Hint[Any]
 
 
-Publisher = Callable[[Outcome], Awaitable[None]]
-Locator = Callable[[int, int | None, str | None], Awaitable[Message | None]]
-"""(channel id, user id, game) -> where that game is played instead, as a pointer for the person; or None."""
-
-
 @dataclass(frozen=True)
 class MoveWrite:
     """What a listener stores with a move, in the move's own transaction, and what it then keeps in memory."""
@@ -95,7 +83,7 @@ class MoveWrite:
 
 
 class GameListener:
-    """Told about games once what happened is shown: the turn timers and the game threads listen."""
+    """How the service tells the world: the games' controllers, the turn timers, the game threads listen."""
 
     async def with_move(self, outcome: Outcome) -> MoveWrite | None:
         """What to store with a move about to be written (`outcome` as it will be once stored); nothing by default."""
@@ -109,6 +97,14 @@ class GameListener:
 
     async def on_closed(self, record: GameRecord) -> None:
         """A game was cancelled or ended early, and that was shown."""
+
+    async def on_unclicked_move(self, outcome: Outcome) -> None:
+        """A move nobody clicked for (a bot player's, or one played for an absent person) is to be shown: the
+        controller of its game shows it (dealing with its own failures); nothing by default."""
+
+    async def elsewhere(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
+        """Where a game asked for in a channel without it is played instead, as a pointer for the person; or None."""
+        return None
 
 
 @dataclass
@@ -154,7 +150,6 @@ class GameService:
         self.bot_move_delay = bot_move_delay
         self._new_seed = new_seed
         self._tables: dict[int, _Table] = {}
-        self._publishers: dict[str, Publisher] = {}
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
         self._thinking: set[asyncio.Task[Any]] = set()
@@ -172,7 +167,6 @@ class GameService:
         """Game id → what its channel was seen to show and is not stored yet (the newest of each kind)."""
         self._flushing: asyncio.Task[None] | None = None
         self.flush_delay = FLUSH_DELAY
-        self.locate_elsewhere: Locator | None = None
         self._paused: set[int] = set()
         self._taken_back: set[int] = set()
         """Games whose last move was taken back since the channel last caught up (it says so when it does)."""
@@ -200,7 +194,7 @@ class GameService:
         """Return the current engine state of a running game already loaded."""
         state = self._tables[game_id].state
         if state is None:
-            raise ServiceError("bot.reason.not_started")
+            raise ServiceError(ServiceReason.NOT_STARTED)
         return state
 
     async def game_in_channel(
@@ -217,10 +211,11 @@ class GameService:
         for record in sorted(here, key=lambda r: -r.id):
             if game is None or record.game == game:
                 return record
-        pointer = None if self.locate_elsewhere is None else await self.locate_elsewhere(channel_id, user_id, game)
-        if pointer is not None:
-            raise ServiceError(pointer.key, **pointer.params)
-        raise ServiceError("bot.reason.no_game_here")
+        for listener in self._listeners:
+            pointer = await listener.elsewhere(channel_id, user_id, game)
+            if pointer is not None:
+                raise ServiceError(pointer)
+        raise ServiceError(ServiceReason.NO_GAME_HERE)
 
     def view(self, game_id: int, seat: Seat | None) -> BaseModel:
         """Return the engine view of a running game for a seat, or the public view for None."""
@@ -332,7 +327,7 @@ class GameService:
         try:
             checked = engine.load_options(dict(options or {}))
         except ValidationError as error:
-            raise ServiceError("bot.reason.bad_options", detail=_first_error(error)) from error
+            raise ServiceError(ServiceReason.BAD_OPTIONS, detail=_first_error(error)) from error
         try:
             record = await self.store.create_game(
                 game=game,
@@ -344,7 +339,7 @@ class GameService:
                 seats=list(seats) or [SeatRecord(seat=0, name=host_name, user_id=host_id)],
             )
         except ChannelBusy as busy:  # the database keeps one open game per channel, whatever raced
-            raise ServiceError("bot.reason.channel_busy", id=busy.game_id) from None
+            raise ServiceError(ServiceReason.CHANNEL_BUSY, id=busy.game_id) from None
         self._tables[record.id] = _Table(record=record, engine=engine)
         return record
 
@@ -357,7 +352,7 @@ class GameService:
     def check_lobby_version(record: GameRecord, version: int | None) -> None:
         """Refuse a lobby click drawn for an older version of the lobby (someone changed it first)."""
         if version is not None and version != record.version:
-            raise ServiceError("bot.reason.stale_lobby")
+            raise ServiceError(ServiceReason.STALE_LOBBY)
 
     async def join(
         self, game_id: int, user_id: int, name: str, *, order: Callable[[SeatRecord], int] | None = None
@@ -367,11 +362,11 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is not None:
-                raise ServiceError("bot.reason.already_joined")
+                raise ServiceError(ServiceReason.ALREADY_JOINED)
             if len(record.seats) >= table.engine.max_players:
-                raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
+                raise ServiceError(ServiceReason.LOBBY_FULL, max=table.engine.max_players)
             if await self.store.removed_from(game_id, user_id):
-                raise ServiceError("lobby_control.reason.removed")
+                raise ServiceError(ServiceReason.REMOVED_BY_HOST)
             seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, user_id=user_id)]
             if order is not None:
                 seats = _renumber(sorted(seats, key=order))
@@ -384,12 +379,12 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if host_id != record.host_id:
-                raise ServiceError("bot.reason.only_host")
+                raise ServiceError(ServiceReason.ONLY_HOST)
             self.check_lobby_version(record, version)
             if user_id == host_id:
-                raise ServiceError("lobby_control.reason.not_yourself")
+                raise ServiceError(ServiceReason.NOT_YOURSELF)
             if record.seat_of(user_id) is None:
-                raise ServiceError("lobby_control.reason.not_seated")
+                raise ServiceError(ServiceReason.NOT_SEATED)
             seats = _renumber(s for s in record.seats if s.user_id != user_id)
             table.record = await self.store.remove_from_lobby(record, seats, user_id)
             return table.record
@@ -399,9 +394,9 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
+                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
             if user_id == record.host_id:
-                raise ServiceError("bot.reason.host_cannot_leave")
+                raise ServiceError(ServiceReason.HOST_CANNOT_LEAVE)
             table.record = await self.store.update_lobby(
                 record, _renumber(s for s in record.seats if s.user_id != user_id)
             )
@@ -414,13 +409,13 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
+                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
             self.check_lobby_version(record, version)
             if len(record.seats) >= table.engine.max_players:
-                raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
+                raise ServiceError(ServiceReason.LOBBY_FULL, max=table.engine.max_players)
             kind = kind or Level.NORMAL
             if kind not in table.engine.bot_kinds:
-                raise ServiceError("bot.reason.unknown_bot_kind", kind=kind)
+                raise ServiceError(ServiceReason.UNKNOWN_BOT_KIND, kind=kind)
             taken = {s.name for s in record.seats}
             name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(2, 100))) if n not in taken)
             seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, bot_kind=kind)]
@@ -432,11 +427,11 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if record.seat_of(user_id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
+                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
             self.check_lobby_version(record, version)
             bots = [s for s in record.seats if s.is_bot]
             if not bots:
-                raise ServiceError("bot.reason.no_bot_to_remove")
+                raise ServiceError(ServiceReason.NO_BOT_TO_REMOVE)
             table.record = await self.store.update_lobby(record, _renumber(s for s in record.seats if s != bots[-1]))
             return table.record
 
@@ -454,10 +449,10 @@ class GameService:
         async with self._locked_lobby(game_id) as table:
             record = table.record
             if user_id != record.host_id:
-                raise ServiceError("bot.reason.only_host")
+                raise ServiceError(ServiceReason.ONLY_HOST)
             self.check_lobby_version(record, version)
             if len(record.seats) < table.engine.min_players:
-                raise ServiceError("bot.reason.too_few_players", min=table.engine.min_players)
+                raise ServiceError(ServiceReason.TOO_FEW_PLAYERS, min=table.engine.min_players)
             options = table.engine.load_options(record.options)
             state = table.engine.new_game(options, len(record.seats), record.seed)
             thread_id = None if thread is None else await thread(record)
@@ -472,7 +467,7 @@ class GameService:
         expiry passes the version it found idle, so a lobby someone just joined is not cancelled under them."""
         async with self._locked_lobby(game_id) as table:
             if user_id != table.record.host_id:
-                raise ServiceError("bot.reason.only_host")
+                raise ServiceError(ServiceReason.ONLY_HOST)
             self.check_lobby_version(table.record, version)
             table.record = await self.store.set_status(table.record, "cancelled")
             del self._tables[game_id]
@@ -485,7 +480,7 @@ class GameService:
         async with table.lock:
             record = table.record
             if record.status != "active":
-                raise ServiceError("bot.reason.not_running")
+                raise ServiceError(ServiceReason.NOT_RUNNING)
             if record.host_id != user_id:
                 return record
             after = seat if seat is not None else record.seat_of(user_id)
@@ -501,7 +496,7 @@ class GameService:
             except StaleVersion:
                 log.exception("game %s changed under its lock; reloading it", record.id)
                 self._forget(record.id)
-                raise ServiceError("bot.reason.stale") from None
+                raise ServiceError(ServiceReason.STALE) from None
             return table.record
 
     # ---- play ---------------------------------------------------------------------------------------------
@@ -514,9 +509,9 @@ class GameService:
             record = table.record
             seat = _seat_in_play(table, user_id)
             if version is not None and version != record.version:
-                raise ServiceError("bot.reason.stale")
+                raise ServiceError(ServiceReason.STALE)
             if game_id in self._paused:
-                raise ServiceError("undo.reason.paused")
+                raise ServiceError(ServiceReason.GAME_PAUSED)
             outcome = await self._apply(table, seat, action, by_bot=False)
         self.wake_bots(game_id)
         return outcome
@@ -535,16 +530,16 @@ class GameService:
         table = await self._table(game_id)
         async with table.lock:
             if table.record.version != version:
-                raise ServiceError("undo.reason.moved_on")
+                raise ServiceError(ServiceReason.MOVED_ON)
             last, before = await self._last_move(table, user_id)
             if last.seq != seq:
-                raise ServiceError("undo.reason.moved_on")
+                raise ServiceError(ServiceReason.MOVED_ON)
             try:
                 table.record = await self.store.rewind(table.record, seq, before.model_dump_json())
             except StaleVersion:
                 log.exception("game %s changed under its lock; reloading it", game_id)
                 self._forget(game_id)
-                raise ServiceError("bot.reason.stale") from None
+                raise ServiceError(ServiceReason.STALE) from None
             table.state = before
             self._taken_back.add(game_id)
             return table.record
@@ -555,7 +550,7 @@ class GameService:
         seat = _seat_in_play(table, user_id)
         last = await self.store.last_action(record.id)
         if last is None or last[1] != seat:
-            raise ServiceError("undo.reason.not_your_last")
+            raise ServiceError(ServiceReason.NOT_YOUR_LAST)
         engine = table.engine
         options = engine.load_options(record.options)
         log_entries = await self.store.actions(record.id)
@@ -563,7 +558,7 @@ class GameService:
         action = engine.parse_action(last[2])
         refusal = await asyncio.to_thread(engine.undo_refusal, before, seat, action)
         if refusal is not None:
-            raise ServiceError(refusal.value)
+            raise ServiceError(refusal)
         return TakeBack(last[0], record.version), before
 
     def paused(self, game_id: int) -> bool:
@@ -599,12 +594,12 @@ class GameService:
             async with table.lock:
                 record, state = table.record, table.state
                 if record.status != "active" or state is None:
-                    raise ServiceError("bot.reason.not_running")
+                    raise ServiceError(ServiceReason.NOT_RUNNING)
                 seat = record.seat_of(user_id)
                 if seat is None:
-                    raise ServiceError("bot.reason.not_a_player")
+                    raise ServiceError(ServiceReason.NOT_A_PLAYER)
                 if seat not in table.engine.to_act(state):
-                    raise ServiceError("players.reason.not_your_move")
+                    raise ServiceError(ServiceReason.NOT_YOUR_MOVE)
             seed = f"{record.seed}/hint/{record.version}/{seat}"
             thinking = self.thinker.hint(
                 game_id, table.engine, state, seat, seed, version=record.version, person=user_id
@@ -615,7 +610,7 @@ class GameService:
                 raise ServiceError(refused.reason) from None
             except Exception:
                 log.warning("game %s: no hint could be worked out for seat %s", game_id, seat, exc_info=True)
-                raise ServiceError("players.reason.hint_failed") from None
+                raise ServiceError(ServiceReason.HINT_FAILED) from None
             async with table.lock:
                 if table.record.version == record.version:  # else the game moved on meanwhile: think again
                     table.record = await self.store.count_hint(table.record, seat)
@@ -626,7 +621,7 @@ class GameService:
         table = await self._table(game_id)
         async with table.lock:
             if table.record.status != "active":
-                raise ServiceError("bot.reason.not_running")
+                raise ServiceError(ServiceReason.NOT_RUNNING)
             current = next(s for s in table.record.seats if s.seat == seat)
             if not current.is_bot:
                 replacement = SeatRecord(
@@ -657,7 +652,7 @@ class GameService:
             return table.record
 
     def add_listener(self, listener: GameListener) -> None:
-        """Have a listener told about started, moved and closed games."""
+        """Have a listener told about games (started, moved, closed, moves to show) and asked where they are."""
         self._listeners.append(listener)
 
     def remove_listener(self, listener: GameListener) -> None:
@@ -674,18 +669,9 @@ class GameService:
         await self._tell(lambda listener: listener.on_closed(record))
 
     async def publish(self, outcome: Outcome) -> None:
-        """Show a move nobody clicked for through the game's publisher, then tell listeners whatever it did.
-
-        Publishers deal with their own failures (the channel catches up later); this only guards the listeners.
-        """
-        publisher = self._publishers.get(outcome.record.game)
-        try:
-            if publisher is not None:
-                await publisher(outcome)
-        except Exception:
-            log.exception("publishing a bot move failed in game %s", outcome.record.id)
-        finally:
-            await self.after_move(outcome)
+        """Have a move nobody clicked for shown (by the controller of its game), then tell listeners it moved."""
+        await self._tell(lambda listener: listener.on_unclicked_move(outcome))
+        await self.after_move(outcome)
 
     async def _tell(self, call: Callable[[GameListener], Awaitable[None]]) -> None:
         for listener in self._listeners:
@@ -693,14 +679,6 @@ class GameService:
                 await call(listener)
             except Exception:
                 log.exception("a game listener failed: %r", listener)
-
-    def register_publisher(self, game: str, publisher: Publisher) -> None:
-        """Let a game's cog publish the moves nobody clicked for (bot players)."""
-        self._publishers[game] = publisher
-
-    def unregister_publisher(self, game: str) -> None:
-        """Undo `register_publisher` (cog unload)."""
-        self._publishers.pop(game, None)
 
     def wake_bots(self, game_id: int) -> None:
         """Make sure the bot players of a game move if it is their turn (one driver task per game)."""
@@ -832,7 +810,7 @@ class GameService:
                 raise
             log.exception("game %s changed under its lock; reloading it", before.id)
             self._forget(before.id)
-            raise ServiceError("bot.reason.stale") from None
+            raise ServiceError(ServiceReason.STALE) from None
         table.state = state
         table.actions += 1
         for write in writes:
@@ -865,7 +843,7 @@ class GameService:
             return table
         record = await self.store.get(game_id)
         if record is None or record.status not in ("lobby", "active") or not self.drives(record):
-            raise ServiceError("bot.reason.game_closed")
+            raise ServiceError(ServiceReason.GAME_CLOSED)
         count = (await self.store.action_counts(game_id)).get(game_id, 0)
         return self._tables.get(game_id) or self._adopt(record, count)
 
@@ -936,7 +914,7 @@ class _LobbyLock:
         self._table = table
         if table.record.status != "lobby":
             table.lock.release()
-            raise ServiceError("bot.reason.already_started")
+            raise ServiceError(ServiceReason.ALREADY_STARTED)
         return table
 
     async def __aexit__(self, *exc: object) -> None:
@@ -947,10 +925,10 @@ class _LobbyLock:
 def _seat_in_play(table: _Table, user_id: int) -> Seat:
     """The seat this person plays in a running game; refused when the game is not running or they do not play."""
     if table.record.status != "active" or table.state is None:
-        raise ServiceError("bot.reason.not_running")
+        raise ServiceError(ServiceReason.NOT_RUNNING)
     seat = table.record.seat_of(user_id)
     if seat is None:
-        raise ServiceError("bot.reason.not_a_player")
+        raise ServiceError(ServiceReason.NOT_A_PLAYER)
     return seat
 
 
@@ -964,4 +942,4 @@ def _first_error(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', '')}".strip(": ")
 
 
-__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError", "TakeBack"]
+__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "TakeBack"]

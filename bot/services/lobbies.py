@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from bot.services.background import BackgroundLoop
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.services.guild_config import MIN_MINUTES, GuildConfigService
 from bot.storage.games import GameRecord
 

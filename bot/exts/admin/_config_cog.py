@@ -12,7 +12,7 @@ from bot.exts.admin._words import limit_lines, player_lines, settings_embed, tim
 from bot.exts.stats import reset_question
 from bot.games import GAMES, game_name
 from bot.i18n import language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.services.guild_config import (
     MAX_GAMES_PER_PERSON,
     MAX_GAMES_PER_SERVER,

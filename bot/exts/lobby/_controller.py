@@ -16,7 +16,7 @@ from bot.exts.lobby._presenter import bot_kind_view, lobby_embed, lobby_view
 from bot.exts.lobby._seating import OpenLobby
 from bot.games import GAMES
 from bot.i18n import language_of, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.guild_config import GuildConfig
 from bot.storage.games import GameRecord
 from bot.ui.answers import Reply, acknowledge, answer, reply_private, update
@@ -174,9 +174,9 @@ class LobbyController(GameController):
         try:
             record = await self.service.get(cid.game_id)
             if record.status != "lobby":
-                raise ServiceError("bot.reason.already_started")
+                raise ServiceError(ServiceReason.ALREADY_STARTED)
             if record.seat_of(interaction.user.id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
+                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
             self.service.check_lobby_version(record, cid.version)
         except ServiceError as error:
             await self.refuse(interaction, error.message)

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from bot.services.games import GameService, Outcome, ServiceError
+from bot.services.errors import ServiceError, ServiceReason
+from bot.services.games import GameListener, GameService, Outcome
 from bot.storage.database import Database, Statement
 from bot.storage.games import GameStore
 from rules.dice import DiceEngine, Freight, Roll, Stop
-from rules.engine import IllegalAction
+from rules.engine import IllegalAction, Message
 
 ANN, BEN, CAT = 1, 2, 3
 
@@ -41,6 +42,25 @@ async def test_bad_options_are_refused_with_the_reason(db: Database) -> None:
         )
     assert refused.value.message.key == "bot.reason.bad_options"
     assert "target" in str(refused.value.message.params["detail"])
+
+
+async def test_a_channel_without_the_game_points_where_a_listener_says_it_is_played(db: Database) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    pointer = Message(key="admin.reason.game_elsewhere", params={"id": game_id, "channel": "<#8>"})
+
+    class Places(GameListener):
+        async def elsewhere(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
+            return pointer if (channel_id, user_id, game) == (7, ANN, "dice") else None
+
+    with pytest.raises(ServiceError) as nowhere:
+        await svc.game_in_channel(7, "dice", user_id=ANN)
+    assert nowhere.value.reason is ServiceReason.NO_GAME_HERE
+    svc.add_listener(Places())
+    with pytest.raises(ServiceError) as elsewhere:
+        await svc.game_in_channel(7, "dice", user_id=ANN)
+    assert elsewhere.value.reason is None and elsewhere.value.message == pointer
+    assert (await svc.game_in_channel(8, "dice", user_id=ANN)).id == game_id
 
 
 async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refused(db: Database) -> None:
@@ -171,10 +191,11 @@ async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: Datab
     await svc.start(record.id, ANN)
     published: list[Outcome] = []
 
-    async def publish(outcome: Outcome) -> None:
-        published.append(outcome)
+    class Shows(GameListener):
+        async def on_unclicked_move(self, outcome: Outcome) -> None:
+            published.append(outcome)
 
-    svc.register_publisher("dice", publish)
+    svc.add_listener(Shows())
     if to_act(svc, record.id) == 0:  # Ann opens: end her turn so the bot player has one
         await svc.act(record.id, ANN, Stop())
     svc.wake_bots(record.id)

@@ -8,7 +8,8 @@ import time
 import pytest
 
 from bot.games import GAMES
-from bot.services.games import GameListener, GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameListener, GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
 from bot.storage.database import Database

@@ -23,7 +23,8 @@ import pytest
 
 from bot.i18n import render
 from bot.services import thinking
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.services.thinking import POOL, HintRefused, Thinker, WorkerDied, choose_move
 from bot.settings import Settings
 from bot.storage.database import Database

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from bot.services.games import GameService, Outcome
+from bot.services.games import GameListener, GameService, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.services.timers import MAX_STILL_WAITING, RETRY_SECONDS, WAIT_SILENTLY, TimerService
 from bot.storage.database import Database
@@ -50,6 +50,16 @@ class Table:
         return [key for key, _, _ in self.notices]
 
 
+@dataclass
+class Shows(GameListener):
+    """Shows the moves nobody clicked for, as a game's controller does, by keeping them."""
+
+    published: list[Outcome]
+
+    async def on_unclicked_move(self, outcome: Outcome) -> None:
+        self.published.append(outcome)
+
+
 def make_table(db: Database, clock: Clock | None = None) -> Table:
     store = GameStore(db)
     service = GameService(
@@ -62,12 +72,8 @@ def make_table(db: Database, clock: Clock | None = None) -> Table:
     async def announce(record: GameRecord, message: Message, ping: int | None) -> None:
         table.notices.append((message.key, dict(message.params), ping))
 
-    async def publish(outcome: Outcome) -> None:
-        table.published.append(outcome)
-
     timers.announce = announce
-    for game in ("dice", "ticket-to-ride"):
-        service.register_publisher(game, publish)
+    service.add_listener(Shows(table.published))
     service.add_listener(timers)
     return table
 
