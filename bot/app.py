@@ -24,6 +24,7 @@ from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
+from bot.services.lobby import LobbyService
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
 from bot.services.records import GameRecords
@@ -110,6 +111,7 @@ class Conductor(commands.AutoShardedBot):
 
     database: Database
     service: GameService
+    lobby: LobbyService
     guild_settings: GuildSettingsStore
     config: GuildConfigService
     timers: TimerService
@@ -175,7 +177,8 @@ class Conductor(commands.AutoShardedBot):
             thinker=Thinker(Budget(self.settings.bot_think_seconds)),
         )
         self.config = GuildConfigService(self.guild_settings, GAMES)
-        self.lobbies = LobbyExpiry(self.service, self.config, clock=self.clock)  # before the lobby cog plugs in
+        self.lobby = LobbyService(self.service)
+        self.lobbies = LobbyExpiry(self.lobby, self.config, clock=self.clock)  # before the lobby cog plugs in
         self.timers = TimerService(
             TimerStore(self.database),
             self.service,

@@ -1,4 +1,6 @@
-"""The game service: lobbies, and every move of every game: load, apply, persist, then publish.
+"""The game service: every live game in memory, and every move of it: load, apply, persist, then tell the world.
+
+Lobbies are opened, filled and started by the lobby service (lobby.py) on the games held here.
 
 One asyncio lock per game serialises its changes, so two clicks never interleave. Every change bumps the game's
 version; a component carries the version it was drawn for, and a click on an older one is refused as stale.
@@ -13,24 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from bot.services.errors import ServiceError, ServiceReason
 from bot.services.thinking import HintRefused, Thinker
 from bot.shards import EVERY_SHARD, ShardSet
 from bot.storage.database import Statement, StoreLock, now_iso
-from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
+from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
 from rules.engine import Action, Event, GameEngine, Hint, IllegalAction, Level, Message, Seat
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-BOT_NAMES = ("Stephenson", "Brunel", "Cherepanov", "Trevithick", "Borodin", "Westinghouse")
 
 AnyEngine = GameEngine[Any, Any, Any]
 OPEN = ("lobby", "active")
@@ -108,7 +107,7 @@ class GameListener:
 
 
 @dataclass
-class _Table:
+class LiveTable:
     """A running game in memory: its record, engine and current state, with its lock."""
 
     record: GameRecord
@@ -139,7 +138,6 @@ class GameService:
         engines: Mapping[str, AnyEngine],
         *,
         bot_move_delay: float = 1.5,
-        new_seed: Callable[[], int] = lambda: secrets.randbits(63),
         shards: ShardSet = EVERY_SHARD,
         thinker: Thinker | None = None,
     ) -> None:
@@ -148,8 +146,7 @@ class GameService:
         self.shards = shards
         self.engines = dict(engines)
         self.bot_move_delay = bot_move_delay
-        self._new_seed = new_seed
-        self._tables: dict[int, _Table] = {}
+        self._tables: dict[int, LiveTable] = {}
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
         self._thinking: set[asyncio.Task[Any]] = set()
@@ -188,7 +185,7 @@ class GameService:
 
     async def get(self, game_id: int) -> GameRecord:
         """Return a live game's record, loading it if needed; refuse unknown or closed games."""
-        return (await self._table(game_id)).record
+        return (await self.table(game_id)).record
 
     def state(self, game_id: int) -> BaseModel:
         """Return the current engine state of a running game already loaded."""
@@ -308,175 +305,10 @@ class GameService:
             self._tidy(game_id)
         return True
 
-    # ---- lobby --------------------------------------------------------------------------------------------
-
-    async def open_lobby(
-        self,
-        *,
-        game: str,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        options: Mapping[str, Any] | None = None,
-        seats: Sequence[SeatRecord] = (),
-    ) -> GameRecord:
-        """Open a lobby with the host in the first seat, or with `seats` (a rematch: the host and the bot players in
-        their places); options are checked against the engine's model."""
-        engine = self.engine(game)
-        try:
-            checked = engine.load_options(dict(options or {}))
-        except ValidationError as error:
-            raise ServiceError(ServiceReason.BAD_OPTIONS, detail=_first_error(error)) from error
-        try:
-            record = await self.store.create_game(
-                game=game,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                options=checked.model_dump(mode="json"),
-                seed=self._new_seed(),
-                seats=list(seats) or [SeatRecord(seat=0, name=host_name, user_id=host_id)],
-            )
-        except ChannelBusy as busy:  # the database keeps one open game per channel, whatever raced
-            raise ServiceError(ServiceReason.CHANNEL_BUSY, id=busy.game_id) from None
-        self._tables[record.id] = _Table(record=record, engine=engine)
-        return record
-
-    # Join and Leave act on the clicker's own seat and are idempotent (a second click is refused as already
-    # joined / not in the lobby), so they take no version: a click on an older drawing of the lobby means the same.
-    # Adding or removing a bot player and Start change what everyone sees, so they are refused when the lobby has
-    # changed since the button was drawn (`version`, checked under the game's lock): two clicks never seat two bots.
-
-    @staticmethod
-    def check_lobby_version(record: GameRecord, version: int | None) -> None:
-        """Refuse a lobby click drawn for an older version of the lobby (someone changed it first)."""
-        if version is not None and version != record.version:
-            raise ServiceError(ServiceReason.STALE_LOBBY)
-
-    async def join(
-        self, game_id: int, user_id: int, name: str, *, order: Callable[[SeatRecord], int] | None = None
-    ) -> GameRecord:
-        """Seat a person in a lobby, last or where `order` (a sort key over the seats) puts them; refused to someone
-        the host removed from it."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is not None:
-                raise ServiceError(ServiceReason.ALREADY_JOINED)
-            if len(record.seats) >= table.engine.max_players:
-                raise ServiceError(ServiceReason.LOBBY_FULL, max=table.engine.max_players)
-            if await self.store.removed_from(game_id, user_id):
-                raise ServiceError(ServiceReason.REMOVED_BY_HOST)
-            seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, user_id=user_id)]
-            if order is not None:
-                seats = _renumber(sorted(seats, key=order))
-            table.record = await self.store.update_lobby(record, seats)
-            return table.record
-
-    async def kick(self, game_id: int, host_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
-        """The host takes a person out of the lobby (as drawn at `version`); they may not join it again unless the
-        host invites them back."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if host_id != record.host_id:
-                raise ServiceError(ServiceReason.ONLY_HOST)
-            self.check_lobby_version(record, version)
-            if user_id == host_id:
-                raise ServiceError(ServiceReason.NOT_YOURSELF)
-            if record.seat_of(user_id) is None:
-                raise ServiceError(ServiceReason.NOT_SEATED)
-            seats = _renumber(s for s in record.seats if s.user_id != user_id)
-            table.record = await self.store.remove_from_lobby(record, seats, user_id)
-            return table.record
-
-    async def leave(self, game_id: int, user_id: int) -> GameRecord:
-        """Take a person out of a lobby (the host cancels instead)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is None:
-                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
-            if user_id == record.host_id:
-                raise ServiceError(ServiceReason.HOST_CANNOT_LEAVE)
-            table.record = await self.store.update_lobby(
-                record, _renumber(s for s in record.seats if s.user_id != user_id)
-            )
-            return table.record
-
-    async def add_bot(
-        self, game_id: int, user_id: int, kind: str | None = None, *, version: int | None = None
-    ) -> GameRecord:
-        """Seat a bot player; anyone already seated may add one (refused when the lobby is past `version`)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is None:
-                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
-            self.check_lobby_version(record, version)
-            if len(record.seats) >= table.engine.max_players:
-                raise ServiceError(ServiceReason.LOBBY_FULL, max=table.engine.max_players)
-            kind = kind or Level.NORMAL
-            if kind not in table.engine.bot_kinds:
-                raise ServiceError(ServiceReason.UNKNOWN_BOT_KIND, kind=kind)
-            taken = {s.name for s in record.seats}
-            name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(2, 100))) if n not in taken)
-            seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, bot_kind=kind)]
-            table.record = await self.store.update_lobby(record, seats)
-            return table.record
-
-    async def remove_bot(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
-        """Take the last bot player out of a lobby (refused when the lobby is past `version`)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is None:
-                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
-            self.check_lobby_version(record, version)
-            bots = [s for s in record.seats if s.is_bot]
-            if not bots:
-                raise ServiceError(ServiceReason.NO_BOT_TO_REMOVE)
-            table.record = await self.store.update_lobby(record, _renumber(s for s in record.seats if s != bots[-1]))
-            return table.record
-
-    async def start(
-        self,
-        game_id: int,
-        user_id: int,
-        *,
-        version: int | None = None,
-        thread: Callable[[GameRecord], Awaitable[int | None]] | None = None,
-    ) -> GameRecord:
-        """Start a lobby: only the host, with enough players, as drawn at `version` (if given); the engine deals
-        from the game's seed. `thread`, once the start is certain, opens the thread of the lobby's channel to play
-        in (its id; None: the channel)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if user_id != record.host_id:
-                raise ServiceError(ServiceReason.ONLY_HOST)
-            self.check_lobby_version(record, version)
-            if len(record.seats) < table.engine.min_players:
-                raise ServiceError(ServiceReason.TOO_FEW_PLAYERS, min=table.engine.min_players)
-            options = table.engine.load_options(record.options)
-            state = table.engine.new_game(options, len(record.seats), record.seed)
-            thread_id = None if thread is None else await thread(record)
-            table.record = await self.store.start(record, record.seats, state.model_dump_json(), thread_id=thread_id)
-            table.state = state
-        started = table.record
-        await self._tell(lambda listener: listener.on_started(started))
-        return started
-
-    async def cancel(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
-        """Cancel a lobby: only the host. The host's Cancel button means it whatever changed (no version); an
-        expiry passes the version it found idle, so a lobby someone just joined is not cancelled under them."""
-        async with self._locked_lobby(game_id) as table:
-            if user_id != table.record.host_id:
-                raise ServiceError(ServiceReason.ONLY_HOST)
-            self.check_lobby_version(table.record, version)
-            table.record = await self.store.set_status(table.record, "cancelled")
-            del self._tables[game_id]
-            return table.record
-
     async def pass_host(self, game_id: int, user_id: int, *, seat: int | None = None) -> GameRecord:
         """Pass the host role of a running game from `user_id` (who left their `seat`) to the next person in seat
         order after that seat; unchanged when they are not the host or no other person is seated."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             record = table.record
             if record.status != "active":
@@ -504,7 +336,7 @@ class GameService:
     async def act(self, game_id: int, user_id: int, action: Action, version: int | None = None) -> Outcome:
         """Apply a person's move: refused if stale, not theirs or illegal; persisted (as its `encode()` text in the
         log) before it is returned."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             record = table.record
             seat = _seat_in_play(table, user_id)
@@ -519,7 +351,7 @@ class GameService:
     async def take_back(self, game_id: int, user_id: int) -> TakeBack:
         """The move this person may ask to take back now: the game's last, theirs, nothing since, and one that
         revealed nothing (the engine's `undo_refusal`); else refused with the reason."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             last, _ = await self._last_move(table, user_id)
             return last
@@ -527,7 +359,7 @@ class GameService:
     async def undo(self, game_id: int, user_id: int, seq: int, version: int) -> GameRecord:
         """Take back move `seq` by consent: refused unless it is still the game's last and the game has not changed
         since `version`; the state is the log replayed without it, stored with the move marked undone."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             if table.record.version != version:
                 raise ServiceError(ServiceReason.MOVED_ON)
@@ -544,7 +376,7 @@ class GameService:
             self._taken_back.add(game_id)
             return table.record
 
-    async def _last_move(self, table: _Table, user_id: int) -> tuple[TakeBack, BaseModel]:
+    async def _last_move(self, table: LiveTable, user_id: int) -> tuple[TakeBack, BaseModel]:
         """The person's last move and the state before it, when that move may be taken back; else refused."""
         record = table.record
         seat = _seat_in_play(table, user_id)
@@ -576,7 +408,7 @@ class GameService:
     async def play_for(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> Outcome | None:
         """Play one move for an absent person with a bot player of `level` (not published; bots not woken);
         None when that seat is not to act."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
 
         def absent() -> tuple[Seat, str] | None:
             if table.state is None or table.record.status != "active" or seat not in table.engine.to_act(table.state):
@@ -589,7 +421,7 @@ class GameService:
         """What the hard player would do for this person now, thought about off the game's lock, and counted for
         their seat; refused to a non-player, out of turn, once the game is not running, or while the thinking
         workers have too much of such work waiting (this person's, this game's or everyone's)."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         while True:
             async with table.lock:
                 record, state = table.record, table.state
@@ -618,7 +450,7 @@ class GameService:
 
     async def hand_to_bot(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> GameRecord:
         """Give a running game's seat to a bot player of `level` for the rest of the game (bots not woken)."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             if table.record.status != "active":
                 raise ServiceError(ServiceReason.NOT_RUNNING)
@@ -630,7 +462,7 @@ class GameService:
                 table.record = await self._keeping_shown(table, self.store.replace_seat(table.record, replacement))
             return table.record
 
-    async def _keeping_shown(self, table: _Table, write: Awaitable[GameRecord]) -> GameRecord:
+    async def _keeping_shown(self, table: LiveTable, write: Awaitable[GameRecord]) -> GameRecord:
         """Apply a change that is no move (a seat or the host handed on): a channel that showed the game before it
         still does, so the change is not mistaken for a move the channel missed."""
         current = self.shown(table.record.id) >= table.record.version
@@ -641,7 +473,7 @@ class GameService:
 
     async def end(self, game_id: int) -> GameRecord:
         """End an open game early: a lobby is cancelled, a running game is recorded as abandoned."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             status = "cancelled" if table.record.status == "lobby" else "abandoned"
             table.record = await self.store.set_status(table.record, status)
@@ -659,6 +491,10 @@ class GameService:
         """Undo `add_listener` (cog unload)."""
         if listener in self._listeners:
             self._listeners.remove(listener)
+
+    async def after_start(self, record: GameRecord) -> None:
+        """Tell listeners that a lobby became a running game."""
+        await self._tell(lambda listener: listener.on_started(record))
 
     async def after_move(self, outcome: Outcome) -> None:
         """Tell listeners about a move once it is shown (whoever showed it calls this)."""
@@ -693,7 +529,7 @@ class GameService:
 
     async def play_bot_move(self, game_id: int) -> Outcome | None:
         """Apply one bot player's move if a bot is to act (None if none is); the outcome is not published."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
 
         def next_bot() -> tuple[Seat, str] | None:
             seats = self._bot_seats_to_act(table)
@@ -705,7 +541,7 @@ class GameService:
         return await self._think_and_play(table, next_bot, "bot")
 
     async def _think_and_play(
-        self, table: _Table, who: Callable[[], tuple[Seat, str] | None], label: str
+        self, table: LiveTable, who: Callable[[], tuple[Seat, str] | None], label: str
     ) -> Outcome | None:
         """Take the state and version under the game's lock, think without it (every click is answered meanwhile),
         then apply the move under it if the game is still at that version; else think again about the new one.
@@ -764,7 +600,7 @@ class GameService:
                     "could not record the clean stop: the next start checks every game's snapshot", exc_info=True
                 )
 
-    async def _drive_bots(self, table: _Table) -> None:
+    async def _drive_bots(self, table: LiveTable) -> None:
         while self._bot_seats_to_act(table) and table.record.status == "active":
             await asyncio.sleep(self.bot_move_delay)
             if self._closing:
@@ -778,13 +614,13 @@ class GameService:
                 return
             await self.publish(outcome)
 
-    def _bot_seats_to_act(self, table: _Table) -> set[Seat]:
+    def _bot_seats_to_act(self, table: LiveTable) -> set[Seat]:
         if table.state is None or table.record.id in self._paused:
             return set()
         bots = {s.seat for s in table.record.seats if s.is_bot}
         return set(table.engine.to_act(table.state)) & bots
 
-    async def _apply(self, table: _Table, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
+    async def _apply(self, table: LiveTable, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
         assert table.state is not None
         # in a worker thread, so one game's costly move (the final scoring) never holds up another game's click
         state, events = await asyncio.to_thread(_settle, table.engine, table.state, seat, action)
@@ -837,7 +673,8 @@ class GameService:
         while self._checks:
             await asyncio.gather(*set(self._checks), return_exceptions=True)
 
-    async def _table(self, game_id: int) -> _Table:
+    async def table(self, game_id: int) -> LiveTable:
+        """A live game in memory, loaded if needed; refused when unknown, closed or another process's."""
         table = self._tables.get(game_id)
         if table is not None:
             return table
@@ -847,11 +684,19 @@ class GameService:
         count = (await self.store.action_counts(game_id)).get(game_id, 0)
         return self._tables.get(game_id) or self._adopt(record, count)
 
-    def _adopt(self, record: GameRecord, actions: int, *, check: bool = True) -> _Table:
+    def keep_lobby(self, record: GameRecord) -> None:
+        """Keep a lobby just opened in memory."""
+        self._tables[record.id] = LiveTable(record=record, engine=self.engine(record.game))
+
+    def unload(self, game_id: int) -> None:
+        """Drop a cancelled lobby from memory (its messages stay known until written)."""
+        del self._tables[game_id]
+
+    def _adopt(self, record: GameRecord, actions: int, *, check: bool = True) -> LiveTable:
         """Keep a game loaded from the store, a running one at its snapshot (which the first `actions` of its log
         made), and check that snapshot in the background unless it is known to be whole."""
         engine = self.engine(record.game)
-        table = _Table(record=record, engine=engine, actions=actions)
+        table = LiveTable(record=record, engine=engine, actions=actions)
         if record.status == "active":
             assert record.state is not None
             table.state = engine.load_state(record.state)
@@ -875,7 +720,7 @@ class GameService:
         if game_id not in self._tables and game_id not in self._unwritten:
             self._messages.pop(game_id, None)
 
-    async def _check_snapshot(self, table: _Table, actions: int) -> None:
+    async def _check_snapshot(self, table: LiveTable, actions: int) -> None:
         """Replay the log that made a loaded snapshot (off the event loop) and compare: the log is the truth, so a
         differing snapshot is reported loudly, and replaced while no move has been made from it."""
         record, snapshot, engine = table.record, table.state, table.engine
@@ -896,33 +741,8 @@ class GameService:
             else:
                 log.error("game %s: replay of the log differs from the snapshot it has moved on from", record.id)
 
-    def _locked_lobby(self, game_id: int) -> _LobbyLock:
-        return _LobbyLock(self, game_id)
 
-
-class _LobbyLock:
-    """Async context: the game's lock, held only while the game is still a lobby."""
-
-    def __init__(self, service: GameService, game_id: int) -> None:
-        self._service = service
-        self._game_id = game_id
-        self._table: _Table | None = None
-
-    async def __aenter__(self) -> _Table:
-        table = await self._service._table(self._game_id)
-        await table.lock.acquire()
-        self._table = table
-        if table.record.status != "lobby":
-            table.lock.release()
-            raise ServiceError(ServiceReason.ALREADY_STARTED)
-        return table
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._table is not None
-        self._table.lock.release()
-
-
-def _seat_in_play(table: _Table, user_id: int) -> Seat:
+def _seat_in_play(table: LiveTable, user_id: int) -> Seat:
     """The seat this person plays in a running game; refused when the game is not running or they do not play."""
     if table.record.status != "active" or table.state is None:
         raise ServiceError(ServiceReason.NOT_RUNNING)
@@ -930,16 +750,6 @@ def _seat_in_play(table: _Table, user_id: int) -> Seat:
     if seat is None:
         raise ServiceError(ServiceReason.NOT_A_PLAYER)
     return seat
-
-
-def _renumber(seats: Any) -> list[SeatRecord]:
-    return [SeatRecord(seat=i, name=s.name, user_id=s.user_id, bot_kind=s.bot_kind) for i, s in enumerate(seats)]
-
-
-def _first_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first.get("loc", ()))
-    return f"{where}: {first.get('msg', '')}".strip(": ")
 
 
 __all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "TakeBack"]

@@ -158,7 +158,7 @@ class LobbyCog(commands.Cog):
         assert interaction.channel_id is not None
         seating = self._seatings.get(token)
         try:
-            record = await self.bot.service.open_lobby(
+            record = await self.bot.lobby.open_lobby(
                 game=game,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,

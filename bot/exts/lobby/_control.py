@@ -79,7 +79,7 @@ class LobbyControl:
         """Seat a person in a lobby; in a rematch lobby at their rotated place."""
         plan = await self.rematches.order(game_id)
         order = plan.place if plan is not None else None
-        return await self.bot.service.join(game_id, user.id, user.display_name, order=order)
+        return await self.bot.lobby.join(game_id, user.id, user.display_name, order=order)
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a lobby that started or closed."""
@@ -97,7 +97,7 @@ class LobbyControl:
                 raise ServiceError(ServiceReason.ALREADY_STARTED)
             if interaction.user.id != record.host_id:
                 raise ServiceError(ServiceReason.ONLY_HOST)
-            self.bot.service.check_lobby_version(record, cid.version)
+            self.bot.lobby.check_lobby_version(record, cid.version)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
@@ -122,7 +122,7 @@ class LobbyControl:
         user_id = int(values[0])
         try:
             before = await self.bot.service.get(cid.game_id)
-            record = await self.bot.service.kick(cid.game_id, interaction.user.id, user_id, version=cid.version)
+            record = await self.bot.lobby.kick(cid.game_id, interaction.user.id, user_id, version=cid.version)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
