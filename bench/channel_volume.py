@@ -44,7 +44,7 @@ async def volume(
         async with LocalDiscord(users=people) as discord:
             bot = create_bot(settings)
             async with discord.connected(bot, timeout=STARTUP_SECONDS):
-                bot.service._new_seed = lambda: seed  # the same deal before and after a change
+                bot.lobby._new_seed = lambda: seed  # the same deal before and after a change
                 table = ScriptedTable(discord, bot, people)
                 record = await table.open(game, bots=players - persons, options=options)
                 await table.play_to_the_end(record.id, seed=seed)

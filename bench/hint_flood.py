@@ -25,7 +25,9 @@ from concurrent.futures import wait
 from pathlib import Path
 from typing import Any
 
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
+from bot.services.lobby import LobbyService
 from bot.services.thinking import Thinker, start_thinking
 from bot.settings import Settings
 from bot.storage.games import GameStore
@@ -42,18 +44,22 @@ CHANNELS = itertools.count(100)
 async def bots_game(svc: GameService) -> int:
     """A dice game of two bot players, started (Cat opens it and hands her seat to a bot)."""
     channel = next(CHANNELS)
-    record = await svc.open_lobby(game="dice", guild_id=1, channel_id=channel, host_id=CAT, host_name="Cat")
-    await svc.add_bot(record.id, CAT, "normal")
-    await svc.start(record.id, CAT)
+    record = await LobbyService(svc).open_lobby(
+        game="dice", guild_id=1, channel_id=channel, host_id=CAT, host_name="Cat"
+    )
+    await LobbyService(svc).add_bot(record.id, CAT, "normal")
+    await LobbyService(svc).start(record.id, CAT)
     await svc.hand_to_bot(record.id, 0, "normal")
     return record.id
 
 
 async def opening(svc: GameService) -> int:
     """A Ticket to Ride game of Ann and Ben at its opening: both choose tickets, so both may ask for hints."""
-    record = await svc.open_lobby(game="ticket-to-ride", guild_id=1, channel_id=1, host_id=ANN, host_name="Ann")
-    await svc.join(record.id, BEN, "Ben")
-    await svc.start(record.id, ANN)
+    record = await LobbyService(svc).open_lobby(
+        game="ticket-to-ride", guild_id=1, channel_id=1, host_id=ANN, host_name="Ann"
+    )
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    await LobbyService(svc).start(record.id, ANN)
     return record.id
 
 

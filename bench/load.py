@@ -32,6 +32,7 @@ from bench.loads import Run, family_usage
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._presenter import TtrPresenter
 from bot.services.games import GameService
+from bot.services.lobby import LobbyService
 from bot.services.timers import TimerService
 from bot.storage.games import GameRecord, GameStore, SeatRecord
 from bot.storage.opening import open_database
@@ -103,12 +104,13 @@ class Load:
         slot.script = self.scripts[slot.index % len(self.scripts)]
         self._seeds.append(slot.script.seed)
         users = [slot.index * 10 + seat + 1 for seat in range(PLAYERS)]
-        record = await self.service.open_lobby(
+        lobby = LobbyService(self.service, new_seed=self.next_seed)
+        record = await lobby.open_lobby(
             game="ticket-to-ride", guild_id=1, channel_id=10_000 + slot.index, host_id=users[0], host_name="P0"
         )
         for seat, user in enumerate(users[1:], start=1):
-            await self.service.join(record.id, user, f"P{seat}")
-        record = await self.service.start(record.id, users[0])
+            await lobby.join(record.id, user, f"P{seat}")
+        record = await lobby.start(record.id, users[0])
         slot.game_id, slot.step, slot.board = record.id, 0, None
         await self.show(slot, record, public_view(self.service.state(record.id)))
 
@@ -179,7 +181,7 @@ async def run_load(n: int, args: argparse.Namespace, scripts: list[Script]) -> N
     db = await open_database(path)
     store = GameStore(db)
     load: Load
-    service = GameService(store, {"ticket-to-ride": ENGINE}, bot_move_delay=0, new_seed=lambda: load.next_seed())
+    service = GameService(store, {"ticket-to-ride": ENGINE}, bot_move_delay=0)
     timers = None
     if args.timers:
         timers = TimerService(TimerStore(db), service)

@@ -33,7 +33,9 @@ from bot.drawing import PICTURES
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.games import GAMES
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
+from bot.services.lobby import LobbyService
 from bot.storage.games import GameStore
 from bot.storage.opening import open_database
 from bot.ui.pictures import warm_workers
@@ -91,12 +93,12 @@ async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[
         for number in range(count):
             game, options, people = KINDS[number % len(KINDS)]
             host = 1_000 * (number + 1)
-            record = await service.open_lobby(
+            record = await LobbyService(service).open_lobby(
                 game=game, guild_id=1, channel_id=host, host_id=host, host_name="P0", options=options
             )
             for seat in range(1, people):
-                await service.join(record.id, host + seat, f"P{seat}")
-            await service.start(record.id, host)
+                await LobbyService(service).join(record.id, host + seat, f"P{seat}")
+            await LobbyService(service).start(record.id, host)
             for _ in range(moves):
                 await _move(service, record.id, rng)
             if pictures and game != "dice":

@@ -228,11 +228,11 @@ async def store_games(bot: Conductor, count: int) -> None:
     """Start `count` 2-player Ticket to Ride games through the service, each a few moves in."""
     engine = bot.service.engine("ticket-to-ride")
     for index in range(count):
-        record = await bot.service.open_lobby(
+        record = await bot.lobby.open_lobby(
             game="ticket-to-ride", guild_id=1, channel_id=10_000 + index, host_id=1, host_name="Ann"
         )
-        await bot.service.join(record.id, 2, "Ben")
-        await bot.service.start(record.id, 1)
+        await bot.lobby.join(record.id, 2, "Ben")
+        await bot.lobby.start(record.id, 1)
         rng = random.Random(index)
         for _ in range(6):
             state = bot.service.state(record.id)

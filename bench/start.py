@@ -96,6 +96,7 @@ async def stored_games(database: Path, count: int) -> None:
 
     from bot.games import GAMES
     from bot.services.games import GameService
+    from bot.services.lobby import LobbyService
     from bot.storage.games import GameStore
     from bot.storage.opening import open_database
 
@@ -104,11 +105,11 @@ async def stored_games(database: Path, count: int) -> None:
     engine = service.engine("ticket-to-ride")
     try:
         for index in range(count):
-            record = await service.open_lobby(
+            record = await LobbyService(service).open_lobby(
                 game="ticket-to-ride", guild_id=1, channel_id=10_000 + index, host_id=1, host_name="Ann"
             )
-            await service.join(record.id, 2, "Ben")
-            await service.start(record.id, 1)
+            await LobbyService(service).join(record.id, 2, "Ben")
+            await LobbyService(service).start(record.id, 1)
             rng = random.Random(index)
             for _ in range(6):
                 state = service.state(record.id)

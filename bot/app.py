@@ -20,9 +20,11 @@ from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
 from bot.services.charts import FinalCharts
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
+from bot.services.lobby import LobbyService
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
 from bot.services.records import GameRecords
@@ -109,6 +111,7 @@ class Conductor(commands.AutoShardedBot):
 
     database: Database
     service: GameService
+    lobby: LobbyService
     guild_settings: GuildSettingsStore
     config: GuildConfigService
     timers: TimerService
@@ -174,7 +177,8 @@ class Conductor(commands.AutoShardedBot):
             thinker=Thinker(Budget(self.settings.bot_think_seconds)),
         )
         self.config = GuildConfigService(self.guild_settings, GAMES)
-        self.lobbies = LobbyExpiry(self.service, self.config, clock=self.clock)  # before the lobby cog plugs in
+        self.lobby = LobbyService(self.service)
+        self.lobbies = LobbyExpiry(self.lobby, self.config, clock=self.clock)  # before the lobby cog plugs in
         self.timers = TimerService(
             TimerStore(self.database),
             self.service,
@@ -194,7 +198,6 @@ class Conductor(commands.AutoShardedBot):
         self.service.add_listener(self.ratings)
         self.charts = FinalCharts(self.service, ChartPoster(self).post)
         self.service.add_listener(self.charts)
-        self.service.locate_elsewhere = self.places.locate
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
         for extension in extensions():

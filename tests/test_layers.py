@@ -94,6 +94,19 @@ def sql_strings(source: str) -> list[int]:
     ]
 
 
+def string_refusals(source: str) -> list[int]:
+    """The lines that refuse with a `ServiceError` of bare text rather than a reason (an enum member or a message)."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "ServiceError"
+        and node.args
+        and isinstance(node.args[0], ast.Constant | ast.JoinedStr)
+    ]
+
+
 def bot_modules(*parts: str) -> dict[str, str]:
     """The source of each module under bot/ (or under bot/<parts>), by path."""
     return {
@@ -147,6 +160,32 @@ def test_only_storage_writes_sql() -> None:
     assert offenders == {}
 
 
+def test_refusals_name_a_reason_not_a_string() -> None:
+    """Callers compare reasons (`error.reason is ServiceReason.STALE`), which a misspelt string would never match."""
+    offenders = {path: lines for path, source in bot_modules().items() if (lines := string_refusals(source))}
+    assert offenders == {}
+
+
+def names_in(source: str) -> set[str]:
+    """Every name a source uses or defines: variables, attributes, functions and classes."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+    return found
+
+
+def test_the_game_service_tells_the_world_only_through_its_listeners() -> None:
+    """No per-game publishers and no locator beside `GameListener`: a second way to be told would creep back."""
+    others = {"register_publisher", "unregister_publisher", "locate_elsewhere", "Publisher", "Locator"}
+    offenders = {path: sorted(found) for path, source in bot_modules().items() if (found := names_in(source) & others)}
+    assert offenders == {}
+
+
 def test_the_bot_layer_checks_see_what_they_look_for() -> None:
     """Each check finds its offence in a small source, so none passes because it reads nothing."""
     source = (
@@ -158,12 +197,15 @@ def test_the_bot_layer_checks_see_what_they_look_for() -> None:
         "async def f(bot):\n"
         "    await bot.service.store.get(1)\n"
         "    return f'SELECT * FROM games WHERE id = {1}', 'Select a game', 'DELETE /channels/{id}'\n"
+        "raise ServiceError('bot.reason.stale') if x else ServiceError(ServiceReason.STALE)\n"
     )
     assert {"bot.drawing", "bot.app.Conductor", "discord.ui"} <= imports_of(source)
     assert importing({"m.py": source}, "bot.app", "discord") == {"m.py": ["bot.app", "bot.app.Conductor", "discord.ui"]}
     assert importing({"m.py": source}, "bot.ui") == {}, "bot.app is no part of bot.ui, nor bot.application of bot.app"
     assert store_reaches(source) == [7]
     assert sql_strings(source) == [8]
+    assert string_refusals(source) == [9]
+    assert {"TYPE_CHECKING", "store", "f", "ServiceReason"} <= names_in(source)
     assert bot_modules("services") and bot_modules("ui"), "the checks read the bot's modules"
 
 

@@ -13,7 +13,8 @@ from discord import app_commands
 
 from bot.games import GAMES
 from bot.i18n import command_mention, language_of, render, text
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.i18n import escaped
-from bot.services.games import GameListener, GameService, Outcome, ServiceError
+from bot.services.errors import ServiceError, ServiceReason
+from bot.services.games import GameListener, GameService, Outcome
 from bot.storage.games import GameRecord
 from bot.storage.votes import Outcome as VoteOutcome
 from bot.storage.votes import VoteKind, VoteRecord, VoteStore
@@ -120,14 +121,14 @@ class ConsentService(GameListener):
         """Open a vote to pause, resume or end a running game (a person in it asks)."""
         record = await self.games.get(game_id)
         if record.status != "active":
-            raise ServiceError("bot.reason.not_running")
+            raise ServiceError(ServiceReason.NOT_RUNNING)
         if record.seat_of(user_id) is None:
-            raise ServiceError("bot.reason.not_a_player")
+            raise ServiceError(ServiceReason.NOT_A_PLAYER)
         paused = self.games.paused(game_id)
         if kind == "pause" and paused:
-            raise ServiceError("undo.reason.already_paused")
+            raise ServiceError(ServiceReason.ALREADY_PAUSED)
         if kind == "resume" and not paused:
-            raise ServiceError("undo.reason.not_paused")
+            raise ServiceError(ServiceReason.NOT_PAUSED)
         return await self._open(game_id, kind, user_id, record.version)
 
     async def _open(self, game_id: int, kind: VoteKind, user_id: int, version: int, seq: int | None = None) -> Vote:
@@ -147,13 +148,13 @@ class ConsentService(GameListener):
         if open_vote is not None:
             asker = next((s.name for s in open_vote.game.seats if s.user_id == open_vote.record.user_id), "?")
             asked = Message(key=f"undo.asked.{open_vote.record.kind}")
-            raise ServiceError("undo.reason.already_open", player=escaped(asker), vote=asked)
+            raise ServiceError(ServiceReason.ALREADY_OPEN, player=escaped(asker), vote=asked)
         closed = await self.store.last_failed(game_id, user_id, kind)
         if closed is None:
             return
         again = datetime.fromisoformat(closed).timestamp() + self.cooldown
         if self.clock() < again:
-            raise ServiceError("undo.reason.cooldown", at=math.ceil(again))
+            raise ServiceError(ServiceReason.COOLDOWN, at=math.ceil(again))
 
     def shown_at(self, vote: Vote, channel_id: int, message_id: int) -> Awaitable[None]:
         """Remember where a vote is shown."""
@@ -168,14 +169,14 @@ class ConsentService(GameListener):
         async with self._lock:
             vote = self._votes.get(vote_id)
             if vote is None:
-                raise ServiceError("undo.reason.closed")
+                raise ServiceError(ServiceReason.VOTE_CLOSED)
             if self.clock() - vote.opened >= self.lapse_after:
                 await self._close(vote, "lapsed")
-                raise ServiceError("undo.reason.closed")
+                raise ServiceError(ServiceReason.VOTE_CLOSED)
             if user_id == vote.record.user_id:
-                raise ServiceError("undo.reason.own_vote")
+                raise ServiceError(ServiceReason.OWN_VOTE)
             if user_id not in vote.voters:
-                raise ServiceError("undo.reason.not_a_voter")
+                raise ServiceError(ServiceReason.NOT_A_VOTER)
             await self.store.cast(vote_id, user_id, yes)
             vote.ballots[user_id] = yes
             await self._settle(vote)

@@ -1,4 +1,6 @@
-"""The game service: lobbies, and every move of every game: load, apply, persist, then publish.
+"""The game service: every live game in memory, and every move of it: load, apply, persist, then tell the world.
+
+Lobbies are opened, filled and started by the lobby service (lobby.py) on the games held here.
 
 One asyncio lock per game serialises its changes, so two clicks never interleave. Every change bumps the game's
 version; a component carries the version it was drawn for, and a click on an older one is refused as stale.
@@ -13,36 +15,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.thinking import HintRefused, Thinker
 from bot.shards import EVERY_SHARD, ShardSet
 from bot.storage.database import Statement, StoreLock, now_iso
-from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
+from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
 from rules.engine import Action, Event, GameEngine, Hint, IllegalAction, Level, Message, Seat
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-BOT_NAMES = ("Stephenson", "Brunel", "Cherepanov", "Trevithick", "Borodin", "Westinghouse")
-
 AnyEngine = GameEngine[Any, Any, Any]
 OPEN = ("lobby", "active")
 FLUSH_DELAY = 0.5
 """Seconds within which what the channels were seen to show is written, when no move of the game writes it first."""
-
-
-class ServiceError(Exception):
-    """A request the service refuses, with a translatable reason for the person who made it."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.message = Message(key=key, params=params)
 
 
 @dataclass(frozen=True)
@@ -80,11 +72,6 @@ class Advice:
     hint: Hint[Any]
 
 
-Publisher = Callable[[Outcome], Awaitable[None]]
-Locator = Callable[[int, int | None, str | None], Awaitable[Message | None]]
-"""(channel id, user id, game) -> where that game is played instead, as a pointer for the person; or None."""
-
-
 @dataclass(frozen=True)
 class MoveWrite:
     """What a listener stores with a move, in the move's own transaction, and what it then keeps in memory."""
@@ -95,7 +82,7 @@ class MoveWrite:
 
 
 class GameListener:
-    """Told about games once what happened is shown: the turn timers and the game threads listen."""
+    """How the service tells the world: the games' controllers, the turn timers, the game threads listen."""
 
     async def with_move(self, outcome: Outcome) -> MoveWrite | None:
         """What to store with a move about to be written (`outcome` as it will be once stored); nothing by default."""
@@ -110,9 +97,17 @@ class GameListener:
     async def on_closed(self, record: GameRecord) -> None:
         """A game was cancelled or ended early, and that was shown."""
 
+    async def on_unclicked_move(self, outcome: Outcome) -> None:
+        """A move nobody clicked for (a bot player's, or one played for an absent person) is to be shown: the
+        controller of its game shows it (dealing with its own failures); nothing by default."""
+
+    async def elsewhere(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
+        """Where a game asked for in a channel without it is played instead, as a pointer for the person; or None."""
+        return None
+
 
 @dataclass
-class _Table:
+class LiveTable:
     """A running game in memory: its record, engine and current state, with its lock."""
 
     record: GameRecord
@@ -143,7 +138,6 @@ class GameService:
         engines: Mapping[str, AnyEngine],
         *,
         bot_move_delay: float = 1.5,
-        new_seed: Callable[[], int] = lambda: secrets.randbits(63),
         shards: ShardSet = EVERY_SHARD,
         thinker: Thinker | None = None,
     ) -> None:
@@ -152,9 +146,7 @@ class GameService:
         self.shards = shards
         self.engines = dict(engines)
         self.bot_move_delay = bot_move_delay
-        self._new_seed = new_seed
-        self._tables: dict[int, _Table] = {}
-        self._publishers: dict[str, Publisher] = {}
+        self._tables: dict[int, LiveTable] = {}
         self._closing = False
         self._drivers: set[asyncio.Task[None]] = set()
         self._thinking: set[asyncio.Task[Any]] = set()
@@ -172,7 +164,6 @@ class GameService:
         """Game id → what its channel was seen to show and is not stored yet (the newest of each kind)."""
         self._flushing: asyncio.Task[None] | None = None
         self.flush_delay = FLUSH_DELAY
-        self.locate_elsewhere: Locator | None = None
         self._paused: set[int] = set()
         self._taken_back: set[int] = set()
         """Games whose last move was taken back since the channel last caught up (it says so when it does)."""
@@ -194,13 +185,13 @@ class GameService:
 
     async def get(self, game_id: int) -> GameRecord:
         """Return a live game's record, loading it if needed; refuse unknown or closed games."""
-        return (await self._table(game_id)).record
+        return (await self.table(game_id)).record
 
     def state(self, game_id: int) -> BaseModel:
         """Return the current engine state of a running game already loaded."""
         state = self._tables[game_id].state
         if state is None:
-            raise ServiceError("bot.reason.not_started")
+            raise ServiceError(ServiceReason.NOT_STARTED)
         return state
 
     async def game_in_channel(
@@ -217,10 +208,11 @@ class GameService:
         for record in sorted(here, key=lambda r: -r.id):
             if game is None or record.game == game:
                 return record
-        pointer = None if self.locate_elsewhere is None else await self.locate_elsewhere(channel_id, user_id, game)
-        if pointer is not None:
-            raise ServiceError(pointer.key, **pointer.params)
-        raise ServiceError("bot.reason.no_game_here")
+        for listener in self._listeners:
+            pointer = await listener.elsewhere(channel_id, user_id, game)
+            if pointer is not None:
+                raise ServiceError(pointer)
+        raise ServiceError(ServiceReason.NO_GAME_HERE)
 
     def view(self, game_id: int, seat: Seat | None) -> BaseModel:
         """Return the engine view of a running game for a seat, or the public view for None."""
@@ -313,179 +305,14 @@ class GameService:
             self._tidy(game_id)
         return True
 
-    # ---- lobby --------------------------------------------------------------------------------------------
-
-    async def open_lobby(
-        self,
-        *,
-        game: str,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        options: Mapping[str, Any] | None = None,
-        seats: Sequence[SeatRecord] = (),
-    ) -> GameRecord:
-        """Open a lobby with the host in the first seat, or with `seats` (a rematch: the host and the bot players in
-        their places); options are checked against the engine's model."""
-        engine = self.engine(game)
-        try:
-            checked = engine.load_options(dict(options or {}))
-        except ValidationError as error:
-            raise ServiceError("bot.reason.bad_options", detail=_first_error(error)) from error
-        try:
-            record = await self.store.create_game(
-                game=game,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                options=checked.model_dump(mode="json"),
-                seed=self._new_seed(),
-                seats=list(seats) or [SeatRecord(seat=0, name=host_name, user_id=host_id)],
-            )
-        except ChannelBusy as busy:  # the database keeps one open game per channel, whatever raced
-            raise ServiceError("bot.reason.channel_busy", id=busy.game_id) from None
-        self._tables[record.id] = _Table(record=record, engine=engine)
-        return record
-
-    # Join and Leave act on the clicker's own seat and are idempotent (a second click is refused as already
-    # joined / not in the lobby), so they take no version: a click on an older drawing of the lobby means the same.
-    # Adding or removing a bot player and Start change what everyone sees, so they are refused when the lobby has
-    # changed since the button was drawn (`version`, checked under the game's lock): two clicks never seat two bots.
-
-    @staticmethod
-    def check_lobby_version(record: GameRecord, version: int | None) -> None:
-        """Refuse a lobby click drawn for an older version of the lobby (someone changed it first)."""
-        if version is not None and version != record.version:
-            raise ServiceError("bot.reason.stale_lobby")
-
-    async def join(
-        self, game_id: int, user_id: int, name: str, *, order: Callable[[SeatRecord], int] | None = None
-    ) -> GameRecord:
-        """Seat a person in a lobby, last or where `order` (a sort key over the seats) puts them; refused to someone
-        the host removed from it."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is not None:
-                raise ServiceError("bot.reason.already_joined")
-            if len(record.seats) >= table.engine.max_players:
-                raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
-            if await self.store.removed_from(game_id, user_id):
-                raise ServiceError("lobby_control.reason.removed")
-            seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, user_id=user_id)]
-            if order is not None:
-                seats = _renumber(sorted(seats, key=order))
-            table.record = await self.store.update_lobby(record, seats)
-            return table.record
-
-    async def kick(self, game_id: int, host_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
-        """The host takes a person out of the lobby (as drawn at `version`); they may not join it again unless the
-        host invites them back."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if host_id != record.host_id:
-                raise ServiceError("bot.reason.only_host")
-            self.check_lobby_version(record, version)
-            if user_id == host_id:
-                raise ServiceError("lobby_control.reason.not_yourself")
-            if record.seat_of(user_id) is None:
-                raise ServiceError("lobby_control.reason.not_seated")
-            seats = _renumber(s for s in record.seats if s.user_id != user_id)
-            table.record = await self.store.remove_from_lobby(record, seats, user_id)
-            return table.record
-
-    async def leave(self, game_id: int, user_id: int) -> GameRecord:
-        """Take a person out of a lobby (the host cancels instead)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
-            if user_id == record.host_id:
-                raise ServiceError("bot.reason.host_cannot_leave")
-            table.record = await self.store.update_lobby(
-                record, _renumber(s for s in record.seats if s.user_id != user_id)
-            )
-            return table.record
-
-    async def add_bot(
-        self, game_id: int, user_id: int, kind: str | None = None, *, version: int | None = None
-    ) -> GameRecord:
-        """Seat a bot player; anyone already seated may add one (refused when the lobby is past `version`)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
-            self.check_lobby_version(record, version)
-            if len(record.seats) >= table.engine.max_players:
-                raise ServiceError("bot.reason.lobby_full", max=table.engine.max_players)
-            kind = kind or Level.NORMAL
-            if kind not in table.engine.bot_kinds:
-                raise ServiceError("bot.reason.unknown_bot_kind", kind=kind)
-            taken = {s.name for s in record.seats}
-            name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(2, 100))) if n not in taken)
-            seats = [*record.seats, SeatRecord(seat=len(record.seats), name=name, bot_kind=kind)]
-            table.record = await self.store.update_lobby(record, seats)
-            return table.record
-
-    async def remove_bot(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
-        """Take the last bot player out of a lobby (refused when the lobby is past `version`)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if record.seat_of(user_id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
-            self.check_lobby_version(record, version)
-            bots = [s for s in record.seats if s.is_bot]
-            if not bots:
-                raise ServiceError("bot.reason.no_bot_to_remove")
-            table.record = await self.store.update_lobby(record, _renumber(s for s in record.seats if s != bots[-1]))
-            return table.record
-
-    async def start(
-        self,
-        game_id: int,
-        user_id: int,
-        *,
-        version: int | None = None,
-        thread: Callable[[GameRecord], Awaitable[int | None]] | None = None,
-    ) -> GameRecord:
-        """Start a lobby: only the host, with enough players, as drawn at `version` (if given); the engine deals
-        from the game's seed. `thread`, once the start is certain, opens the thread of the lobby's channel to play
-        in (its id; None: the channel)."""
-        async with self._locked_lobby(game_id) as table:
-            record = table.record
-            if user_id != record.host_id:
-                raise ServiceError("bot.reason.only_host")
-            self.check_lobby_version(record, version)
-            if len(record.seats) < table.engine.min_players:
-                raise ServiceError("bot.reason.too_few_players", min=table.engine.min_players)
-            options = table.engine.load_options(record.options)
-            state = table.engine.new_game(options, len(record.seats), record.seed)
-            thread_id = None if thread is None else await thread(record)
-            table.record = await self.store.start(record, record.seats, state.model_dump_json(), thread_id=thread_id)
-            table.state = state
-        started = table.record
-        await self._tell(lambda listener: listener.on_started(started))
-        return started
-
-    async def cancel(self, game_id: int, user_id: int, *, version: int | None = None) -> GameRecord:
-        """Cancel a lobby: only the host. The host's Cancel button means it whatever changed (no version); an
-        expiry passes the version it found idle, so a lobby someone just joined is not cancelled under them."""
-        async with self._locked_lobby(game_id) as table:
-            if user_id != table.record.host_id:
-                raise ServiceError("bot.reason.only_host")
-            self.check_lobby_version(table.record, version)
-            table.record = await self.store.set_status(table.record, "cancelled")
-            del self._tables[game_id]
-            return table.record
-
     async def pass_host(self, game_id: int, user_id: int, *, seat: int | None = None) -> GameRecord:
         """Pass the host role of a running game from `user_id` (who left their `seat`) to the next person in seat
         order after that seat; unchanged when they are not the host or no other person is seated."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             record = table.record
             if record.status != "active":
-                raise ServiceError("bot.reason.not_running")
+                raise ServiceError(ServiceReason.NOT_RUNNING)
             if record.host_id != user_id:
                 return record
             after = seat if seat is not None else record.seat_of(user_id)
@@ -501,7 +328,7 @@ class GameService:
             except StaleVersion:
                 log.exception("game %s changed under its lock; reloading it", record.id)
                 self._forget(record.id)
-                raise ServiceError("bot.reason.stale") from None
+                raise ServiceError(ServiceReason.STALE) from None
             return table.record
 
     # ---- play ---------------------------------------------------------------------------------------------
@@ -509,14 +336,14 @@ class GameService:
     async def act(self, game_id: int, user_id: int, action: Action, version: int | None = None) -> Outcome:
         """Apply a person's move: refused if stale, not theirs or illegal; persisted (as its `encode()` text in the
         log) before it is returned."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             record = table.record
             seat = _seat_in_play(table, user_id)
             if version is not None and version != record.version:
-                raise ServiceError("bot.reason.stale")
+                raise ServiceError(ServiceReason.STALE)
             if game_id in self._paused:
-                raise ServiceError("undo.reason.paused")
+                raise ServiceError(ServiceReason.GAME_PAUSED)
             outcome = await self._apply(table, seat, action, by_bot=False)
         self.wake_bots(game_id)
         return outcome
@@ -524,7 +351,7 @@ class GameService:
     async def take_back(self, game_id: int, user_id: int) -> TakeBack:
         """The move this person may ask to take back now: the game's last, theirs, nothing since, and one that
         revealed nothing (the engine's `undo_refusal`); else refused with the reason."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             last, _ = await self._last_move(table, user_id)
             return last
@@ -532,30 +359,30 @@ class GameService:
     async def undo(self, game_id: int, user_id: int, seq: int, version: int) -> GameRecord:
         """Take back move `seq` by consent: refused unless it is still the game's last and the game has not changed
         since `version`; the state is the log replayed without it, stored with the move marked undone."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             if table.record.version != version:
-                raise ServiceError("undo.reason.moved_on")
+                raise ServiceError(ServiceReason.MOVED_ON)
             last, before = await self._last_move(table, user_id)
             if last.seq != seq:
-                raise ServiceError("undo.reason.moved_on")
+                raise ServiceError(ServiceReason.MOVED_ON)
             try:
                 table.record = await self.store.rewind(table.record, seq, before.model_dump_json())
             except StaleVersion:
                 log.exception("game %s changed under its lock; reloading it", game_id)
                 self._forget(game_id)
-                raise ServiceError("bot.reason.stale") from None
+                raise ServiceError(ServiceReason.STALE) from None
             table.state = before
             self._taken_back.add(game_id)
             return table.record
 
-    async def _last_move(self, table: _Table, user_id: int) -> tuple[TakeBack, BaseModel]:
+    async def _last_move(self, table: LiveTable, user_id: int) -> tuple[TakeBack, BaseModel]:
         """The person's last move and the state before it, when that move may be taken back; else refused."""
         record = table.record
         seat = _seat_in_play(table, user_id)
         last = await self.store.last_action(record.id)
         if last is None or last[1] != seat:
-            raise ServiceError("undo.reason.not_your_last")
+            raise ServiceError(ServiceReason.NOT_YOUR_LAST)
         engine = table.engine
         options = engine.load_options(record.options)
         log_entries = await self.store.actions(record.id)
@@ -563,7 +390,7 @@ class GameService:
         action = engine.parse_action(last[2])
         refusal = await asyncio.to_thread(engine.undo_refusal, before, seat, action)
         if refusal is not None:
-            raise ServiceError(refusal.value)
+            raise ServiceError(refusal)
         return TakeBack(last[0], record.version), before
 
     def paused(self, game_id: int) -> bool:
@@ -581,7 +408,7 @@ class GameService:
     async def play_for(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> Outcome | None:
         """Play one move for an absent person with a bot player of `level` (not published; bots not woken);
         None when that seat is not to act."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
 
         def absent() -> tuple[Seat, str] | None:
             if table.state is None or table.record.status != "active" or seat not in table.engine.to_act(table.state):
@@ -594,17 +421,17 @@ class GameService:
         """What the hard player would do for this person now, thought about off the game's lock, and counted for
         their seat; refused to a non-player, out of turn, once the game is not running, or while the thinking
         workers have too much of such work waiting (this person's, this game's or everyone's)."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         while True:
             async with table.lock:
                 record, state = table.record, table.state
                 if record.status != "active" or state is None:
-                    raise ServiceError("bot.reason.not_running")
+                    raise ServiceError(ServiceReason.NOT_RUNNING)
                 seat = record.seat_of(user_id)
                 if seat is None:
-                    raise ServiceError("bot.reason.not_a_player")
+                    raise ServiceError(ServiceReason.NOT_A_PLAYER)
                 if seat not in table.engine.to_act(state):
-                    raise ServiceError("players.reason.not_your_move")
+                    raise ServiceError(ServiceReason.NOT_YOUR_MOVE)
             seed = f"{record.seed}/hint/{record.version}/{seat}"
             thinking = self.thinker.hint(
                 game_id, table.engine, state, seat, seed, version=record.version, person=user_id
@@ -615,7 +442,7 @@ class GameService:
                 raise ServiceError(refused.reason) from None
             except Exception:
                 log.warning("game %s: no hint could be worked out for seat %s", game_id, seat, exc_info=True)
-                raise ServiceError("players.reason.hint_failed") from None
+                raise ServiceError(ServiceReason.HINT_FAILED) from None
             async with table.lock:
                 if table.record.version == record.version:  # else the game moved on meanwhile: think again
                     table.record = await self.store.count_hint(table.record, seat)
@@ -623,10 +450,10 @@ class GameService:
 
     async def hand_to_bot(self, game_id: int, seat: Seat, level: str = Level.NORMAL) -> GameRecord:
         """Give a running game's seat to a bot player of `level` for the rest of the game (bots not woken)."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             if table.record.status != "active":
-                raise ServiceError("bot.reason.not_running")
+                raise ServiceError(ServiceReason.NOT_RUNNING)
             current = next(s for s in table.record.seats if s.seat == seat)
             if not current.is_bot:
                 replacement = SeatRecord(
@@ -635,7 +462,7 @@ class GameService:
                 table.record = await self._keeping_shown(table, self.store.replace_seat(table.record, replacement))
             return table.record
 
-    async def _keeping_shown(self, table: _Table, write: Awaitable[GameRecord]) -> GameRecord:
+    async def _keeping_shown(self, table: LiveTable, write: Awaitable[GameRecord]) -> GameRecord:
         """Apply a change that is no move (a seat or the host handed on): a channel that showed the game before it
         still does, so the change is not mistaken for a move the channel missed."""
         current = self.shown(table.record.id) >= table.record.version
@@ -646,7 +473,7 @@ class GameService:
 
     async def end(self, game_id: int) -> GameRecord:
         """End an open game early: a lobby is cancelled, a running game is recorded as abandoned."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
         async with table.lock:
             status = "cancelled" if table.record.status == "lobby" else "abandoned"
             table.record = await self.store.set_status(table.record, status)
@@ -657,13 +484,17 @@ class GameService:
             return table.record
 
     def add_listener(self, listener: GameListener) -> None:
-        """Have a listener told about started, moved and closed games."""
+        """Have a listener told about games (started, moved, closed, moves to show) and asked where they are."""
         self._listeners.append(listener)
 
     def remove_listener(self, listener: GameListener) -> None:
         """Undo `add_listener` (cog unload)."""
         if listener in self._listeners:
             self._listeners.remove(listener)
+
+    async def after_start(self, record: GameRecord) -> None:
+        """Tell listeners that a lobby became a running game."""
+        await self._tell(lambda listener: listener.on_started(record))
 
     async def after_move(self, outcome: Outcome) -> None:
         """Tell listeners about a move once it is shown (whoever showed it calls this)."""
@@ -674,18 +505,9 @@ class GameService:
         await self._tell(lambda listener: listener.on_closed(record))
 
     async def publish(self, outcome: Outcome) -> None:
-        """Show a move nobody clicked for through the game's publisher, then tell listeners whatever it did.
-
-        Publishers deal with their own failures (the channel catches up later); this only guards the listeners.
-        """
-        publisher = self._publishers.get(outcome.record.game)
-        try:
-            if publisher is not None:
-                await publisher(outcome)
-        except Exception:
-            log.exception("publishing a bot move failed in game %s", outcome.record.id)
-        finally:
-            await self.after_move(outcome)
+        """Have a move nobody clicked for shown (by the controller of its game), then tell listeners it moved."""
+        await self._tell(lambda listener: listener.on_unclicked_move(outcome))
+        await self.after_move(outcome)
 
     async def _tell(self, call: Callable[[GameListener], Awaitable[None]]) -> None:
         for listener in self._listeners:
@@ -693,14 +515,6 @@ class GameService:
                 await call(listener)
             except Exception:
                 log.exception("a game listener failed: %r", listener)
-
-    def register_publisher(self, game: str, publisher: Publisher) -> None:
-        """Let a game's cog publish the moves nobody clicked for (bot players)."""
-        self._publishers[game] = publisher
-
-    def unregister_publisher(self, game: str) -> None:
-        """Undo `register_publisher` (cog unload)."""
-        self._publishers.pop(game, None)
 
     def wake_bots(self, game_id: int) -> None:
         """Make sure the bot players of a game move if it is their turn (one driver task per game)."""
@@ -715,7 +529,7 @@ class GameService:
 
     async def play_bot_move(self, game_id: int) -> Outcome | None:
         """Apply one bot player's move if a bot is to act (None if none is); the outcome is not published."""
-        table = await self._table(game_id)
+        table = await self.table(game_id)
 
         def next_bot() -> tuple[Seat, str] | None:
             seats = self._bot_seats_to_act(table)
@@ -727,7 +541,7 @@ class GameService:
         return await self._think_and_play(table, next_bot, "bot")
 
     async def _think_and_play(
-        self, table: _Table, who: Callable[[], tuple[Seat, str] | None], label: str
+        self, table: LiveTable, who: Callable[[], tuple[Seat, str] | None], label: str
     ) -> Outcome | None:
         """Take the state and version under the game's lock, think without it (every click is answered meanwhile),
         then apply the move under it if the game is still at that version; else think again about the new one.
@@ -786,7 +600,7 @@ class GameService:
                     "could not record the clean stop: the next start checks every game's snapshot", exc_info=True
                 )
 
-    async def _drive_bots(self, table: _Table) -> None:
+    async def _drive_bots(self, table: LiveTable) -> None:
         while self._bot_seats_to_act(table) and table.record.status == "active":
             await asyncio.sleep(self.bot_move_delay)
             if self._closing:
@@ -800,13 +614,13 @@ class GameService:
                 return
             await self.publish(outcome)
 
-    def _bot_seats_to_act(self, table: _Table) -> set[Seat]:
+    def _bot_seats_to_act(self, table: LiveTable) -> set[Seat]:
         if table.state is None or table.record.id in self._paused:
             return set()
         bots = {s.seat for s in table.record.seats if s.is_bot}
         return set(table.engine.to_act(table.state)) & bots
 
-    async def _apply(self, table: _Table, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
+    async def _apply(self, table: LiveTable, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
         assert table.state is not None
         # in a worker thread, so one game's costly move (the final scoring) never holds up another game's click
         state, events = await asyncio.to_thread(_settle, table.engine, table.state, seat, action)
@@ -832,7 +646,7 @@ class GameService:
                 raise
             log.exception("game %s changed under its lock; reloading it", before.id)
             self._forget(before.id)
-            raise ServiceError("bot.reason.stale") from None
+            raise ServiceError(ServiceReason.STALE) from None
         table.state = state
         table.actions += 1
         for write in writes:
@@ -859,21 +673,30 @@ class GameService:
         while self._checks:
             await asyncio.gather(*set(self._checks), return_exceptions=True)
 
-    async def _table(self, game_id: int) -> _Table:
+    async def table(self, game_id: int) -> LiveTable:
+        """A live game in memory, loaded if needed; refused when unknown, closed or another process's."""
         table = self._tables.get(game_id)
         if table is not None:
             return table
         record = await self.store.get(game_id)
         if record is None or record.status not in ("lobby", "active") or not self.drives(record):
-            raise ServiceError("bot.reason.game_closed")
+            raise ServiceError(ServiceReason.GAME_CLOSED)
         count = (await self.store.action_counts(game_id)).get(game_id, 0)
         return self._tables.get(game_id) or self._adopt(record, count)
 
-    def _adopt(self, record: GameRecord, actions: int, *, check: bool = True) -> _Table:
+    def keep_lobby(self, record: GameRecord) -> None:
+        """Keep a lobby just opened in memory."""
+        self._tables[record.id] = LiveTable(record=record, engine=self.engine(record.game))
+
+    def unload(self, game_id: int) -> None:
+        """Drop a cancelled lobby from memory (its messages stay known until written)."""
+        del self._tables[game_id]
+
+    def _adopt(self, record: GameRecord, actions: int, *, check: bool = True) -> LiveTable:
         """Keep a game loaded from the store, a running one at its snapshot (which the first `actions` of its log
         made), and check that snapshot in the background unless it is known to be whole."""
         engine = self.engine(record.game)
-        table = _Table(record=record, engine=engine, actions=actions)
+        table = LiveTable(record=record, engine=engine, actions=actions)
         if record.status == "active":
             assert record.state is not None
             table.state = engine.load_state(record.state)
@@ -897,7 +720,7 @@ class GameService:
         if game_id not in self._tables and game_id not in self._unwritten:
             self._messages.pop(game_id, None)
 
-    async def _check_snapshot(self, table: _Table, actions: int) -> None:
+    async def _check_snapshot(self, table: LiveTable, actions: int) -> None:
         """Replay the log that made a loaded snapshot (off the event loop) and compare: the log is the truth, so a
         differing snapshot is reported loudly, and replaced while no move has been made from it."""
         record, snapshot, engine = table.record, table.state, table.engine
@@ -918,50 +741,15 @@ class GameService:
             else:
                 log.error("game %s: replay of the log differs from the snapshot it has moved on from", record.id)
 
-    def _locked_lobby(self, game_id: int) -> _LobbyLock:
-        return _LobbyLock(self, game_id)
 
-
-class _LobbyLock:
-    """Async context: the game's lock, held only while the game is still a lobby."""
-
-    def __init__(self, service: GameService, game_id: int) -> None:
-        self._service = service
-        self._game_id = game_id
-        self._table: _Table | None = None
-
-    async def __aenter__(self) -> _Table:
-        table = await self._service._table(self._game_id)
-        await table.lock.acquire()
-        self._table = table
-        if table.record.status != "lobby":
-            table.lock.release()
-            raise ServiceError("bot.reason.already_started")
-        return table
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._table is not None
-        self._table.lock.release()
-
-
-def _seat_in_play(table: _Table, user_id: int) -> Seat:
+def _seat_in_play(table: LiveTable, user_id: int) -> Seat:
     """The seat this person plays in a running game; refused when the game is not running or they do not play."""
     if table.record.status != "active" or table.state is None:
-        raise ServiceError("bot.reason.not_running")
+        raise ServiceError(ServiceReason.NOT_RUNNING)
     seat = table.record.seat_of(user_id)
     if seat is None:
-        raise ServiceError("bot.reason.not_a_player")
+        raise ServiceError(ServiceReason.NOT_A_PLAYER)
     return seat
 
 
-def _renumber(seats: Any) -> list[SeatRecord]:
-    return [SeatRecord(seat=i, name=s.name, user_id=s.user_id, bot_kind=s.bot_kind) for i, s in enumerate(seats)]
-
-
-def _first_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first.get("loc", ()))
-    return f"{where}: {first.get('msg', '')}".strip(": ")
-
-
-__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "ServiceError", "TakeBack"]
+__all__ = ["Advice", "GameListener", "GameService", "IllegalAction", "Outcome", "TakeBack"]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from bot.games import GameInfo
 from bot.i18n import FALLBACK, LANGUAGES, fit, table, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.storage.guild_settings import GuildSettingsStore
 from rules.engine import Level, Message
 
@@ -220,16 +220,16 @@ class OptionSpec:
             return True
         if word in _NO or word in _words("bot.word.no"):
             return False
-        raise ServiceError("admin.reason.not_yes_no", option=self.label(), value=echo(given))
+        raise ServiceError(ServiceReason.NOT_YES_NO, option=self.label(), value=echo(given))
 
     def _parse_int(self, given: Any) -> int:
         try:
             number = int(str(given).strip()) if not isinstance(given, int) or isinstance(given, bool) else given
         except ValueError:
-            raise ServiceError("admin.reason.not_a_number", option=self.label(), value=echo(given)) from None
+            raise ServiceError(ServiceReason.NOT_A_NUMBER, option=self.label(), value=echo(given)) from None
         if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
             raise ServiceError(
-                "admin.reason.out_of_range", option=self.label(), value=number, low=self.low or 0, high=self.high or 0
+                ServiceReason.OUT_OF_RANGE, option=self.label(), value=number, low=self.low or 0, high=self.high or 0
             )
         return number
 
@@ -240,7 +240,7 @@ class OptionSpec:
             names = {choice.lower(), *(_words(key) if key else ())}
             if word in names:
                 return choice
-        raise ServiceError("admin.reason.not_a_choice", option=self.label(), value=echo(given), allowed=self.allowed())
+        raise ServiceError(ServiceReason.NOT_A_CHOICE, option=self.label(), value=echo(given), allowed=self.allowed())
 
 
 def echo(value: Any) -> str:
@@ -294,7 +294,7 @@ class GuildConfigService:
     def specs(self, game: str) -> list[OptionSpec]:
         """The variant options of a game."""
         if game not in self._specs:
-            raise ServiceError("bot.reason.unknown_game")
+            raise ServiceError(ServiceReason.UNKNOWN_GAME)
         return self._specs[game]
 
     def spec(self, game: str, name: str) -> OptionSpec:
@@ -302,7 +302,7 @@ class GuildConfigService:
         found = next((s for s in self.specs(game) if s.name == name), None)
         if found is None:
             names: list[str | int | Message] = [s.label() for s in self.specs(game)]
-            raise ServiceError("admin.reason.unknown_option", option=echo(name), options=names)
+            raise ServiceError(ServiceReason.UNKNOWN_OPTION, option=echo(name), options=names)
         return found
 
     # ---- reading and changing -----------------------------------------------------------------------------
@@ -354,7 +354,7 @@ class GuildConfigService:
         try:
             self.games[game].engine.load_options(values)
         except ValidationError as error:
-            raise ServiceError("bot.reason.bad_options", detail=_first_error(error)) from error
+            raise ServiceError(ServiceReason.BAD_OPTIONS, detail=_first_error(error)) from error
         if value == spec.default:
             del values[name]
         options = {g: v for g, v in {**config.options, game: values}.items() if v}
@@ -386,7 +386,7 @@ class GuildConfigService:
         for name in ("reminder_minutes", "timeout_minutes"):
             if not 0 <= int(values[name]) <= MAX_MINUTES:
                 raise ServiceError(
-                    "admin.reason.out_of_range",
+                    ServiceReason.OUT_OF_RANGE,
                     option=Message(key=f"admin.timers.{name}"),
                     value=int(values[name]),
                     low=0,
@@ -394,14 +394,14 @@ class GuildConfigService:
                 )
             if name in given and 0 < int(given[name]) < MIN_MINUTES:
                 raise ServiceError(
-                    "admin.reason.below_minimum",
+                    ServiceReason.BELOW_MINIMUM,
                     option=Message(key=f"admin.timers.{name}"),
                     value=int(given[name]),
                     minimum=MIN_MINUTES,
                 )
         if not 0 <= int(values["missed_limit"]) <= MAX_MISSED:
             raise ServiceError(
-                "admin.reason.out_of_range",
+                ServiceReason.OUT_OF_RANGE,
                 option=Message(key="admin.timers.missed_limit"),
                 value=int(values["missed_limit"]),
                 low=0,
@@ -410,14 +410,14 @@ class GuildConfigService:
         if values["on_timeout"] not in {p.value for p in AfkPolicy}:
             allowed: list[str | int | Message] = [Message(key=f"admin.timers.policy.{p.value}") for p in AfkPolicy]
             raise ServiceError(
-                "admin.reason.not_a_choice",
+                ServiceReason.NOT_A_CHOICE,
                 option=Message(key="admin.timers.on_timeout"),
                 value=echo(values["on_timeout"]),
                 allowed=Message(key="admin.word.plain", params={"value": allowed}),
             )
         reminder, timeout = int(values["reminder_minutes"]), int(values["timeout_minutes"])
         if reminder and timeout and timeout <= reminder:
-            raise ServiceError("admin.reason.timeout_not_after_reminder", reminder=reminder, timeout=timeout)
+            raise ServiceError(ServiceReason.TIMEOUT_NOT_AFTER_REMINDER, reminder=reminder, timeout=timeout)
         return TimerPolicy.model_validate(values)
 
     @staticmethod
@@ -428,7 +428,7 @@ class GuildConfigService:
             low, high = LIMIT_BOUNDS[name]
             if not low <= int(value) <= high:
                 raise ServiceError(
-                    "admin.reason.out_of_range",
+                    ServiceReason.OUT_OF_RANGE,
                     option=Message(key=f"admin.limits.{name}"),
                     value=int(value),
                     low=low,
@@ -444,7 +444,7 @@ class GuildConfigService:
             self.spec(game, name).label() for name in chosen if name in config.locked.get(game, [])
         ]
         if locked:
-            raise ServiceError("admin.reason.option_locked", options=locked)
+            raise ServiceError(ServiceReason.OPTION_LOCKED, options=locked)
         values = dict(config.options.get(game, {}))
         for name, raw in chosen.items():
             values[name] = self.spec(game, name).parse(raw)
@@ -460,14 +460,14 @@ class GuildConfigService:
         if not given:
             return config.timers
         if config.timers_locked:
-            raise ServiceError("admin.reason.timers_locked")
+            raise ServiceError(ServiceReason.TIMERS_LOCKED)
         server = config.timers
         for name in ("reminder_minutes", "timeout_minutes", "missed_limit"):
             if name in given and int(given[name]) == 0 and getattr(server, name):
                 key = (
-                    "admin.reason.hand_over_cannot_be_off"
+                    ServiceReason.HAND_OVER_CANNOT_BE_OFF
                     if name == "missed_limit"
-                    else "admin.reason.timer_cannot_be_off"
+                    else ServiceReason.TIMER_CANNOT_BE_OFF
                 )
                 raise ServiceError(key, option=Message(key=f"admin.timers.{name}"), value=getattr(server, name))
         return self.with_timers(server, **given)

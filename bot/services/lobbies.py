@@ -19,8 +19,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from bot.services.background import BackgroundLoop
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
 from bot.services.guild_config import MIN_MINUTES, GuildConfigService
+from bot.services.lobby import LobbyService
 from bot.storage.games import GameRecord
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ class LobbyExpiry(BackgroundLoop):
 
     def __init__(
         self,
-        games: GameService,
+        lobby: LobbyService,
         config: GuildConfigService,
         *,
         clock: Callable[[], float] = time.time,
@@ -47,7 +48,8 @@ class LobbyExpiry(BackgroundLoop):
         interval: float = CHECK_EVERY,
     ) -> None:
         super().__init__()
-        self.games = games
+        self.lobby = lobby
+        self.games = lobby.games
         self.config = config
         self.clock = clock
         self.present: Presenter | None = present
@@ -81,7 +83,7 @@ class LobbyExpiry(BackgroundLoop):
 
     async def _expire(self, record: GameRecord, minutes: int) -> GameRecord | None:
         try:
-            cancelled = await self.games.cancel(record.id, record.host_id, version=record.version)
+            cancelled = await self.lobby.cancel(record.id, record.host_id, version=record.version)
         except ServiceError:  # changed, started or closed since it was read: not idle any more
             return None
         except Exception:

@@ -23,7 +23,8 @@ from bot.games import game_name
 from bot.i18n import text
 from bot.links import jump_link
 from bot.services.background import BackgroundLoop
-from bot.services.games import GameListener, GameService, Outcome, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameListener, GameService, Outcome
 from bot.storage.games import GameRecord
 from bot.storage.notifications import DmWait, Invitation, NotificationStore, NotifyPrefs, Refusals, Watcher
 

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from bot.services.errors import ServiceReason
 from bot.workers import QueuedPool, default_workers
 from rules.engine import DEFAULT_BUDGET, Action, Budget, GameEngine, Hint, Level, Seat
 
@@ -65,9 +66,9 @@ class WorkerDied(Exception):
 
 
 class HintRefused(Exception):
-    """A hint not thought about, as a bound on waiting thoughts was reached; `reason` is the key of the words."""
+    """A hint not thought about, as a bound on waiting thoughts was reached; `reason` says which."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: ServiceReason) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -175,11 +176,11 @@ class Thinker:
         """Refuse a new hint past a bound: the person's, the game's, or the workers' waiting ones."""
         hints = [(asked, thought) for asked, thought in self._thoughts.items() if asked.kind == HINT]
         if any(thought.person == person for _, thought in hints):
-            raise HintRefused("players.reason.hint_pending")
+            raise HintRefused(ServiceReason.HINT_PENDING)
         if sum(asked.game_id == question.game_id for asked, _ in hints) >= GAME_HINTS:
-            raise HintRefused("players.reason.game_hints_busy")
+            raise HintRefused(ServiceReason.GAME_HINTS_BUSY)
         if self.pool.waiting() >= HINTS_WAITING * self.pool.workers:
-            raise HintRefused("players.reason.thinking_busy")
+            raise HintRefused(ServiceReason.THINKING_BUSY)
 
     async def _share(self, question: Question, person: int | None, think: Callable[..., T], *args: Any) -> T:
         """The answer to a question, thought about once however many await it; the thought is dropped when the last

@@ -21,7 +21,8 @@ from typing import Any
 
 from bot.i18n import escaped
 from bot.services.background import BackgroundLoop
-from bot.services.games import GameListener, GameService, MoveWrite, Outcome, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameListener, GameService, MoveWrite, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.storage.games import GameRecord
 from bot.storage.timers import TimerStore, TurnTimer

@@ -19,7 +19,8 @@ import aiohttp
 import discord
 
 from bot.i18n import fit, language_of, render, text
-from bot.services.games import GameListener, GameService, Outcome, ServiceError
+from bot.services.errors import ServiceError, ServiceReason
+from bot.services.games import GameListener, GameService, Outcome
 from bot.storage.games import GameRecord
 from bot.ui import permissions
 from bot.ui.answers import Reply, acknowledge, answer
@@ -276,7 +277,7 @@ class GameController(GameListener):
         try:
             outcome = await self.service.act(game_id, interaction.user.id, action, version)
         except ServiceError as error:
-            stale = error.message.key == "bot.reason.stale"
+            stale = error.reason is ServiceReason.STALE
             await self.refuse(interaction, error.message, game_id=game_id if stale else None)
             return None
         except IllegalAction as error:
@@ -290,8 +291,11 @@ class GameController(GameListener):
             await self.service.after_move(outcome)
         return outcome
 
-    async def publish_bot_move(self, outcome: Outcome) -> None:
-        """Show a move nobody clicked for (a bot player's, or one played for an absent person)."""
+    async def on_unclicked_move(self, outcome: Outcome) -> None:
+        """Show a move nobody clicked for (a bot player's, or one played for an absent person) in one of this
+        controller's games."""
+        if outcome.record.game != self.game:
+            return
         try:
             await self.publish(outcome, None)
         except Exception as error:

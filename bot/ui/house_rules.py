@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.guild_config import (
     MAX_MINUTES,
     MAX_MISSED,
@@ -94,7 +94,7 @@ async def plan_new_game(
     service: GuildConfigService = bot.config
     config = await service.get(interaction.guild_id)
     if not service.may_create_games(config, role_ids(interaction.user), admin=is_admin(interaction)):
-        raise ServiceError("admin.reason.not_a_creator", role=f"<@&{config.creator_role_id}>")
+        raise ServiceError(ServiceReason.NOT_A_CREATOR, role=f"<@&{config.creator_role_id}>")
     options = service.options_for_new_game(config, game, chosen)
     overrides = {TIMER_OVERRIDES[name]: value for name, value in (timer_choices or {}).items() if value is not None}
     timers = service.timers_for_new_game(config, overrides)

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
+from bot.services.lobby import LobbyService
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
 from bot.services.records import GameRecords
@@ -34,6 +35,7 @@ class Bot(Protocol):
 
     settings: Settings
     service: GameService
+    lobby: LobbyService
     config: GuildConfigService
     timers: TimerService
     notifications: NotificationService

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from bot.services.games import GameListener, Outcome, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameListener, Outcome
 from bot.storage.games import GameRecord
 from rules.engine import Message
 
@@ -65,7 +66,7 @@ class GamePlaces(GameListener):
             except discord.HTTPException as again:
                 log.warning("could not archive the unused game thread %s either: %s", thread.id, again)
 
-    async def locate(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
+    async def elsewhere(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
         """Point to where a game is played instead: the person's own open game, else one in a thread of here."""
         ids = await self.bot.records.open_games_of(user_id, game) if user_id is not None else []
         ids = ids or await self.bot.records.open_games_in_threads_of(channel_id, game)

@@ -21,7 +21,8 @@ from pydantic import BaseModel
 
 from bot.drawing import forget_game
 from bot.i18n import language_of, render, text
-from bot.services.games import Outcome, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import Outcome
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
 from bot.ui.components import view_of

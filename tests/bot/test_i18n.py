@@ -7,10 +7,11 @@ import string
 from pathlib import Path
 
 from bot.i18n import format_template, language_of, table, text
+from bot.services.errors import ServiceReason
 from rules.engine import CommonReason
 
 ROOT = Path(__file__).resolve().parents[2]
-# A literal translation key in the bot's code: text(language, "bot.x.y"), Message(key="bot.x.y"), ServiceError("…").
+# A literal translation key in the bot's code: text(language, "bot.x.y"), Message(key="bot.x.y"), a ServiceReason value.
 LITERAL_KEY = re.compile(r"""["']((?:bot|common|dice|ttr|cardgame)\.(?:[a-z_]+\.)*[a-z_]+)["']""")
 
 
@@ -40,6 +41,10 @@ def test_every_key_the_bot_code_names_has_words() -> None:
 
 def test_every_common_reason_has_words() -> None:
     assert [r.value for r in CommonReason if r.value not in table("en")] == []
+
+
+def test_every_service_reason_has_words_in_english_and_russian() -> None:
+    assert [(lang, r.value) for lang in ("en", "ru") for r in ServiceReason if r.value not in table(lang)] == []
 
 
 def test_a_locale_chooses_the_language_and_unknown_ones_fall_back_to_english() -> None:

@@ -13,7 +13,7 @@ from bot.exts.shared_commands import offer_games
 from bot.exts.stats import reset_question
 from bot.games import GAMES, game_name
 from bot.i18n import language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.services.guild_config import (
     MAX_GAMES_PER_PERSON,
     MAX_GAMES_PER_SERVER,

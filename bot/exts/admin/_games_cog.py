@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.exts.lobby._presenter import lobby_embed
 from bot.games import GAMES
 from bot.i18n import escaped, language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.services.ratings import rated_as_loss
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private, say_in_public, think

@@ -47,13 +47,11 @@ class CardGameCog(commands.Cog, SharedCommands):
     async def cog_load(self) -> None:
         """Register the controller for `ticket-to-ride-cards:` components, bot players' moves and games that end."""
         self.bot.controllers[GAME] = self.controller
-        self.bot.service.register_publisher(GAME, self.controller.publish_bot_move)
         self.bot.service.add_listener(self.controller)
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
         self.bot.controllers.pop(GAME, None)
-        self.bot.service.unregister_publisher(GAME)
         self.bot.service.remove_listener(self.controller)
 
     def card_choices(self, language: str) -> list[app_commands.Choice[str]]:

@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.games import GAMES, game_name
 from bot.i18n import escaped, fit, language_of, text
 from bot.links import jump_link
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.storage.games import DatedGame, GameRecord
 from bot.ui.answers import reply_private, think
 from bot.ui.names import seat_names

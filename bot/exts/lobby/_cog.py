@@ -19,7 +19,7 @@ from bot.exts.lobby._presenter import lobby_embed, lobby_view
 from bot.exts.lobby._seating import Seating
 from bot.games import GAMES, GameInfo
 from bot.i18n import fit, language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.guild_config import ECHO_LIMIT, LobbyLimits
 from bot.storage.database import StoreLock
 from bot.storage.games import GameRecord
@@ -158,7 +158,7 @@ class LobbyCog(commands.Cog):
         assert interaction.channel_id is not None
         seating = self._seatings.get(token)
         try:
-            record = await self.bot.service.open_lobby(
+            record = await self.bot.lobby.open_lobby(
                 game=game,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -218,7 +218,7 @@ def _check_options(game: str, options: dict[str, Any]) -> None:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ()))
         detail = fit(f"{where}: {first.get('msg', '')}".strip(": "), ECHO_LIMIT * 3)
-        raise ServiceError("bot.reason.bad_options", detail=detail) from error
+        raise ServiceError(ServiceReason.BAD_OPTIONS, detail=detail) from error
 
 
 def _lobby(language: str, game: str, record: GameRecord, plan: NewGamePlan) -> tuple[discord.Embed, discord.ui.View]:

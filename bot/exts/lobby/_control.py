@@ -22,7 +22,7 @@ from bot.exts.lobby._seating import OpenLobby, Seating
 from bot.exts.notify import refusal_buttons
 from bot.games import GAMES, game_name
 from bot.i18n import escaped, language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.storage.games import GameRecord
 from bot.ui.answers import Reply, answer, reply_private, say_in_public
 from bot.ui.components import select, view_of
@@ -71,7 +71,7 @@ class LobbyControl:
 
     async def why_not(self, game_id: int, user_id: int, error: ServiceError) -> Message:
         """The reason to give for a refused lobby click: a person the host removed is told so."""
-        if error.message.key == "bot.reason.not_in_lobby" and await self.bot.records.removed_from(game_id, user_id):
+        if error.reason is ServiceReason.NOT_IN_LOBBY and await self.bot.records.removed_from(game_id, user_id):
             return Message(key="lobby_control.reason.removed")
         return error.message
 
@@ -79,7 +79,7 @@ class LobbyControl:
         """Seat a person in a lobby; in a rematch lobby at their rotated place."""
         plan = await self.rematches.order(game_id)
         order = plan.place if plan is not None else None
-        return await self.bot.service.join(game_id, user.id, user.display_name, order=order)
+        return await self.bot.lobby.join(game_id, user.id, user.display_name, order=order)
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a lobby that started or closed."""
@@ -94,10 +94,10 @@ class LobbyControl:
         try:
             record = await self.bot.service.get(cid.game_id)
             if record.status != "lobby":
-                raise ServiceError("bot.reason.already_started")
+                raise ServiceError(ServiceReason.ALREADY_STARTED)
             if interaction.user.id != record.host_id:
-                raise ServiceError("bot.reason.only_host")
-            self.bot.service.check_lobby_version(record, cid.version)
+                raise ServiceError(ServiceReason.ONLY_HOST)
+            self.bot.lobby.check_lobby_version(record, cid.version)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
@@ -122,7 +122,7 @@ class LobbyControl:
         user_id = int(values[0])
         try:
             before = await self.bot.service.get(cid.game_id)
-            record = await self.bot.service.kick(cid.game_id, interaction.user.id, user_id, version=cid.version)
+            record = await self.bot.lobby.kick(cid.game_id, interaction.user.id, user_id, version=cid.version)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return
@@ -140,7 +140,7 @@ class LobbyControl:
         store = self.bot.records
         try:  # the same cap as the lobby's Join
             if await store.count_open(guild_id=interaction.guild_id, user_id=interaction.user.id) >= limit:
-                raise ServiceError("admin.reason.cap_games_per_person", limit=limit)
+                raise ServiceError(ServiceReason.CAP_GAMES_PER_PERSON, limit=limit)
             record = await self.join(cid.game_id, interaction.user)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))

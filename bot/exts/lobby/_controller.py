@@ -16,7 +16,7 @@ from bot.exts.lobby._presenter import bot_kind_view, lobby_embed, lobby_view
 from bot.exts.lobby._seating import OpenLobby
 from bot.games import GAMES
 from bot.i18n import language_of, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.guild_config import GuildConfig
 from bot.storage.games import GameRecord
 from bot.ui.answers import Reply, acknowledge, answer, reply_private, update
@@ -62,15 +62,15 @@ class LobbyController(GameController):
             await self.control.on_verb(interaction, cid, values)
             return
         user = interaction.user
-        service = self.service
+        lobby = self.bot.lobby
         version = cid.version
         config = await self.bot.config.get(interaction.guild_id)
         verbs: dict[str, Callable[[], Awaitable[GameRecord]]] = {
             "join": lambda: self.control.join(cid.game_id, user),
-            "leave": lambda: service.leave(cid.game_id, user.id),
-            "unbot": lambda: service.remove_bot(cid.game_id, user.id, version=version),
+            "leave": lambda: lobby.leave(cid.game_id, user.id),
+            "unbot": lambda: lobby.remove_bot(cid.game_id, user.id, version=version),
             "start": lambda: self._start(interaction, cid, in_thread=self._thread_wanted(interaction, config)),
-            "cancel": lambda: service.cancel(cid.game_id, user.id),
+            "cancel": lambda: lobby.cancel(cid.game_id, user.id),
         }
         if cid.verb in ("bot", "botkind"):  # Add bot player asks which one, privately; the choice seats it
             if not config.bots_allowed:
@@ -130,7 +130,7 @@ class LobbyController(GameController):
             return found.id
 
         try:
-            return await self.service.start(
+            return await self.bot.lobby.start(
                 cid.game_id, interaction.user.id, version=cid.version, thread=thread if in_thread else None
             )
         except Exception:  # not stored (a cancelled task may have stored it: its thread stays)
@@ -174,10 +174,10 @@ class LobbyController(GameController):
         try:
             record = await self.service.get(cid.game_id)
             if record.status != "lobby":
-                raise ServiceError("bot.reason.already_started")
+                raise ServiceError(ServiceReason.ALREADY_STARTED)
             if record.seat_of(interaction.user.id) is None:
-                raise ServiceError("bot.reason.not_in_lobby")
-            self.service.check_lobby_version(record, cid.version)
+                raise ServiceError(ServiceReason.NOT_IN_LOBBY)
+            self.bot.lobby.check_lobby_version(record, cid.version)
         except ServiceError as error:
             await self.refuse(interaction, error.message)
             return
@@ -189,7 +189,7 @@ class LobbyController(GameController):
         """Seat the bot player chosen privately, redraw the lobby, and say so in the private message."""
         kind = values[0] if values else ""
         try:
-            record = await self.service.add_bot(cid.game_id, interaction.user.id, kind, version=cid.version)
+            record = await self.bot.lobby.add_bot(cid.game_id, interaction.user.id, kind, version=cid.version)
         except ServiceError as error:
             await self.refuse(interaction, error.message)
             return

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.exts.notify._panel import NotifyComponent, current_panel
 from bot.games import game_name
 from bot.i18n import language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import answer, reply_private
 from bot.ui.visibility import can_see

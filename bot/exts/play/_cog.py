@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.exts.shared_commands import SharedCommands, lacking
 from bot.i18n import FALLBACK, LANGUAGES, fit, language_of, render, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError, ServiceReason
 from bot.services.guild_config import ECHO_LIMIT
 from bot.storage.games import GameRecord
 from bot.ui.answers import acknowledge, reply_private
@@ -109,14 +109,14 @@ class PlayCog(commands.Cog):
         try:
             record = await service.game_in_channel(interaction.channel_id or 0, user_id=interaction.user.id)
             if record.status != "active":
-                raise ServiceError("bot.reason.not_started")
+                raise ServiceError(ServiceReason.NOT_STARTED)
             seat = record.seat_of(interaction.user.id)
             if seat is None:
-                raise ServiceError("bot.reason.not_a_player")
+                raise ServiceError(ServiceReason.NOT_A_PLAYER)
             if seat not in service.engine(record.game).to_act(service.state(record.id)):
-                raise ServiceError("players.reason.not_your_move")
+                raise ServiceError(ServiceReason.NOT_YOUR_MOVE)
             if not (await self.bot.config.get(interaction.guild_id)).hints:
-                raise ServiceError("players.reason.hints_off")
+                raise ServiceError(ServiceReason.HINTS_OFF)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return

@@ -32,7 +32,7 @@ from bot.exts.ttr._map import (
 from bot.exts.ttr._presenter import standings
 from bot.exts.ttr._private import GAME, Target
 from bot.i18n import language_of, text
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
 from rules.ttr.actions import DECK, BuildStation, Claim, DrawCard, DrawTickets
@@ -55,13 +55,11 @@ class TtrCog(commands.Cog, SharedCommands):
     async def cog_load(self) -> None:
         """Register the controller for `ticket-to-ride:` components, bot players' moves and games that end."""
         self.bot.controllers[GAME] = self.controller
-        self.bot.service.register_publisher(GAME, self.controller.publish_bot_move)
         self.bot.service.add_listener(self.controller)
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
         self.bot.controllers.pop(GAME, None)
-        self.bot.service.unregister_publisher(GAME)
         self.bot.service.remove_listener(self.controller)
 
     async def _running_game(

@@ -11,7 +11,7 @@ import discord
 from bot.exts.ttr._presenter import TtrPresenter
 from bot.exts.ttr._private import GAME, PrivateMessage, Target, payment_choice
 from bot.i18n import language_of
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import answer
 from bot.ui.table_controller import TableController

@@ -13,7 +13,7 @@ from bot.exts.vote._controller import VoteController
 from bot.exts.vote._presenter import GAME, vote_text, vote_view
 from bot.i18n import language_of, render, text
 from bot.services.consent import ConsentService, Vote
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.storage.games import GameRecord
 from bot.storage.votes import VoteKind
 from bot.ui.answers import reply_private, say_in_public

@@ -9,7 +9,7 @@ import discord
 
 from bot.exts.vote._presenter import GAME, vote_text, vote_view
 from bot.services.consent import ConsentService, Vote
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.ui.answers import update
 from bot.ui.controller import GameController
 from bot.ui.custom_ids import ComponentId

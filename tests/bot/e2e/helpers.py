@@ -117,7 +117,7 @@ def table(stand_in: LocalDiscord, bot: Conductor, *names: str) -> ScriptedTable:
 
 def fix_seed(bot: Conductor, seed: int) -> None:
     """Deal every new game of this bot from `seed`, so a test plays the same game each time."""
-    bot.service._new_seed = lambda: seed  # the service draws a seed per game; a test wants a fixed deal
+    bot.lobby._new_seed = lambda: seed  # the service draws a seed per game; a test wants a fixed deal
 
 
 def lobby_expiry(bot: Conductor) -> LobbyExpiry:
@@ -126,7 +126,7 @@ def lobby_expiry(bot: Conductor) -> LobbyExpiry:
     if wired is not None:
         return wired
     cog: Any = bot.get_cog("LobbyCog")
-    return LobbyExpiry(bot.service, bot.config, clock=bot.clock, present=cog.show_expired)
+    return LobbyExpiry(bot.lobby, bot.config, clock=bot.clock, present=cog.show_expired)
 
 
 # ---- what is stored -------------------------------------------------------------------------------------------

@@ -18,10 +18,10 @@ GAME_COLUMNS = "game, guild_id, host_id, status, options, seed, version, state, 
 
 async def one_running_game(bot: Conductor) -> int:
     """A 2-player Ticket to Ride game started through the service, a few moves in."""
-    service = bot.service
-    record = await service.open_lobby(game="ticket-to-ride", guild_id=1, channel_id=5, host_id=1, host_name="Ann")
-    await service.join(record.id, 2, "Ben")
-    await service.start(record.id, 1)
+    lobby = bot.lobby
+    record = await lobby.open_lobby(game="ticket-to-ride", guild_id=1, channel_id=5, host_id=1, host_name="Ann")
+    await lobby.join(record.id, 2, "Ben")
+    await lobby.start(record.id, 1)
     return record.id
 
 

@@ -10,23 +10,27 @@ from typing import Any
 
 import pytest
 
-from bot.services.games import GameService, Outcome, ServiceError
+from bot.services.errors import ServiceError, ServiceReason
+from bot.services.games import GameListener, GameService, Outcome
+from bot.services.lobby import LobbyService
 from bot.storage.database import Database, Statement
 from bot.storage.games import GameStore
 from rules.dice import DiceEngine, Freight, Roll, Stop
-from rules.engine import IllegalAction
+from rules.engine import IllegalAction, Message
 
 ANN, BEN, CAT = 1, 2, 3
 
 
 def service(db: Database) -> GameService:
-    return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0, new_seed=lambda: 1234)
+    return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0)
 
 
 async def started(svc: GameService) -> int:
-    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann")
-    await svc.join(record.id, BEN, "Ben")
-    await svc.start(record.id, ANN)
+    record = await LobbyService(svc, new_seed=lambda: 1234).open_lobby(
+        game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann"
+    )
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    await LobbyService(svc).start(record.id, ANN)
     return record.id
 
 
@@ -36,11 +40,30 @@ def to_act(svc: GameService, game_id: int) -> int:
 
 async def test_bad_options_are_refused_with_the_reason(db: Database) -> None:
     with pytest.raises(ServiceError) as refused:
-        await service(db).open_lobby(
+        await LobbyService(service(db)).open_lobby(
             game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann", options={"target": 5}
         )
     assert refused.value.message.key == "bot.reason.bad_options"
     assert "target" in str(refused.value.message.params["detail"])
+
+
+async def test_a_channel_without_the_game_points_where_a_listener_says_it_is_played(db: Database) -> None:
+    svc = service(db)
+    game_id = await started(svc)
+    pointer = Message(key="admin.reason.game_elsewhere", params={"id": game_id, "channel": "<#8>"})
+
+    class Places(GameListener):
+        async def elsewhere(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
+            return pointer if (channel_id, user_id, game) == (7, ANN, "dice") else None
+
+    with pytest.raises(ServiceError) as nowhere:
+        await svc.game_in_channel(7, "dice", user_id=ANN)
+    assert nowhere.value.reason is ServiceReason.NO_GAME_HERE
+    svc.add_listener(Places())
+    with pytest.raises(ServiceError) as elsewhere:
+        await svc.game_in_channel(7, "dice", user_id=ANN)
+    assert elsewhere.value.reason is None and elsewhere.value.message == pointer
+    assert (await svc.game_in_channel(8, "dice", user_id=ANN)).id == game_id
 
 
 async def test_a_move_is_persisted_with_its_version_and_a_stale_version_is_refused(db: Database) -> None:
@@ -116,14 +139,16 @@ class CountingDice(DiceEngine):
 
 async def test_after_a_clean_stop_only_the_games_written_since_are_checked_against_their_logs(db: Database) -> None:
     def counting(db: Database) -> GameService:
-        return GameService(GameStore(db), {"dice": CountingDice()}, bot_move_delay=0, new_seed=lambda: 1234)
+        return GameService(GameStore(db), {"dice": CountingDice()}, bot_move_delay=0)
 
     CountingDice.replays = 0
     opened = counting(db)
     quiet = await started(opened)
-    lobby = await opened.open_lobby(game="dice", guild_id=9, channel_id=7, host_id=CAT, host_name="Cat")
-    await opened.join(lobby.id, BEN, "Ben")
-    await opened.start(lobby.id, CAT)
+    lobby = await LobbyService(opened, new_seed=lambda: 1234).open_lobby(
+        game="dice", guild_id=9, channel_id=7, host_id=CAT, host_name="Cat"
+    )
+    await LobbyService(opened).join(lobby.id, BEN, "Ben")
+    await LobbyService(opened).start(lobby.id, CAT)
     busy = lobby.id
 
     after_crash = counting(db)  # `opened` never closes: as if it crashed
@@ -166,15 +191,18 @@ async def test_a_wrong_snapshot_a_move_was_made_from_is_reported_not_replaced(
 
 async def test_bot_players_move_by_themselves_until_a_person_is_to_act(db: Database) -> None:
     svc = service(db)
-    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann")
-    await svc.add_bot(record.id, ANN)
-    await svc.start(record.id, ANN)
+    record = await LobbyService(svc, new_seed=lambda: 1234).open_lobby(
+        game="dice", guild_id=9, channel_id=8, host_id=ANN, host_name="Ann"
+    )
+    await LobbyService(svc).add_bot(record.id, ANN)
+    await LobbyService(svc).start(record.id, ANN)
     published: list[Outcome] = []
 
-    async def publish(outcome: Outcome) -> None:
-        published.append(outcome)
+    class Shows(GameListener):
+        async def on_unclicked_move(self, outcome: Outcome) -> None:
+            published.append(outcome)
 
-    svc.register_publisher("dice", publish)
+    svc.add_listener(Shows())
     if to_act(svc, record.id) == 0:  # Ann opens: end her turn so the bot player has one
         await svc.act(record.id, ANN, Stop())
     svc.wake_bots(record.id)
@@ -208,11 +236,13 @@ class HeldEngine(DiceEngine):
 
 async def test_one_games_slow_move_never_holds_up_another_games_move(db: Database) -> None:
     engine = HeldEngine()
-    svc = GameService(GameStore(db), {"dice": engine}, bot_move_delay=0, new_seed=lambda: 1234)
+    svc = GameService(GameStore(db), {"dice": engine}, bot_move_delay=0)
     slow = await started(svc)
-    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=18, host_id=CAT, host_name="Cat")
-    await svc.join(record.id, BEN, "Ben")
-    await svc.start(record.id, CAT)
+    record = await LobbyService(svc, new_seed=lambda: 1234).open_lobby(
+        game="dice", guild_id=9, channel_id=18, host_id=CAT, host_name="Cat"
+    )
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    await LobbyService(svc).start(record.id, CAT)
     fast = record.id
     engine.hold()
     held = asyncio.create_task(svc.act(slow, (ANN, BEN)[to_act(svc, slow)], Stop()))

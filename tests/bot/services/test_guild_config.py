@@ -8,7 +8,7 @@ import pytest
 
 from bot.games import GAMES
 from bot.i18n import render
-from bot.services.games import ServiceError
+from bot.services.errors import ServiceError
 from bot.services.guild_config import (
     ECHO_LIMIT,
     MIN_MINUTES,

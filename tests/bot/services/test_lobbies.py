@@ -8,9 +8,11 @@ import time
 import pytest
 
 from bot.games import GAMES
-from bot.services.games import GameListener, GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameListener, GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
+from bot.services.lobby import LobbyService
 from bot.storage.database import Database
 from bot.storage.games import GameRecord, GameStore
 from bot.storage.guild_settings import GuildSettingsStore
@@ -42,19 +44,21 @@ class Closed(GameListener):
 
 
 def service(db: Database) -> GameService:
-    return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0, new_seed=lambda: 1234)
+    return GameService(GameStore(db), {"dice": DiceEngine()}, bot_move_delay=0)
 
 
 async def lobby(svc: GameService, channel: int = 8, guild: int = GUILD, host: int = ANN) -> GameRecord:
-    return await svc.open_lobby(game="dice", guild_id=guild, channel_id=channel, host_id=host, host_name="Ann")
+    return await LobbyService(svc, new_seed=lambda: 1234).open_lobby(
+        game="dice", guild_id=guild, channel_id=channel, host_id=host, host_name="Ann"
+    )
 
 
 async def test_two_simultaneous_add_bot_clicks_drawn_for_one_version_seat_one_bot(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
     results = await asyncio.gather(
-        svc.add_bot(record.id, ANN, version=record.version),
-        svc.add_bot(record.id, ANN, version=record.version),
+        LobbyService(svc).add_bot(record.id, ANN, version=record.version),
+        LobbyService(svc).add_bot(record.id, ANN, version=record.version),
         return_exceptions=True,
     )
     refused = [r for r in results if isinstance(r, ServiceError)]
@@ -65,25 +69,28 @@ async def test_two_simultaneous_add_bot_clicks_drawn_for_one_version_seat_one_bo
 async def test_stale_remove_bot_and_start_are_refused_and_change_nothing(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
-    drawn = await svc.add_bot(record.id, ANN)
-    await svc.join(record.id, BEN, "Ben")  # the lobby moves on: what was drawn before is stale
-    for call in (svc.remove_bot(record.id, ANN, version=drawn.version), svc.start(record.id, ANN, version=0)):
+    drawn = await LobbyService(svc).add_bot(record.id, ANN)
+    await LobbyService(svc).join(record.id, BEN, "Ben")  # the lobby moves on: what was drawn before is stale
+    for call in (
+        LobbyService(svc).remove_bot(record.id, ANN, version=drawn.version),
+        LobbyService(svc).start(record.id, ANN, version=0),
+    ):
         with pytest.raises(ServiceError) as refused:
             await call
         assert refused.value.message.key == "bot.reason.stale_lobby"
     now = await svc.get(record.id)
     assert now.status == "lobby" and len(now.seats) == 3 and now.version == drawn.version + 1
-    started = await svc.start(record.id, ANN, version=now.version)
+    started = await LobbyService(svc).start(record.id, ANN, version=now.version)
     assert started.status == "active"
 
 
 async def test_the_host_role_passes_to_the_next_person_in_seat_order(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
-    await svc.join(record.id, BEN, "Ben")
-    await svc.add_bot(record.id, ANN)
-    await svc.join(record.id, CAT, "Cat")
-    started = await svc.start(record.id, ANN)
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    await LobbyService(svc).add_bot(record.id, ANN)
+    await LobbyService(svc).join(record.id, CAT, "Cat")
+    started = await LobbyService(svc).start(record.id, ANN)
     assert (await svc.pass_host(started.id, BEN)).host_id == ANN, "only the host's role passes"
     handed = await svc.hand_to_bot(started.id, 0)  # Ann leaves: her seat goes to a bot player first
     passed = await svc.pass_host(handed.id, ANN, seat=0)
@@ -98,9 +105,9 @@ async def test_the_host_role_passes_to_the_next_person_in_seat_order(db: Databas
 async def test_the_host_role_wraps_around_to_the_first_seat(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
-    await svc.join(record.id, BEN, "Ben")
-    await svc.join(record.id, CAT, "Cat")
-    game = await svc.start(record.id, ANN)
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    await LobbyService(svc).join(record.id, CAT, "Cat")
+    game = await LobbyService(svc).start(record.id, ANN)
     game = await svc.pass_host(game.id, ANN, seat=0)
     game = await svc.pass_host(game.id, BEN, seat=1)
     assert game.host_id == CAT
@@ -122,12 +129,12 @@ async def test_idle_lobbies_expire_after_their_servers_limit_by_the_clock(db: Da
         shown.append((record.id, minutes))
 
     clock = Clock()
-    expiry = LobbyExpiry(svc, config, clock=clock, present=present)
+    expiry = LobbyExpiry(LobbyService(svc), config, clock=clock, present=present)
     idle = await lobby(svc, channel=8)
     patient = await lobby(svc, channel=7, guild=PATIENT_GUILD)
     started = await lobby(svc, channel=6, host=CAT)
-    await svc.add_bot(started.id, CAT)
-    await svc.start(started.id, CAT)
+    await LobbyService(svc).add_bot(started.id, CAT)
+    await LobbyService(svc).start(started.id, CAT)
     clock.advance(59)
     assert await expiry.run_due() == []
     clock.advance(2)
@@ -144,9 +151,9 @@ async def test_idle_lobbies_expire_after_their_servers_limit_by_the_clock(db: Da
 async def test_a_lobby_changed_after_it_was_found_idle_is_not_expired(db: Database) -> None:
     svc = service(db)
     record = await lobby(svc)
-    await svc.join(record.id, BEN, "Ben")  # between the look for idle lobbies and the cancel
+    await LobbyService(svc).join(record.id, BEN, "Ben")  # between the look for idle lobbies and the cancel
     with pytest.raises(ServiceError) as refused:
-        await svc.cancel(record.id, ANN, version=record.version)
+        await LobbyService(svc).cancel(record.id, ANN, version=record.version)
     assert refused.value.message.key == "bot.reason.stale_lobby"
     assert (await svc.get(record.id)).status == "lobby"
 
@@ -156,7 +163,7 @@ async def test_the_expiry_loop_runs_in_the_background_and_stops_on_close(db: Dat
     config = GuildConfigService(GuildSettingsStore(db), GAMES)
     clock = Clock()
     clock.advance(61)
-    expiry = LobbyExpiry(svc, config, clock=clock, interval=3600)
+    expiry = LobbyExpiry(LobbyService(svc), config, clock=clock, interval=3600)
     record = await lobby(svc)
     expiry.start()
     async with asyncio.timeout(5):

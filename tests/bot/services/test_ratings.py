@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.services.games import AnyEngine, GameService, Outcome
+from bot.services.lobby import LobbyService
 from bot.services.ratings import (
     RatingService,
     finished_game,
@@ -159,10 +160,12 @@ async def test_a_finished_game_is_rated_after_its_last_move_is_shown(db: Databas
 async def test_a_seat_handed_to_a_bot_remembers_who_left_it_and_they_are_rated_last(db: Database) -> None:
     games, store = GameStore(db), RatingStore(db)
     service = GameService(games, ENGINES, bot_move_delay=3600)
-    record = await service.open_lobby(game="dice", guild_id=GUILD, channel_id=6, host_id=100, host_name="Ann")
-    await service.join(record.id, 101, "Ben")
-    await service.join(record.id, 102, "Cat")
-    await service.start(record.id, 100)
+    record = await LobbyService(service).open_lobby(
+        game="dice", guild_id=GUILD, channel_id=6, host_id=100, host_name="Ann"
+    )
+    await LobbyService(service).join(record.id, 101, "Ben")
+    await LobbyService(service).join(record.id, 102, "Cat")
+    await LobbyService(service).start(record.id, 100)
     handed = await service.hand_to_bot(record.id, 0)
     assert (handed.seats[0].bot_kind, handed.seats[0].left_user_id) == ("normal", 100)
     stored = await games.get(record.id)

@@ -23,7 +23,9 @@ import pytest
 
 from bot.i18n import render
 from bot.services import thinking
-from bot.services.games import GameService, ServiceError
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
+from bot.services.lobby import LobbyService
 from bot.services.thinking import POOL, HintRefused, Thinker, WorkerDied, choose_move
 from bot.settings import Settings
 from bot.storage.database import Database
@@ -246,9 +248,11 @@ async def test_a_person_has_one_hint_in_flight_a_game_a_few_and_the_workers_a_bo
 
 async def two_people(svc: GameService, first_seed: int) -> int:
     """A dice game of Ann and Ben, started and played on until it is Ann's move."""
-    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=17 + first_seed, host_id=ANN, host_name="Ann")
-    await svc.join(record.id, BEN, "Ben")
-    await svc.start(record.id, ANN)
+    record = await LobbyService(svc).open_lobby(
+        game="dice", guild_id=9, channel_id=17 + first_seed, host_id=ANN, host_name="Ann"
+    )
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    await LobbyService(svc).start(record.id, ANN)
     rng = random.Random(first_seed)
     while 0 not in DICE.to_act(svc.state(record.id)):  # type: ignore[arg-type]
         await svc.act(record.id, BEN, DICE.bot_action(svc.state(record.id), 1, rng))  # type: ignore[arg-type]
@@ -294,9 +298,9 @@ async def test_a_hint_past_a_bound_is_refused_in_words(db: Database, pool: Queue
 async def service(db: Database, thinker: Thinker) -> tuple[GameService, int]:
     """A dice game of Ann and a bot player, started, whose bot moves only when the test asks."""
     svc = GameService(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
-    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann")
-    await svc.add_bot(record.id, ANN, "hard")
-    await svc.start(record.id, ANN)
+    record = await LobbyService(svc).open_lobby(game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann")
+    await LobbyService(svc).add_bot(record.id, ANN, "hard")
+    await LobbyService(svc).start(record.id, ANN)
     return svc, record.id
 
 
@@ -331,9 +335,9 @@ async def test_a_hint_is_thought_in_a_worker_and_counted_for_the_seat(db: Databa
     thinker = Thinker(Budget(0.2), pool)
     thinker.advice = fixed_hint
     svc = GameService(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
-    record = await svc.open_lobby(game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann")
-    await svc.join(record.id, BEN, "Ben")
-    started = await svc.start(record.id, ANN)
+    record = await LobbyService(svc).open_lobby(game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann")
+    await LobbyService(svc).join(record.id, BEN, "Ben")
+    started = await LobbyService(svc).start(record.id, ANN)
     state = svc.state(record.id)
     mover = ANN if 0 in DICE.to_act(state) else BEN  # type: ignore[arg-type]
     waiting = BEN if mover == ANN else ANN

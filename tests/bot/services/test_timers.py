@@ -9,8 +9,9 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from bot.services.games import GameService, Outcome
+from bot.services.games import GameListener, GameService, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
+from bot.services.lobby import LobbyService
 from bot.services.timers import MAX_STILL_WAITING, RETRY_SECONDS, WAIT_SILENTLY, TimerService
 from bot.storage.database import Database
 from bot.storage.games import GameRecord, GameStore
@@ -50,11 +51,19 @@ class Table:
         return [key for key, _, _ in self.notices]
 
 
+@dataclass
+class Shows(GameListener):
+    """Shows the moves nobody clicked for, as a game's controller does, by keeping them."""
+
+    published: list[Outcome]
+
+    async def on_unclicked_move(self, outcome: Outcome) -> None:
+        self.published.append(outcome)
+
+
 def make_table(db: Database, clock: Clock | None = None) -> Table:
     store = GameStore(db)
-    service = GameService(
-        store, {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}, bot_move_delay=0, new_seed=lambda: 99
-    )
+    service = GameService(store, {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}, bot_move_delay=0)
     clock = clock or Clock()
     timers = TimerService(TimerStore(db), service, clock=clock)
     table = Table(service, timers, clock)
@@ -62,12 +71,8 @@ def make_table(db: Database, clock: Clock | None = None) -> Table:
     async def announce(record: GameRecord, message: Message, ping: int | None) -> None:
         table.notices.append((message.key, dict(message.params), ping))
 
-    async def publish(outcome: Outcome) -> None:
-        table.published.append(outcome)
-
     timers.announce = announce
-    for game in ("dice", "ticket-to-ride"):
-        service.register_publisher(game, publish)
+    service.add_listener(Shows(table.published))
     service.add_listener(timers)
     return table
 
@@ -82,13 +87,15 @@ async def start_game(
     channel: int = 2,
 ) -> GameRecord:
     svc = table.service
-    record = await svc.open_lobby(game=game, guild_id=1, channel_id=channel, host_id=people[0], host_name="Ann")
+    record = await LobbyService(svc, new_seed=lambda: 99).open_lobby(
+        game=game, guild_id=1, channel_id=channel, host_id=people[0], host_name="Ann"
+    )
     await table.timers.adopt(record.id, policy)
     for user in people[1:]:
-        await svc.join(record.id, user, f"P{user}")
+        await LobbyService(svc).join(record.id, user, f"P{user}")
     for _ in range(bots):
-        await svc.add_bot(record.id, people[0])
-    return await svc.start(record.id, people[0])
+        await LobbyService(svc).add_bot(record.id, people[0])
+    return await LobbyService(svc).start(record.id, people[0])
 
 
 def to_act(table: Table, game_id: int) -> set[int]:

@@ -79,7 +79,7 @@ async def clicked_together(
     stand_in: LocalDiscord, bot: Conductor, game_id: int, message_id: int, clicks: list[tuple[str, str]]
 ) -> list[InteractionOutcome]:
     """Clicks on the lobby as drawn now, all made before the bot applies any, reaching its lock in this order."""
-    lock = (await bot.service._table(game_id)).lock
+    lock = (await bot.service.table(game_id)).lock
     drawn = stand_in.message(message_id)
     ids = [verb_id(drawn, verb) for _, verb in clicks]
     tasks: list[asyncio.Task[InteractionOutcome]] = []
