@@ -238,6 +238,16 @@ class GameController(GameListener):
             await condition.wait_for(lambda: min(self._pending.get(game_id, ()), default=version) >= version)
             yield
 
+    def attach(self) -> None:
+        """Answer the components of its game and hear of its games (its cog loaded)."""
+        self.bot.controllers[self.game] = self
+        self.service.add_listener(self)
+
+    def detach(self) -> None:
+        """Undo `attach` (its cog unloaded)."""
+        self.bot.controllers.pop(self.game, None)
+        self.service.remove_listener(self)
+
     @property
     def service(self) -> GameService:
         """The game service of the running bot."""

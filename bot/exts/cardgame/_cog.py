@@ -46,13 +46,11 @@ class CardGameCog(commands.Cog, SharedCommands):
 
     async def cog_load(self) -> None:
         """Register the controller for `ticket-to-ride-cards:` components, bot players' moves and games that end."""
-        self.bot.controllers[GAME] = self.controller
-        self.bot.service.add_listener(self.controller)
+        self.controller.attach()
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
-        self.bot.controllers.pop(GAME, None)
-        self.bot.service.remove_listener(self.controller)
+        self.controller.detach()
 
     def card_choices(self, language: str) -> list[app_commands.Choice[str]]:
         """The deck, then the kinds of train cards (locomotive last)."""

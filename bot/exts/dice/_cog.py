@@ -26,13 +26,11 @@ class DiceCog(commands.Cog):
 
     async def cog_load(self) -> None:
         """Register the controller for `dice:` components, bot players' moves and games that end."""
-        self.bot.controllers[DiceController.game] = self.controller
-        self.bot.service.add_listener(self.controller)
+        self.controller.attach()
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
-        self.bot.controllers.pop(DiceController.game, None)
-        self.bot.service.remove_listener(self.controller)
+        self.controller.detach()
 
     @app_commands.command(name="roll", description=text("en", "commands.roll.description"))
     @app_commands.guild_only()

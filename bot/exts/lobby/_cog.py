@@ -57,8 +57,7 @@ class LobbyCog(commands.Cog):
     async def cog_load(self) -> None:
         """Register the lobby's controller for its components, and /newgame (built from the options models)."""
         controller = LobbyController(self.bot, self.newgame)
-        self.bot.controllers["lobby"] = controller
-        self.bot.service.add_listener(controller)
+        controller.attach()
         self.bot.tree.add_command(newgame_group(self))
         self.bot.tree.add_command(controller.control.menu())
         expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)
@@ -67,9 +66,9 @@ class LobbyCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
-        controller = self.bot.controllers.pop("lobby", None)
+        controller = self.bot.controllers.get("lobby")
         if controller is not None:
-            self.bot.service.remove_listener(controller)
+            controller.detach()
         self.bot.tree.remove_command("newgame")
         self.bot.tree.remove_command(INVITE_MENU, type=discord.AppCommandType.user)
         expiry: LobbyExpiry | None = getattr(self.bot, "lobbies", None)

@@ -54,13 +54,11 @@ class TtrCog(commands.Cog, SharedCommands):
 
     async def cog_load(self) -> None:
         """Register the controller for `ticket-to-ride:` components, bot players' moves and games that end."""
-        self.bot.controllers[GAME] = self.controller
-        self.bot.service.add_listener(self.controller)
+        self.controller.attach()
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
-        self.bot.controllers.pop(GAME, None)
-        self.bot.service.remove_listener(self.controller)
+        self.controller.detach()
 
     async def _running_game(
         self, interaction: discord.Interaction[Any], command: str

@@ -72,15 +72,11 @@ class CoinCog(commands.Cog):
 
     async def cog_load(self) -> None:
         """Register the controller."""
-        self.bot.controllers[GAME] = self.controller
-        self.bot.service.register_publisher(GAME, self.controller.publish_bot_move)
-        self.bot.service.add_listener(self.controller)
+        self.controller.attach()
 
     async def cog_unload(self) -> None:
         """Undo cog_load."""
-        self.bot.controllers.pop(GAME, None)
-        self.bot.service.unregister_publisher(GAME)
-        self.bot.service.remove_listener(self.controller)
+        self.controller.detach()
 
 
 async def setup(bot: Bot) -> None:
