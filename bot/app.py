@@ -37,7 +37,6 @@ from bot.storage.games import GameStore
 from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.notifications import NotificationStore
 from bot.storage.opening import open_database
-from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
 from bot.storage.timers import TimerStore
 from bot.storage.votes import VoteStore
@@ -167,7 +166,7 @@ class Conductor(commands.AutoShardedBot):
         use_art(self.settings.art())
         self.guild_settings = GuildSettingsStore(self.database)
         games = GameStore(self.database)
-        self.records = GameRecords(games, PlaceStore(self.database))
+        self.records = games
         self.votes = VoteStore(self.database)
         self.service = GameService(
             games,

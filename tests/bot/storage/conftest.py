@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import Database
+from bot.storage.database import Database, Statement
 from bot.storage.opening import open_database
 
 BACKENDS = ("sqlite", "postgresql")
@@ -35,3 +35,15 @@ async def database(database_target: Path | str) -> AsyncIterator[Database]:
         yield opened
     finally:
         await opened.close()
+
+
+async def set_thread(database: Database, game_id: int, thread_id: int, parent_id: int) -> None:
+    """Put a stored game in a thread opened from `parent_id` (as Start does when it opens one)."""
+    await database.write(
+        [
+            Statement(
+                "INSERT INTO game_threads (game_id, thread_id, parent_id) VALUES (?, ?, ?)",
+                (game_id, thread_id, parent_id),
+            )
+        ]
+    )

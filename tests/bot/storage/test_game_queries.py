@@ -10,7 +10,7 @@ import pytest
 
 from bot.storage.database import Database, Statement
 from bot.storage.games import ChannelBusy, GameRecord, GameStore, SeatRecord, StaleVersion
-from bot.storage.places import PlaceStore
+from tests.bot.storage.conftest import set_thread
 
 
 async def open_game(
@@ -119,15 +119,14 @@ async def test_open_in_place_finds_games_of_a_channel_and_of_threads_opened_from
     database: Database,
 ) -> None:
     store = GameStore(database)
-    places = PlaceStore(database)
     here = await open_game(store, channel=5)
     in_thread = await open_game(store, channel=900, status="active")
-    await places.set_thread(in_thread.id, 900, 5)
+    await set_thread(database, in_thread.id, 900, 5)
     closed_thread = await open_game(store, channel=901, status="finished")
-    await places.set_thread(closed_thread.id, 901, 5)
+    await set_thread(database, closed_thread.id, 901, 5)
     elsewhere = await open_game(store, channel=6)
     other_thread = await open_game(store, channel=902)
-    await places.set_thread(other_thread.id, 902, 6)
+    await set_thread(database, other_thread.id, 902, 6)
     assert [r.id for r in await store.open_in_place(5)] == [here.id, in_thread.id]
     assert [r.id for r in await store.open_in_place(900)] == [in_thread.id]  # the thread itself
     assert [r.id for r in await store.open_in_place(6)] == [elsewhere.id, other_thread.id]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot.services.ratings import rate_game
 from bot.storage.database import Database
 from bot.storage.games import DatedGame, GameStore
-from bot.storage.places import PlaceStore
 from bot.storage.ratings import RatingStore
+from tests.bot.storage.conftest import set_thread
 from tests.bot.storage.test_game_queries import open_game
 from tests.bot.storage.test_ratings_store import result
 
@@ -25,7 +25,7 @@ async def test_a_game_is_seen_from_its_channel_or_its_threads_channel(database: 
     hall = await open_game(store, channel=HALL, players=[BEN], status="finished")
     staff = await open_game(store, channel=STAFF, status="finished")
     threaded = await open_game(store, channel=THREAD, players=[BEN], status="finished")
-    await PlaceStore(database).set_thread(threaded.id, THREAD, STAFF)
+    await set_thread(database, threaded.id, THREAD, STAFF)
     await open_game(store, channel=300, players=[BEN])  # a lobby: not finished
 
     assert await store.seen_from(threaded.id) == STAFF and await store.seen_from(hall.id) == HALL
@@ -44,7 +44,7 @@ async def test_a_persons_results_count_only_the_games_seen_from_the_channels_giv
     games, ratings = GameStore(database), RatingStore(database)
     hall = await open_game(games, channel=HALL, host=ANN, players=[BEN], status="finished")
     threaded = await open_game(games, channel=THREAD, host=ANN, players=[BEN], status="finished")
-    await PlaceStore(database).set_thread(threaded.id, THREAD, STAFF)
+    await set_thread(database, threaded.id, THREAD, STAFF)
     for game in (hall, threaded):
         await ratings.record(result(game.id, [1, 2], users=[ANN, BEN], family="dice", guild_id=1), rate_game)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.storage.database import Database
 from bot.storage.games import GameStore, SeatRecord
-from bot.storage.places import PlaceStore
 from bot.storage.timers import TimerStore, TurnTimer
+from tests.bot.storage.conftest import set_thread
 
 
 async def new_game(store: GameStore, *, channel: int, user: int) -> int:
@@ -76,14 +76,13 @@ async def test_every_timer_and_missed_turn_is_read_at_once_and_nothing_is_writte
 
 async def test_open_games_are_found_by_player_and_by_the_parent_of_their_thread(database: Database) -> None:
     games = GameStore(database)
-    places = PlaceStore(database)
     in_channel = await new_game(games, channel=5, user=7)
     in_thread = await new_game(games, channel=900, user=8)
-    await places.set_thread(in_thread, 900, 5)
-    assert await places.thread_of(in_thread) == 900 and await places.thread_of(in_channel) is None
-    assert await places.open_games_of(8) == [in_thread] and await places.open_games_of(8, "ticket-to-ride") == []
-    assert await places.open_games_in_threads_of(5) == [in_thread]
+    await set_thread(database, in_thread, 900, 5)
+    assert await games.thread_of(in_thread) == 900 and await games.thread_of(in_channel) is None
+    assert await games.open_games_of(8) == [in_thread] and await games.open_games_of(8, "ticket-to-ride") == []
+    assert await games.open_games_in_threads_of(5) == [in_thread]
     record = await games.get(in_thread)
     assert record is not None
     await games.set_status(record, "finished")
-    assert await places.open_games_of(8) == [] and await places.open_games_in_threads_of(5) == []
+    assert await games.open_games_of(8) == [] and await games.open_games_in_threads_of(5) == []

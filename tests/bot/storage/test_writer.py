@@ -10,8 +10,8 @@ import pytest
 from bot.storage.database import Database, RowsNotChanged, Statement, UniqueViolation
 from bot.storage.games import GameRecord, GameStore, SeatRecord, StaleVersion
 from bot.storage.guild_settings import GuildSettingsStore
-from bot.storage.places import PlaceStore
 from bot.storage.timers import TimerStore, TurnTimer
+from tests.bot.storage.conftest import set_thread
 
 SETTING = "INSERT INTO guild_settings (guild_id, data, updated_at) VALUES (?, '{}', 'x')"
 SNOWFLAKE = 1_234_567_890_123_456_789  # a Discord id: needs 64 bits
@@ -43,7 +43,7 @@ def kind(statement: str) -> str:
 
 def test_every_store_works_on_the_database_it_is_given(database: Database) -> None:
     assert GameStore(database).database is database and GuildSettingsStore(database).database is database
-    assert TimerStore(database).database is database and PlaceStore(database).database is database
+    assert TimerStore(database).database is database
 
 
 async def test_a_write_returns_each_statements_count_and_commits_them_together(database: Database) -> None:
@@ -191,8 +191,8 @@ async def test_discord_ids_and_seeds_keep_all_64_bits(database: Database) -> Non
     record = await a_running_game(games, channel=SNOWFLAKE)
     loaded = await games.get(record.id)
     assert loaded is not None and (loaded.guild_id, loaded.channel_id, loaded.seed) == (SNOWFLAKE, SNOWFLAKE, 2**62 + 1)
-    await PlaceStore(database).set_thread(record.id, SNOWFLAKE + 1, SNOWFLAKE)
-    assert await PlaceStore(database).open_games_in_threads_of(SNOWFLAKE) == [record.id]
+    await set_thread(database, record.id, SNOWFLAKE + 1, SNOWFLAKE)
+    assert await GameStore(database).open_games_in_threads_of(SNOWFLAKE) == [record.id]
 
 
 async def test_a_transaction_reads_then_writes_and_commits(database: Database) -> None:
