@@ -25,8 +25,8 @@ from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobbies import LobbyExpiry
 from bot.services.lobby import LobbyService
-from bot.services.notifications import NotificationService
-from bot.services.ratings import RatingService
+from bot.services.notifications import InvitationRecords, NotificationService
+from bot.services.ratings import RatingRecords, RatingService
 from bot.services.records import GameRecords
 from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
@@ -115,11 +115,13 @@ class Conductor(commands.AutoShardedBot):
     config: GuildConfigService
     timers: TimerService
     notifications: NotificationService
+    invitations: InvitationRecords
     lobbies: LobbyExpiry
     places: GamePlaces
     records: GameRecords
     votes: VoteStore
     ratings: RatingService
+    rating_records: RatingRecords
     charts: FinalCharts
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
@@ -187,13 +189,14 @@ class Conductor(commands.AutoShardedBot):
         )
         self.places = GamePlaces(self)
         self.service.add_listener(self.timers)
-        self.notifications = NotificationService(
-            NotificationStore(self.database), self.service, DirectMessenger(self), clock=self.clock
-        )
+        notifications = NotificationStore(self.database)
+        self.invitations = notifications
+        self.notifications = NotificationService(notifications, self.service, DirectMessenger(self), clock=self.clock)
         self.service.add_listener(self.notifications)
         self.service.add_listener(self.places)
         ratings = {game: info.ratings for game, info in GAMES.items()}
-        self.ratings = RatingService(RatingStore(self.database), self.service, ratings)
+        self.rating_records = RatingStore(self.database)
+        self.ratings = RatingService(self.rating_records, self.service, ratings)
         self.service.add_listener(self.ratings)
         self.charts = FinalCharts(self.service, ChartPoster(self).post)
         self.service.add_listener(self.charts)

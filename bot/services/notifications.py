@@ -369,15 +369,16 @@ class NotificationService(BackgroundLoop, GameListener):
         if any(wait.due_at is not None for wait in put):
             self.poke()
 
+
+class InvitationRecords(Protocol):
+    """The invitations into lobbies as the lobby's commands keep them; the notifications' store fulfils it."""
+
     async def invitations(self, game_id: int) -> list[Invitation]:
         """Everyone invited into a lobby, by user id."""
-        return await self.store.invitations(game_id)
 
     async def invite(self, invitation: Invitation, *, again: bool = False) -> bool:
         """Record an invitation; False when the person was invited into that lobby already (nothing changed),
         unless `again`: then the new inviter is kept and a decline forgotten."""
-        return await self.store.invite(invitation, again=again)
 
     async def decline(self, game_id: int, user_id: int) -> Invitation | None:
         """Mark a person's invitation into a lobby declined; it, or None when they were not invited."""
-        return await self.store.decline(game_id, user_id)

@@ -16,7 +16,7 @@ import itertools
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from openskill.models import PlackettLuce
 
@@ -279,24 +279,24 @@ class RatingService(BackgroundLoop, GameListener):
         async with self._round_done:
             await self._round_done.wait_for(lambda: self.recorded >= count)
 
+
+class RatingRecords(Protocol):
+    """The stored results and ratings as /stats, /leaderboard and /stats-reset ask for them; the ratings' store
+    fulfils it."""
+
     async def results_of(
         self, guild_id: int, family: str, user_id: int, *, places: Sequence[int] | None = None
     ) -> list[SeatResult]:
         """A person's stored results in a family of games on a server (seen from `places`, if given)."""
-        return await self.store.results_of(guild_id, family, user_id, places=places)
 
     async def families_of(self, guild_id: int, user_id: int, *, places: Sequence[int] | None = None) -> dict[str, int]:
         """The families of games a person played on a server, with how many games of each."""
-        return await self.store.families_of(guild_id, user_id, places=places)
 
     async def standing(self, guild_id: int, family: str, user_id: int) -> Standing | None:
         """A person's rating in a family of games on a server, or None before their first rated game."""
-        return await self.store.standing(guild_id, family, user_id)
 
     async def top(self, guild_id: int, family: str, limit: int) -> list[Standing]:
         """A server's best rated people in a family of games."""
-        return await self.store.top(guild_id, family, limit)
 
     async def reset(self, guild_id: int) -> int:
         """Forget a server's ratings: games finished from now on rate anew; how many ratings were dropped."""
-        return await self.store.reset(guild_id)

@@ -16,8 +16,8 @@ from discord.ext import commands
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobby import LobbyService
-from bot.services.notifications import NotificationService
-from bot.services.ratings import RatingService
+from bot.services.notifications import InvitationRecords, NotificationService
+from bot.services.ratings import RatingRecords, RatingService
 from bot.services.records import GameRecords
 from bot.services.timers import TimerService
 from bot.settings import Settings
@@ -40,6 +40,8 @@ class Bot(Protocol):
     timers: TimerService
     notifications: NotificationService
     ratings: RatingService
+    rating_records: RatingRecords
+    invitations: InvitationRecords
     places: GamePlaces
     records: GameRecords
     votes: VoteStore

@@ -61,16 +61,16 @@ class InvitationLedger:
         if refused is not None:
             return refused
         member = {"member": escaped(member_name)}
-        notifications = self.bot.notifications
+        invitations = self.bot.invitations
         async with self._claiming[record.id]:
-            invited = await notifications.invitations(record.id)
+            invited = await invitations.invitations(record.id)
             earlier = next((i for i in invited if i.user_id == member_id), None)
             if earlier is not None and not again:
                 key = "declined" if earlier.declined else "already_invited"
                 return Message(key=f"lobby_control.reason.{key}", params=member)
             if earlier is None and len(invited) >= INVITATIONS_PER_LOBBY:
                 return Message(key="lobby_control.reason.invitations_spent", params={"limit": INVITATIONS_PER_LOBBY})
-            if not await notifications.invite(Invitation(record.id, member_id, inviter_id), again=again):
+            if not await invitations.invite(Invitation(record.id, member_id, inviter_id), again=again):
                 return Message(key="lobby_control.reason.already_invited", params=member)  # another process's
         return None
 
@@ -86,7 +86,7 @@ class InvitationLedger:
     async def decline(self, game_id: int, user_id: int) -> Invitation | None:
         """Mark a person's invitation into a lobby declined (nobody can invite them into it again); it, or None
         when they were not invited into it."""
-        return await self.bot.notifications.decline(game_id, user_id)
+        return await self.bot.invitations.decline(game_id, user_id)
 
     def forget(self, game_id: int) -> None:
         """Drop the lock of a lobby that started or closed."""

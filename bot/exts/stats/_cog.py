@@ -22,7 +22,7 @@ from bot.drawing import draw_slow
 from bot.exts.shared_commands import offer_games
 from bot.games import GAMES, GameInfo, game_name
 from bot.i18n import escaped, language_of, shown_name, text
-from bot.services.ratings import RatingService, Summary, shown, summarize
+from bot.services.ratings import RatingRecords, Summary, shown, summarize
 from bot.storage.ratings import Standing
 from bot.ui.answers import reply_private, think
 from bot.ui.pictures import Picture, labels
@@ -100,7 +100,7 @@ class StatsCog(commands.Cog):
         person = member or interaction.user
         places = await self.bot.records.places(interaction.guild_id, ("finished",))
         places = await seen_places(interaction.user, places)
-        played = await self.bot.ratings.families_of(interaction.guild_id, person.id, places=places)
+        played = await self.bot.rating_records.families_of(interaction.guild_id, person.id, places=places)
         family = family_of(game) or max(played, key=lambda f: played[f], default=None)
         if family is None or family not in played:
             key, params = (
@@ -113,7 +113,7 @@ class StatsCog(commands.Cog):
         others = [] if game else sorted(played)
         public = await self.bot.public_language(interaction.guild_id)
         answer = stats_answer(
-            self.bot.ratings, interaction.guild_id, family, person, public, others=others, places=places
+            self.bot.rating_records, interaction.guild_id, family, person, public, others=others, places=places
         )
         await self._post(interaction, answer)
 
@@ -127,7 +127,7 @@ class StatsCog(commands.Cog):
             await reply_private(interaction, text(language, "stats.reason.guild_only"))
             return
         public = await self.bot.public_language(interaction.guild_id)
-        answer = leaderboard_answer(self.bot.ratings, interaction.guild_id, family, interaction.user, public)
+        answer = leaderboard_answer(self.bot.rating_records, interaction.guild_id, family, interaction.user, public)
         await self._post(interaction, answer)
 
     async def _post(self, interaction: discord.Interaction[Any], making: Awaitable[Answer]) -> None:
@@ -160,7 +160,7 @@ class Answer:
 
 
 async def stats_answer(
-    ratings: RatingService,
+    ratings: RatingRecords,
     guild_id: int,
     family: str,
     person: Person,
@@ -192,7 +192,7 @@ async def stats_answer(
 
 
 async def leaderboard_answer(
-    ratings: RatingService, guild_id: int, family: str, reader: Person, language: str
+    ratings: RatingRecords, guild_id: int, family: str, reader: Person, language: str
 ) -> Answer:
     """A server's ten best rated players of a family, and the reader's own place if outside them."""
     top = await ratings.top(guild_id, family, TOP)

@@ -51,7 +51,7 @@ class ResetRatingsButton(
         if time.time() - self.asked > QUESTION_SECONDS:
             said = text(language, "stats.reset.expired")
         elif self.verb == RESET:
-            said = text(language, "stats.reset.done", count=await bot.ratings.reset(interaction.guild_id))
+            said = text(language, "stats.reset.done", count=await bot.rating_records.reset(interaction.guild_id))
         else:
             said = text(language, "stats.reset.kept")
         await update(interaction, content=said, view=None)
