@@ -31,6 +31,7 @@ from pathlib import Path
 from bench.loads import Run, family_usage
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._presenter import TtrPresenter
+from bot.games import GAMES
 from bot.services.games import GameService
 from bot.services.lobby import LobbyService
 from bot.services.timers import TimerService
@@ -277,7 +278,7 @@ def main() -> None:
     args = parser.parse_args()
     scripts = [play_script(seed) for seed in range(1, SCRIPTS + 1)]
     if args.pictures:
-        warm_workers()
+        warm_workers(GAMES.values())
     print(
         f"{'games':>6} {'due/s':>8} {'served/s':>8} {'boards/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu':>7} {'pics':>7}"
         f" {'moves/cpu-s':>11} {'rss MB':>7} {'KB/game':>7} {'db KB/g':>7} {'sql/mv':>7} {'tx/mv':>6} {'fail':>5}"

@@ -82,7 +82,7 @@ def _resident(process: Path) -> int:
 async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[str, Any]:
     """Open `count` games and play into them (see the module's docstring); return the figures as JSON-ready data."""
     if pictures:
-        warm_workers()
+        warm_workers(GAMES.values())
     with tempfile.TemporaryDirectory() as folder:
         database = await open_database(Path(folder) / "bench.sqlite3")
         service = GameService(GameStore(database), {g: info.engine for g, info in GAMES.items()}, bot_move_delay=0)

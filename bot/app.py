@@ -6,7 +6,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.command_sync import sync_commands
 from bot.drawing import start_pictures, use_art
 from bot.exts.notify import DirectMessenger
+from bot.game_entry import GameInfo
 from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
@@ -108,6 +109,8 @@ class Conductor(commands.AutoShardedBot):
     games of their servers only; other processes on the same PostgreSQL store hold the others.
     """
 
+    games: Mapping[str, GameInfo] = GAMES
+    """The games it offers (`bot.games`): the layers below reach the list through the bot, never by importing it."""
     database: Database
     service: GameService
     lobby: LobbyService

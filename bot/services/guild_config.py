@@ -17,7 +17,7 @@ from typing import Any, Literal
 from annotated_types import Ge, Le
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.games import GameInfo
+from bot.game_entry import GameInfo
 from bot.i18n import FALLBACK, LANGUAGES, fit, table, text
 from bot.services.errors import ServiceError, ServiceReason
 from bot.storage.guild_settings import GuildSettingsStore

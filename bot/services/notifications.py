@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot.games import game_name
 from bot.i18n import text
 from bot.links import jump_link
 from bot.services.background import BackgroundLoop
@@ -43,7 +42,7 @@ just started: its first message is being posted), so the DM links to that messag
 
 
 class Messenger(Protocol):
-    """What the service needs from Discord: send a DM, post a line in a channel, and a server's name."""
+    """What the service needs from Discord: send a DM, post a line in a channel, a server's and a game's name."""
 
     async def dm(self, user_id: int, content: str) -> bool:
         """DM a person; False when Discord refuses because their DMs are closed (other failures raise)."""
@@ -55,6 +54,10 @@ class Messenger(Protocol):
 
     def server_name(self, guild_id: int | None) -> str:
         """The name of a server, as the bot knows it."""
+        ...
+
+    def game_name(self, language: str, game: str) -> str:
+        """The name of a game (by its id) in a language."""
         ...
 
 
@@ -298,7 +301,7 @@ class NotificationService(BackgroundLoop, GameListener):
         return text(
             language,
             key,
-            game=game_name(language, record.game),
+            game=self.messenger.game_name(language, record.game),
             id=record.id,
             server=self.messenger.server_name(record.guild_id),
             channel=f"<#{record.channel_id}>",

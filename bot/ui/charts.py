@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.drawing import draw_once
-from bot.games import GAMES
 from bot.i18n import fit, labels, text
 from bot.storage.games import GameRecord
 from bot.ui.pictures import MAX_ALT_TEXT, MAX_GALLERY_ALT_TEXT, plain_names
@@ -68,9 +67,9 @@ class ChartPoster:
 
     async def _add(self, record: GameRecord, actions: list[tuple[int, str]], where: tuple[int, int]) -> None:
         language = await self.bot.public_language(record.guild_id)
-        pictures = GAMES[record.game].pictures
-        names = plain_names(record)
-        png, alt = await draw_once(record.id, draw_chart, pictures, *as_logged(record, actions), names, language)
+        game = self.bot.games[record.game]
+        replaying = as_logged(game.engine, record, actions)
+        png, alt = await draw_once(record.id, draw_chart, game.pictures, *replaying, plain_names(record), language)
         channel_id, message_id = where
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         posted = await partial.fetch()
@@ -108,10 +107,10 @@ def with_chart(posted: discord.Message, alt: str) -> discord.ui.LayoutView:
 
 
 def as_logged(
-    record: GameRecord, actions: list[tuple[int, str]]
+    engine: AnyEngine, record: GameRecord, actions: list[tuple[int, str]]
 ) -> tuple[AnyEngine, dict[str, Any], int, int, list[Any]]:
     """What replays a stored game, as the drawing jobs take it: its engine, options, seats, seed and its log."""
-    return GAMES[record.game].engine, record.options, len(record.seats), record.seed, actions
+    return engine, record.options, len(record.seats), record.seed, actions
 
 
 def draw_chart(

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.game_entry import GameInfo
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobby import LobbyService
@@ -34,6 +35,7 @@ class Bot(Protocol):
     the discord.py calls they use."""
 
     settings: Settings
+    games: Mapping[str, GameInfo]
     service: GameService
     lobby: LobbyService
     config: GuildConfigService

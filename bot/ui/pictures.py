@@ -11,19 +11,19 @@ from pathlib import Path
 import discord
 
 from bot import drawing
-from bot.games import GAMES
+from bot.game_entry import GameInfo
 from bot.i18n import LANGUAGES, fit, labels
 from bot.storage.games import GameRecord
 from bot.ui.names import shown_names
 from render.labels import Labels
 
 
-def warm_workers(folder: Path | None = None) -> None:
+def warm_workers(games: Iterable[GameInfo], folder: Path | None = None) -> None:
     """Start the board and hand workers with every game's static art in memory in every language (for benchmarks
     that measure warm workers; the bot loads or draws each piece on first use)."""
     if folder is not None:
         drawing.use_art(folder)
-    warms = [info.pictures.warm for info in GAMES.values() if info.pictures.warm is not None]
+    warms = [info.pictures.warm for info in games if info.pictures.warm is not None]
     for pool in (drawing.PUBLIC, drawing.PRIVATE):
         for index in range(pool.workers):
             pool.submit(index, _warm, warms).result()

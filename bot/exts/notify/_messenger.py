@@ -1,10 +1,13 @@
-"""The notification service's hands on Discord: DMs (closed ones told apart), a line in a channel, server names."""
+"""The notification service's hands on Discord: DMs (closed ones told apart), a line in a channel, server and game
+names."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import discord
+
+from bot.games import game_name
 
 if TYPE_CHECKING:
     from bot.ui.parts import Bot
@@ -39,3 +42,7 @@ class DirectMessenger:
         """The name of a server, as the bot knows it (its id if it is not in the cache)."""
         guild = self.bot.get_guild(guild_id or 0)
         return discord.utils.escape_markdown(guild.name) if guild is not None else str(guild_id)
+
+    def game_name(self, language: str, game: str) -> str:
+        """The name of a game in a language, from the list of games."""
+        return game_name(language, game)

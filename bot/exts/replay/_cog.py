@@ -63,7 +63,7 @@ class ReplayCog(commands.Cog):
         words = await self.bot.public_language(record.guild_id) if here else language
         try:
             actions = await self.bot.records.actions(record.id)
-            replaying = as_logged(record, actions)
+            replaying = as_logged(GAMES[record.game].engine, record, actions)
             pictures = GAMES[record.game].pictures
             animation = await draw_slow(render_game_replay, pictures, *replaying, plain_names(record), labels(words))
             told = await draw_slow(render_game_log, *replaying, _about(record))

@@ -25,6 +25,9 @@ class Unreachable:
     def server_name(self, guild_id: int | None) -> str:
         return "a server"
 
+    def game_name(self, language: str, game: str) -> str:
+        return game
+
 
 async def test_a_choice_made_through_another_process_is_heeded_after_the_next_read(db: Database) -> None:
     now = [1000.0]
