@@ -13,12 +13,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.bot_players import BotPlayers
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobby import LobbyService
+from bot.services.moves import Moves
 from bot.services.notifications import NotificationService
 from bot.services.ratings import RatingService
 from bot.services.records import GameRecords
+from bot.services.shown import ShownGames
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.votes import VoteStore
@@ -36,6 +39,9 @@ class Bot(Protocol):
     settings: Settings
     service: GameService
     lobby: LobbyService
+    moves: Moves
+    shown: ShownGames
+    bot_players: BotPlayers
     config: GuildConfigService
     timers: TimerService
     notifications: NotificationService
