@@ -2,13 +2,13 @@
 
 Run: `.venv/bin/python -m bench.hint_flood [--budget 0.5] [--every 1.0] [--moves 20] [--workers N]`
 
-Through a GameService on a real SQLite file, with the real Thinker and thinking workers (as many as this checkout's
+Through the game services on a real SQLite file, with the real Thinker and thinking workers (as many as this checkout's
 settings give, unless `--workers`). Game A is a Ticket to Ride game of Ann and Ben at its opening, where both choose
 tickets, so Ann may ask for a hint at any time; thinking one up takes the whole budget. Game B is a dice game of two
 bot players, whose moves are cheap: a move's delay, from asking for it to its being applied, is mostly its wait for a
 worker. Moves are timed with nobody asking for hints, then while Ann asks every `--every` seconds without waiting for
 the answers (as a person clicking /hint again does). It calls only what older checkouts have as well
-(`GameService.hint`, `play_bot_move`, `hand_to_bot`, `start_thinking`), so a copy of it in an older checkout gives
+(`BotPlayers.hint`, `play_bot_move`, `Moves.hand_to_bot`, `start_thinking`), so a copy of it in an older checkout gives
 the figure before.
 """
 
@@ -25,9 +25,12 @@ from concurrent.futures import wait
 from pathlib import Path
 from typing import Any
 
+from bot.services.bot_players import BotPlayers
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.services.lobby import LobbyService
+from bot.services.moves import Moves
+from bot.services.shown import ShownGames
 from bot.services.thinking import Thinker, start_thinking
 from bot.settings import Settings
 from bot.storage.games import GameStore
@@ -41,32 +44,32 @@ CHANNELS = itertools.count(100)
 """A channel of its own for each game B (a channel holds one open game)."""
 
 
-async def bots_game(svc: GameService) -> int:
+async def bots_game(svc: BotPlayers) -> int:
     """A dice game of two bot players, started (Cat opens it and hands her seat to a bot)."""
     channel = next(CHANNELS)
-    record = await LobbyService(svc).open_lobby(
+    record = await LobbyService(svc.games).open_lobby(
         game="dice", guild_id=1, channel_id=channel, host_id=CAT, host_name="Cat"
     )
-    await LobbyService(svc).add_bot(record.id, CAT, "normal")
-    await LobbyService(svc).start(record.id, CAT)
-    await svc.hand_to_bot(record.id, 0, "normal")
+    await LobbyService(svc.games).add_bot(record.id, CAT, "normal")
+    await LobbyService(svc.games).start(record.id, CAT)
+    await svc.moves.hand_to_bot(record.id, 0, "normal")
     return record.id
 
 
-async def opening(svc: GameService) -> int:
+async def opening(svc: BotPlayers) -> int:
     """A Ticket to Ride game of Ann and Ben at its opening: both choose tickets, so both may ask for hints."""
-    record = await LobbyService(svc).open_lobby(
+    record = await LobbyService(svc.games).open_lobby(
         game="ticket-to-ride", guild_id=1, channel_id=1, host_id=ANN, host_name="Ann"
     )
-    await LobbyService(svc).join(record.id, BEN, "Ben")
-    await LobbyService(svc).start(record.id, ANN)
+    await LobbyService(svc.games).join(record.id, BEN, "Ben")
+    await LobbyService(svc.games).start(record.id, ANN)
     return record.id
 
 
 class Flood:
     """Ann asking for a hint in game A every `every` seconds, each answer left to come whenever it does."""
 
-    def __init__(self, svc: GameService, game_id: int, every: float) -> None:
+    def __init__(self, svc: BotPlayers, game_id: int, every: float) -> None:
         self.svc, self.game_id, self.every = svc, game_id, every
         self.answered = self.refused = 0
         self.asked: set[asyncio.Task[None]] = set()
@@ -86,7 +89,7 @@ class Flood:
             self.refused += 1
 
 
-async def delays(svc: GameService, moves: int, every: float, rng: random.Random) -> list[float]:
+async def delays(svc: BotPlayers, moves: int, every: float, rng: random.Random) -> list[float]:
     """Seconds each of `moves` bot moves in game B took, asked at random moments (a new game when one ends)."""
     game_id, taken = await bots_game(svc), list[float]()
     while len(taken) < moves:
@@ -113,7 +116,9 @@ async def measure(budget: float, every: float, moves: int, workers: int) -> None
     with tempfile.TemporaryDirectory() as folder:
         database = await open_database(Path(folder) / "bench.sqlite3")
         engines: dict[str, GameEngine[Any, Any, Any]] = {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}
-        svc = GameService(GameStore(database), engines, bot_move_delay=3600, thinker=Thinker(Budget(budget)))
+        games = GameService(GameStore(database), engines)
+        shown = ShownGames(games)
+        svc = BotPlayers(Moves(games, shown), bot_move_delay=3600, thinker=Thinker(Budget(budget)))
         rng = random.Random(1)
         try:
             flooded = await opening(svc)
@@ -130,6 +135,8 @@ async def measure(budget: float, every: float, moves: int, workers: int) -> None
             await asyncio.gather(flooding, *flood.asked, return_exceptions=True)
         finally:
             await svc.close(timeout=0)
+            await shown.close()
+            await games.close()
             await database.close()
 
 

@@ -32,8 +32,11 @@ from bench.loads import Run, family_usage
 from bot.exts.ttr import _pictures as ttr_pictures
 from bot.exts.ttr._presenter import TtrPresenter
 from bot.games import GAMES
+from bot.services.bot_players import BotPlayers
 from bot.services.games import GameService
 from bot.services.lobby import LobbyService
+from bot.services.moves import Moves
+from bot.services.shown import ShownGames
 from bot.services.timers import TimerService
 from bot.storage.games import GameRecord, GameStore, SeatRecord
 from bot.storage.opening import open_database
@@ -87,8 +90,9 @@ class Slot:
 class Load:
     """The service under test, with its store, timers and the board pictures of the turn messages."""
 
-    def __init__(self, service: GameService, timers: TimerService | None, pictures: bool, scripts: list[Script]):
-        self.service = service
+    def __init__(self, moves: Moves, timers: TimerService | None, pictures: bool, scripts: list[Script]):
+        self.service = moves.games
+        self.moves = moves
         self.timers = timers
         self.pictures = pictures
         self.scripts = scripts
@@ -119,7 +123,7 @@ class Load:
         """Make the slot's next scripted move as the person would click it, and show it."""
         seat, action = slot.script.moves[slot.step]
         slot.step += 1
-        outcome = await self.service.act(slot.game_id, slot.index * 10 + seat + 1, ENGINE.parse_action(action))
+        outcome = await self.moves.act(slot.game_id, slot.index * 10 + seat + 1, ENGINE.parse_action(action))
         await self.show(slot, outcome.record, public_view(outcome.state))
         await self.service.after_move(outcome)
         if outcome.finished:
@@ -132,7 +136,7 @@ class Load:
             await ttr_pictures.board("en", record, public)
             slot.board = key
             self.boards += 1
-        self.service.mark_shown(record.id, record.version)
+        self.moves.shown.mark_shown(record.id, record.version)
 
 
 async def stored_mid_game(store: GameStore, slot: Slot, rng: random.Random) -> None:
@@ -182,12 +186,14 @@ async def run_load(n: int, args: argparse.Namespace, scripts: list[Script]) -> N
     db = await open_database(path)
     store = GameStore(db)
     load: Load
-    service = GameService(store, {"ticket-to-ride": ENGINE}, bot_move_delay=0)
+    service = GameService(store, {"ticket-to-ride": ENGINE})
+    moves = Moves(service, ShownGames(service))
+    bots = BotPlayers(moves, bot_move_delay=0)
     timers = None
     if args.timers:
-        timers = TimerService(TimerStore(db), service)
+        timers = TimerService(TimerStore(db), service, moves, bots)
         service.add_listener(timers)
-    load = Load(service, timers, args.pictures, scripts)
+    load = Load(moves, timers, args.pictures, scripts)
     gc.collect()
     rss_fixed = rss_mb()
     slots = [Slot(i, scripts[i % len(scripts)]) for i in range(n)]
@@ -263,6 +269,8 @@ async def run_load(n: int, args: argparse.Namespace, scripts: list[Script]) -> N
     print(" ".join(figures), flush=True)
     if timers is not None:
         await timers.close()
+    await bots.close()
+    await moves.shown.close()
     await service.close()
     await db.close()
 

@@ -36,6 +36,8 @@ from bot.games import GAMES
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.services.lobby import LobbyService
+from bot.services.moves import Moves
+from bot.services.shown import ShownGames
 from bot.storage.games import GameStore
 from bot.storage.opening import open_database
 from bot.ui.pictures import warm_workers
@@ -85,7 +87,8 @@ async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[
         warm_workers(GAMES.values())
     with tempfile.TemporaryDirectory() as folder:
         database = await open_database(Path(folder) / "bench.sqlite3")
-        service = GameService(GameStore(database), {g: info.engine for g, info in GAMES.items()}, bot_move_delay=0)
+        service = GameService(GameStore(database), {g: info.engine for g, info in GAMES.items()})
+        core = Moves(service, ShownGames(service))
         fixed = rss()
         fixed_workers = workers_pss()
         rng = random.Random(1)
@@ -100,7 +103,7 @@ async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[
                 await LobbyService(service).join(record.id, host + seat, f"P{seat}")
             await LobbyService(service).start(record.id, host)
             for _ in range(moves):
-                await _move(service, record.id, rng)
+                await _move(core, record.id, rng)
             if pictures and game != "dice":
                 record = await service.get(record.id)
                 public: Any = service.view(record.id, None)
@@ -112,8 +115,9 @@ async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[
         started = time.process_time()
         made = 0
         for number in range(more if games else 0):
-            made += await _move(service, games[number % len(games)], rng)
+            made += await _move(core, games[number % len(games)], rng)
         seconds = time.process_time() - started
+        await core.shown.close()
         await service.close()
         await database.close()
     return {
@@ -128,18 +132,18 @@ async def hold_games(count: int, moves: int, more: int, pictures: bool) -> dict[
     }
 
 
-async def _move(service: Any, game_id: int, rng: random.Random) -> int:
+async def _move(core: Any, game_id: int, rng: random.Random) -> int:
     """Make one move of the first person to act, as their click would; 0 when the game is over."""
     try:
-        record = await service.get(game_id)
+        record = await core.games.get(game_id)
     except ServiceError:  # finished
         return 0
-    engine = service.engine(record.game)
-    state = service.state(game_id)
+    engine = core.games.engine(record.game)
+    state = core.games.state(game_id)
     seat = min(engine.to_act(state))
     action = engine.bot_action(state, seat, rng, engine.bot_kinds[-1])
     user = next(s.user_id for s in record.seats if s.seat == seat)
-    await service.act(game_id, user, action)
+    await core.act(game_id, user, action)
     return 1
 
 

@@ -238,7 +238,7 @@ async def store_games(bot: Conductor, count: int) -> None:
             state = bot.service.state(record.id)
             seat = min(engine.to_act(state))
             action = engine.bot_action(state, seat, rng, "sensible")
-            await bot.service.act(record.id, 1 if seat == 0 else 2, action)
+            await bot.moves.act(record.id, 1 if seat == 0 else 2, action)
 
 
 def main() -> None:

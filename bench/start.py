@@ -97,11 +97,14 @@ async def stored_games(database: Path, count: int) -> None:
     from bot.games import GAMES
     from bot.services.games import GameService
     from bot.services.lobby import LobbyService
+    from bot.services.moves import Moves
+    from bot.services.shown import ShownGames
     from bot.storage.games import GameStore
     from bot.storage.opening import open_database
 
     store = await open_database(database)
-    service = GameService(GameStore(store), {g: info.engine for g, info in GAMES.items()}, bot_move_delay=0)
+    service = GameService(GameStore(store), {g: info.engine for g, info in GAMES.items()})
+    moves = Moves(service, ShownGames(service))
     engine = service.engine("ticket-to-ride")
     try:
         for index in range(count):
@@ -115,7 +118,8 @@ async def stored_games(database: Path, count: int) -> None:
                 state = service.state(record.id)
                 seat = min(engine.to_act(state))
                 action = engine.bot_action(state, seat, rng, "sensible")
-                await service.act(record.id, 1 if seat == 0 else 2, action)
+                await moves.act(record.id, 1 if seat == 0 else 2, action)
+        await moves.shown.close()
         await service.close()
     finally:
         await store.close()

@@ -20,15 +20,18 @@ from bot.game_entry import GameInfo
 from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
+from bot.services.bot_players import BotPlayers
 from bot.services.charts import FinalCharts
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
-from bot.services.lobbies import LobbyExpiry
 from bot.services.lobby import LobbyService
+from bot.services.lobby_expiry import LobbyExpiry
+from bot.services.moves import Moves
 from bot.services.notifications import InvitationRecords, NotificationService
 from bot.services.ratings import RatingRecords, RatingService
 from bot.services.records import GameRecords
+from bot.services.shown import ShownGames
 from bot.services.thinking import Thinker, start_thinking
 from bot.services.timers import TimerService
 from bot.settings import Settings
@@ -114,6 +117,9 @@ class Conductor(commands.AutoShardedBot):
     database: Database
     service: GameService
     lobby: LobbyService
+    moves: Moves
+    shown: ShownGames
+    bot_players: BotPlayers
     guild_settings: GuildSettingsStore
     config: GuildConfigService
     timers: TimerService
@@ -174,10 +180,13 @@ class Conductor(commands.AutoShardedBot):
         self.records = games
         self.votes = VoteStore(self.database)
         self.service = GameService(
-            games,
-            {game: info.engine for game, info in GAMES.items()},
+            games, {game: info.engine for game, info in GAMES.items()}, shards=self.settings.shards()
+        )
+        self.shown = ShownGames(self.service)
+        self.moves = Moves(self.service, self.shown)
+        self.bot_players = BotPlayers(
+            self.moves,
             bot_move_delay=self.settings.bot_move_delay,
-            shards=self.settings.shards(),
             thinker=Thinker(Budget(self.settings.bot_think_seconds)),
         )
         self.config = GuildConfigService(self.guild_settings, GAMES)
@@ -186,6 +195,8 @@ class Conductor(commands.AutoShardedBot):
         self.timers = TimerService(
             TimerStore(self.database),
             self.service,
+            self.moves,
+            self.bot_players,
             clock=self.clock,
             announce=ChannelAnnouncer(self),
             afk_level=self.afk_level,
@@ -194,14 +205,16 @@ class Conductor(commands.AutoShardedBot):
         self.service.add_listener(self.timers)
         notifications = NotificationStore(self.database)
         self.invitations = notifications
-        self.notifications = NotificationService(notifications, self.service, DirectMessenger(self), clock=self.clock)
+        self.notifications = NotificationService(
+            notifications, self.service, self.shown, DirectMessenger(self), clock=self.clock
+        )
         self.service.add_listener(self.notifications)
         self.service.add_listener(self.places)
         ratings = {game: info.ratings for game, info in GAMES.items()}
         self.rating_records = RatingStore(self.database)
         self.ratings = RatingService(self.rating_records, self.service, ratings)
         self.service.add_listener(self.ratings)
-        self.charts = FinalCharts(self.service, ChartPoster(self).post)
+        self.charts = FinalCharts(self.service, self.shown, ChartPoster(self).post)
         self.service.add_listener(self.charts)
         resumed = await self.service.resume_all()
         log.info("resumed %d open games", len(resumed))
@@ -241,7 +254,7 @@ class Conductor(commands.AutoShardedBot):
         self._starting_workers = asyncio.create_task(asyncio.to_thread(start_workers, self.settings), name="workers")
         self._catching_up = asyncio.create_task(self._catch_up_all(), name="catch-up")
         for record in self.service.running():
-            self.service.wake_bots(record.id)
+            self.bot_players.wake_bots(record.id)
         self.timers.start()
         self.notifications.start()
         self.lobbies.start()
@@ -307,8 +320,10 @@ class Conductor(commands.AutoShardedBot):
             await self.ratings.close(grace)
         if hasattr(self, "lobbies"):
             await self.lobbies.close(grace)
-        if hasattr(self, "service"):
-            await self.service.close(grace)
+        if hasattr(self, "service"):  # the bot players' last moves first, then what they show, then the clean stop
+            await self.bot_players.close(grace)
+            await self.shown.close()
+            await self.service.close()
 
     async def admit(self, interaction: discord.Interaction[Any], kind: str | None) -> bool:
         """Let an interaction in, or answer privately why not (stopping, too many too fast); one let in is waited
@@ -375,7 +390,7 @@ class Conductor(commands.AutoShardedBot):
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
         """After a command, bring its channel's game up to date if a stored move is not shown there yet."""
-        for game_id in self.service.behind_in(interaction.channel_id or 0):
+        for game_id in self.shown.behind_in(interaction.channel_id or 0):
             await self.bring_up_to_date(game_id)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -392,7 +407,7 @@ class Conductor(commands.AutoShardedBot):
 
     async def bring_up_to_date(self, game_id: int) -> None:
         """Show a running game's table in its channel if a stored move is not shown there yet."""
-        if not self.service.behind(game_id):
+        if not self.shown.behind(game_id):
             return
         try:
             record = await self.service.get(game_id)

@@ -189,6 +189,15 @@ def test_the_game_service_tells_the_world_only_through_its_listeners() -> None:
     assert offenders == {}
 
 
+def test_the_loaded_games_and_what_is_shown_know_nothing_of_the_parts_built_on_them() -> None:
+    """The loaded tables (games.py) and what is shown (shown.py) import none of the parts built on them (the lobby,
+    the move core, the bot players), so the game service's parts stack one way."""
+    parts = {f"bot.services.{name}" for name in ("lobby", "shown", "moves", "bot_players")}
+    modules = bot_modules()
+    assert imports_of(modules["bot/services/games.py"]) & parts == set()
+    assert imports_of(modules["bot/services/shown.py"]) & parts == set()
+
+
 def test_the_bot_layer_checks_see_what_they_look_for() -> None:
     """Each check finds its offence in a small source, so none passes because it reads nothing."""
     source = (

@@ -169,7 +169,7 @@ class ScriptedTable:
 
     async def _first_message(self, game_id: int) -> int:
         """The id of the game's lobby message: every later message in its channel belongs to it."""
-        where = await self.bot.service.message(game_id, "lobby")
+        where = await self.bot.shown.message(game_id, "lobby")
         return where[1] if where is not None else 0
 
     def _shown_past(self, record: GameRecord, since: int) -> bool:

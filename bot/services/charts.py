@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.services.games import GameListener, GameService, MoveWrite, Outcome
+from bot.services.shown import ShownGames
 from bot.storage.games import GameRecord
 
 log = logging.getLogger(__name__)
@@ -31,9 +32,11 @@ class FinalCharts(GameListener):
     def __init__(
         self,
         service: GameService,
+        shown: ShownGames,
         post: Callable[[GameRecord, list[tuple[int, str]], tuple[int, int]], Awaitable[None]],
     ) -> None:
         self.service = service
+        self.shown = shown
         self._post = post
         """Draws the chart of a game (its record and stored log) and adds it to its final message (channel, message)."""
         self._adding: set[asyncio.Task[None]] = set()
@@ -83,7 +86,7 @@ class FinalCharts(GameListener):
         """Draw a finished game's chart and add it to its final message; any failure is logged and the chart
         dropped (it is noted as done either way, so nothing retries it forever)."""
         record = await self.service.store.get(game_id)
-        final = await self.service.message(game_id, "final")
+        final = await self.shown.message(game_id, "final")
         if record is None or record.status != "finished" or final is None:
             log.info("game %s has no final message to add a chart to", game_id)
             return  # still due: its final message may come with the channel's catch-up at the next start

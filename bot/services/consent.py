@@ -21,6 +21,7 @@ from datetime import datetime
 from bot.i18n import escaped
 from bot.services.errors import ServiceError, ServiceReason
 from bot.services.games import GameListener, GameService, Outcome
+from bot.services.moves import Moves
 from bot.storage.games import GameRecord
 from bot.storage.votes import Outcome as VoteOutcome
 from bot.storage.votes import VoteKind, VoteRecord, VoteStore
@@ -85,6 +86,7 @@ class ConsentService(GameListener):
         self,
         store: VoteStore,
         games: GameService,
+        moves: Moves,
         *,
         clock: Callable[[], float],
         resync: Resync | None = None,
@@ -93,6 +95,7 @@ class ConsentService(GameListener):
     ) -> None:
         self.store = store
         self.games = games
+        self.moves = moves
         self.clock = clock
         self.resync = resync
         self.lapse_after = lapse_after
@@ -107,14 +110,14 @@ class ConsentService(GameListener):
     async def load(self) -> None:
         """At start: pause the games paused by vote, and close the votes a restart interrupted as lapsed."""
         for game_id in await self.store.paused():
-            self.games.set_paused(game_id, True)
+            self.moves.set_paused(game_id, True)
         await self.store.lapse_open()
 
     # ---- asking -------------------------------------------------------------------------------------------
 
     async def ask_undo(self, game_id: int, user_id: int) -> Vote:
         """Ask to take back this person's last move, if it may be (else ServiceError with the reason)."""
-        move = await self.games.take_back(game_id, user_id)
+        move = await self.moves.take_back(game_id, user_id)
         return await self._open(game_id, "undo", user_id, move.version, move.seq)
 
     async def ask(self, game_id: int, user_id: int, kind: VoteKind) -> Vote:
@@ -124,7 +127,7 @@ class ConsentService(GameListener):
             raise ServiceError(ServiceReason.NOT_RUNNING)
         if record.seat_of(user_id) is None:
             raise ServiceError(ServiceReason.NOT_A_PLAYER)
-        paused = self.games.paused(game_id)
+        paused = self.moves.paused(game_id)
         if kind == "pause" and paused:
             raise ServiceError(ServiceReason.ALREADY_PAUSED)
         if kind == "resume" and not paused:
@@ -198,14 +201,14 @@ class ConsentService(GameListener):
         game_id = record.game_id
         if record.kind == "undo":
             assert record.seq is not None
-            vote.game = await self.games.undo(game_id, record.user_id, record.seq, record.version)
+            vote.game = await self.moves.undo(game_id, record.user_id, record.seq, record.version)
         elif record.kind == "end":
-            vote.game = await self.games.end(game_id)
+            vote.game = await self.moves.end(game_id)
             return
         else:
             paused = record.kind == "pause"
             await self.store.database.write(self.store.pause_statements(game_id, paused))
-            self.games.set_paused(game_id, paused)
+            self.moves.set_paused(game_id, paused)
         if self.resync is not None:
             await self.resync(game_id)
 

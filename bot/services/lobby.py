@@ -1,7 +1,7 @@
 """The lobby with its admission rules: who may join, be removed, add or remove bot players, start or cancel it.
 
 Every change is made under the game's lock while the game is still a lobby; the running game it starts belongs to
-the move core (`GameService`) from then on.
+the move core (`Moves`) from then on.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from bot.links import jump_link
 from bot.services.background import BackgroundLoop
 from bot.services.errors import ServiceError
 from bot.services.games import GameListener, GameService, Outcome
+from bot.services.shown import ShownGames
 from bot.storage.games import GameRecord
 from bot.storage.notifications import DmWait, Invitation, NotificationStore, NotifyPrefs, Refusals, Watcher
 
@@ -70,6 +71,7 @@ class NotificationService(BackgroundLoop, GameListener):
         self,
         store: NotificationStore,
         games: GameService,
+        shown: ShownGames,
         messenger: Messenger,
         *,
         clock: Callable[[], float] = time.time,
@@ -78,6 +80,7 @@ class NotificationService(BackgroundLoop, GameListener):
         super().__init__()
         self.store = store
         self.games = games
+        self.shown = shown
         self.messenger = messenger
         self.clock = clock
         self.max_sleep = max_sleep
@@ -224,7 +227,7 @@ class NotificationService(BackgroundLoop, GameListener):
     async def link(self, record: GameRecord, kinds: Iterable[str] = ("turn", "opening")) -> str:
         """A link to a game's newest message of the first of `kinds` it has, else to its channel."""
         for kind in kinds:
-            where = await self.games.message(record.id, kind)
+            where = await self.shown.message(record.id, kind)
             if where is not None:
                 return jump_link(record.guild_id, *where)
         return jump_link(record.guild_id, record.channel_id)
@@ -241,7 +244,7 @@ class NotificationService(BackgroundLoop, GameListener):
         sent = 0
         async with self._sending:
             for wait in self._due(self.clock()):
-                if self.games.behind(wait.game_id):
+                if self.shown.behind(wait.game_id):
                     continue  # its turn message is not posted yet: next round
                 if self._closing:
                     break
@@ -315,7 +318,7 @@ class NotificationService(BackgroundLoop, GameListener):
         """Until the next DM falls due (at most `max_sleep`, so a clock moved by hand is noticed)."""
         await self._load()
         now = self.clock()
-        if any(self.games.behind(wait.game_id) for wait in self._due(now)):
+        if any(self.shown.behind(wait.game_id) for wait in self._due(now)):
             return UNSHOWN_RETRY
         due = [w.due_at for waits in self._waits.values() for w in waits.values() if w.due_at is not None]
         return min(max(min(due, default=math.inf) - now, 0.0), self.max_sleep)

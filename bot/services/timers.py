@@ -21,9 +21,11 @@ from typing import Any
 
 from bot.i18n import escaped
 from bot.services.background import BackgroundLoop
+from bot.services.bot_players import BotPlayers
 from bot.services.errors import ServiceError
 from bot.services.games import GameListener, GameService, MoveWrite, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
+from bot.services.moves import Moves
 from bot.storage.games import GameRecord
 from bot.storage.timers import TimerStore, TurnTimer
 from rules.engine import Level, Message, Seat
@@ -56,6 +58,8 @@ class TimerService(BackgroundLoop, GameListener):
         self,
         store: TimerStore,
         games: GameService,
+        moves: Moves,
+        bots: BotPlayers,
         *,
         clock: Callable[[], float] = time.time,
         announce: Announcer | None = None,
@@ -65,6 +69,8 @@ class TimerService(BackgroundLoop, GameListener):
         super().__init__()
         self.store = store
         self.games = games
+        self.moves = moves
+        self.bots = bots
         self.clock = clock
         self.announce: Announcer = announce or _say_nothing
         self.afk_level: AfkLevel = afk_level or _normal
@@ -261,7 +267,7 @@ class TimerService(BackgroundLoop, GameListener):
         try:
             level = await self.afk_level((await self.games.get(game_id)).guild_id)
             for _ in range(MAX_MOVES_FOR_ABSENT):
-                outcome = await self.games.play_for(game_id, seat, level)
+                outcome = await self.bots.play_for(game_id, seat, level)
                 if outcome is None:
                     break
                 await self.games.publish(outcome)
@@ -271,7 +277,7 @@ class TimerService(BackgroundLoop, GameListener):
                     break
         finally:
             self._playing_for.get(game_id, set()).discard(seat)
-        self.games.wake_bots(game_id)
+        self.bots.wake_bots(game_id)
         await self.sync(game_id)
 
     # ---- seats handed to bots -----------------------------------------------------------------------------
@@ -280,17 +286,17 @@ class TimerService(BackgroundLoop, GameListener):
         """Give a person's seat to a bot player (of the server's AFK level) for good, saying why; with no person left
         the game is abandoned."""
         level = await self.afk_level((await self.games.get(game_id)).guild_id)
-        record = await self.games.hand_to_bot(game_id, seat, level)
+        record = await self.moves.hand_to_bot(game_id, seat, level)
         await self.store.set_missed(game_id, seat, 0)
         self._set_missed(game_id, seat, 0)
         name = escaped(next(s.name for s in record.seats if s.seat == seat))  # the person's, not the bot's 🤖 one
         await self.announce(record, Message(key=notice.key, params={**notice.params, "player": name}), None)
         if not any(s.user_id is not None for s in record.seats):
-            ended = await self.games.end(game_id)
+            ended = await self.moves.end(game_id)
             await self.announce(ended, Message(key="admin.notice.nobody_left", params={"id": game_id}), None)
             await self.games.after_close(ended)
             return ended
-        self.games.wake_bots(game_id)
+        self.bots.wake_bots(game_id)
         await self.sync(game_id)
         return record
 
@@ -315,7 +321,7 @@ class TimerService(BackgroundLoop, GameListener):
 
     def _waiting_for(self, record: GameRecord, state: Any) -> set[Seat]:
         """The seats of people (not bot players) the game waits for in this state: none while a vote paused it."""
-        if self.games.paused(record.id):
+        if self.moves.paused(record.id):
             return set()
         people = {s.seat for s in record.seats if s.user_id is not None}
         return set(self.games.engine(record.game).to_act(state)) & people

@@ -208,7 +208,7 @@ class GameController(GameListener):
         always told): Start and every catch-up show a game under it, so whichever comes first shows it and marks it
         shown, and the other finds it shown and posts nothing."""
         async with self.presenting(record.id):
-            yield record.status != "active" or self.service.shown(record.id) < record.version
+            yield record.status != "active" or self.bot.shown.shown(record.id) < record.version
 
     @asynccontextmanager
     async def publishing(self, outcome: Outcome) -> AsyncIterator[None]:
@@ -285,7 +285,7 @@ class GameController(GameListener):
             await self.refuse(interaction, IllegalAction(CommonReason.MALFORMED_ACTION).message)
             return None
         try:
-            outcome = await self.service.act(game_id, interaction.user.id, action, version)
+            outcome = await self.bot.moves.act(game_id, interaction.user.id, action, version)
         except ServiceError as error:
             stale = error.reason is ServiceReason.STALE
             await self.refuse(interaction, error.message, game_id=game_id if stale else None)
@@ -391,7 +391,7 @@ class GameController(GameListener):
     async def ensure_shown(self, game_id: int) -> None:
         """Bring a running game's channel up to date if a move was stored but not shown (one still being
         published shows itself; of Start and a catch-up, whichever comes first shows the game: `showing`)."""
-        if not self.service.behind(game_id) or game_id in self._pending:
+        if not self.bot.shown.behind(game_id) or game_id in self._pending:
             return
         try:
             record = await self.service.get(game_id)
@@ -424,7 +424,7 @@ class GameController(GameListener):
                 await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
         else:
             await self.post_turn(record, message, answering=interaction if typed else None, kind=kind)
-        self.service.mark_shown(record.id, record.version)
+        self.bot.shown.mark_shown(record.id, record.version)
 
     async def post_turn(
         self,
@@ -437,7 +437,7 @@ class GameController(GameListener):
     ) -> None:
         """Post a new turn message and remember it as the live one (or the game's message of another kind); then
         retire the turn message before (in this order, so a failed post leaves controls to click)."""
-        previous = await self.service.message(record.id, "turn")
+        previous = await self.bot.shown.message(record.id, "turn")
         where = await self.post(record, message, kind=kind, answering=answering)
         if previous is not None:
             await self.retire_turn(record.id, previous)
@@ -449,7 +449,7 @@ class GameController(GameListener):
     ) -> None:
         """Take the controls off a turn message (the game's current one by default), its story told as `story`
         when it is the live one (see `TurnMessage.finished`); a message already retired is left alone."""
-        where = where or await self.service.message(game_id, "turn")
+        where = where or await self.bot.shown.message(game_id, "turn")
         if where is None or self._retired.get(game_id) == where:
             return
         live = self._live.get(game_id)
@@ -515,7 +515,7 @@ class GameController(GameListener):
         else:
             channel = self.bot.get_partial_messageable(record.channel_id)
             posted = await channel.send(files=message.files(), **kwargs)
-        self.service.remember_message(record.id, kind, record.channel_id, posted.id)
+        self.bot.shown.remember_message(record.id, kind, record.channel_id, posted.id)
         return record.channel_id, posted.id
 
     async def retire(self, where: tuple[int, int], finished: TurnMessage | None = None) -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot.i18n import render, text
-from bot.services.games import Advice
+from bot.services.bot_players import Advice
 from bot.storage.games import GameRecord
 from bot.ui.names import seat_names
 from rules.engine import LEGACY_KINDS

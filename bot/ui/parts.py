@@ -14,12 +14,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game_entry import GameInfo
+from bot.services.bot_players import BotPlayers
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
 from bot.services.lobby import LobbyService
+from bot.services.moves import Moves
 from bot.services.notifications import InvitationRecords, NotificationService
 from bot.services.ratings import RatingRecords, RatingService
 from bot.services.records import GameRecords
+from bot.services.shown import ShownGames
 from bot.services.timers import TimerService
 from bot.settings import Settings
 from bot.storage.votes import VoteStore
@@ -38,6 +41,9 @@ class Bot(Protocol):
     games: Mapping[str, GameInfo]
     service: GameService
     lobby: LobbyService
+    moves: Moves
+    shown: ShownGames
+    bot_players: BotPlayers
     config: GuildConfigService
     timers: TimerService
     notifications: NotificationService

@@ -92,7 +92,7 @@ class GamePlaces(GameListener):
     async def gone(self, record: GameRecord, *, reason: str) -> None:
         """End a game whose place is gone, once: abandoned, its timers stopped, nothing retried there."""
         try:
-            ended = await self.bot.service.end(record.id)
+            ended = await self.bot.moves.end(record.id)
         except ServiceError:
             return  # already closed
         log.warning("game %s ended as abandoned: %s", record.id, reason)

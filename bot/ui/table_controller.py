@@ -88,7 +88,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         if seat is not None:
             mine = await self.table.hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
             await answer(interaction, mine)
-        self.service.wake_bots(record.id)
+        self.bot.bot_players.wake_bots(record.id)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         """Tell the actor privately (if a person), then update the public messages (in version order: the answer
@@ -232,7 +232,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         """Update the public messages for one accepted move; a channel that missed a move is shown the table as it
         stands instead, and a move older than what is shown is skipped."""
         record = outcome.record
-        shown = self.service.shown(record.id)
+        shown = self.bot.shown.shown(record.id)
         if record.version <= shown:
             return
         state = cast(StateT, outcome.state)
@@ -256,7 +256,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
                     await self._same_turn(record, language, state, public)
             else:
                 await self._turn_passes(record, language, state, public)
-        self.service.mark_shown(record.id, record.version)
+        self.bot.shown.mark_shown(record.id, record.version)
 
     async def _show_as_it_stands(self, record: GameRecord, state: StateT) -> None:
         """Present the current state afresh (the channel missed moves): the events in between are not retold."""
@@ -269,9 +269,9 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         elif self.table.in_opening(public):
             await self._post_opening(record, public)
         else:
-            reason = text(language, self.service.catch_up_reason(record.id))
+            reason = text(language, self.bot.shown.catch_up_reason(record.id))
             await self._new_turn(record, language, state, public, [reason])
-            self.service.mark_shown(record.id, record.version)
+            self.bot.shown.mark_shown(record.id, record.version)
 
     async def _post_opening(self, record: GameRecord, public: PublicT) -> None:
         """Post the opening message with the picture (retiring an older one, if any) and remember it."""
@@ -280,15 +280,15 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         self._opening_pictures[record.id] = attached(picture)
         message = self.table.opening(language, record, public, picture)
         message.ping = True
-        older = await self.service.message(record.id, "opening")
+        older = await self.bot.shown.message(record.id, "opening")
         if older is not None:
             await self.retire(older)
         await self.post(record, message, kind="opening")
-        self.service.mark_shown(record.id, record.version)
+        self.bot.shown.mark_shown(record.id, record.version)
 
     async def _edit_opening(self, record: GameRecord, language: str, public: PublicT) -> None:
         """Redraw who has chosen their tickets (the picture stays as posted); the buttons go once everyone has."""
-        where = await self.service.message(record.id, "opening")
+        where = await self.bot.shown.message(record.id, "opening")
         if where is None:
             return
         picture = self._opening_pictures.get(record.id)
@@ -354,7 +354,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         message = await self.table.final(language, record, public, lines, result)
         await self.post(record, message, kind="final")
         await self.retire_turn(record.id)
-        self.service.mark_shown(record.id, record.version)
+        self.bot.shown.mark_shown(record.id, record.version)
         self.forget(record.id)
 
     def forget(self, game_id: int) -> None:

@@ -19,7 +19,6 @@ from bot.i18n import LANGUAGES, command_mention, table
 from bot.i18n.commands import CommandTranslator
 from bot.sandbox.run import sandbox_settings
 from bot.sandbox.table import add_bot
-from bot.services.games import GameService
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.votes import VoteStore
@@ -28,6 +27,7 @@ from localdiscord import LocalDiscord, RecordedMessage
 from rules.cardgame.cards import KIND_NAMES
 from rules.ttr.board import CARD_NAMES
 from tests.bot.e2e import conftest as e2e
+from tests.bot.services.game_parts import game_parts
 
 stand_in = e2e.stand_in
 running = e2e.running
@@ -39,7 +39,8 @@ NAME = r"^[-_\w]{1,32}$"
 async def loaded(db: Database, tmp_path: Path, extensions: Sequence[str]) -> AsyncIterator[Conductor]:
     """A bot (not connected) with these extensions loaded in this order and the commands' translator set."""
     bot = create_bot(sandbox_settings(tmp_path / "unused.sqlite3"))
-    bot.service = GameService(GameStore(db), {game: info.engine for game, info in GAMES.items()})
+    parts = game_parts(GameStore(db), {game: info.engine for game, info in GAMES.items()})
+    bot.service, bot.shown, bot.moves, bot.bot_players = parts.games, parts.shown, parts.moves, parts.bots
     bot.votes = VoteStore(db)
     for extension in extensions:
         await bot.load_extension(extension)
@@ -124,7 +125,7 @@ async def lobby_of(
     """Open a lobby by /newgame; return its message and the channel (or thread of its own) where it is played."""
     await stand_in.slash(host, f"newgame {game}", channel=channel)
     game_id = (await bot.records.open_games_of(stand_in.user(host).id, game))[0]
-    where = await bot.service.message(game_id, "lobby")
+    where = await bot.shown.message(game_id, "lobby")
     assert where is not None
     return stand_in.message(where[1]), where[0]
 

@@ -25,7 +25,7 @@ async def test_the_coin_race_plays_to_its_end_replays_and_shows_in_stats(
         players = table(stand_in, bot, "Ann", "Ben")
         record = await players.open(CoinEngine.game_id, options={"target": 3})
         finished = await players.play_to_the_end(record.id, seed=5)
-        where = await bot.service.message(record.id, "final")
+        where = await bot.shown.message(record.id, "final")
         assert where is not None
         await stand_in.wait_for(
             lambda: any(a.filename == "score-chart.png" for a in stand_in.message(where[1]).attachments),

@@ -45,7 +45,7 @@ class GamesCog(commands.Cog):
             await self._refuse(interaction, Message(key="admin.reason.only_host_or_admin"))
             return
         try:
-            ended = await self.bot.service.end(record.id)
+            ended = await self.bot.moves.end(record.id)
         except ServiceError as error:
             await self._refuse(interaction, error.message)
             return
@@ -99,7 +99,7 @@ class GamesCog(commands.Cog):
         if record.host_id != user_id or record.status != "active":
             return None
         try:
-            passed = await self.bot.service.pass_host(record.id, user_id, seat=seat)
+            passed = await self.bot.moves.pass_host(record.id, user_id, seat=seat)
         except ServiceError:
             return None  # it ended meanwhile
         if passed.host_id == user_id:
@@ -123,7 +123,7 @@ class GamesCog(commands.Cog):
 
     async def _redraw_lobby(self, language: str, record: GameRecord) -> None:
         """Show a lobby ended by /endgame as cancelled, without its buttons."""
-        where = await self.bot.service.message(record.id, "lobby")
+        where = await self.bot.shown.message(record.id, "lobby")
         if where is None:
             return
         channel_id, message_id = where

@@ -42,14 +42,14 @@ class DiceController(GameController):
                     await self.acknowledge_turn(interaction)
         except Exception as error:
             await self.publish_failed(record, interaction, error)
-        self.service.wake_bots(record.id)
+        self.bot.bot_players.wake_bots(record.id)
 
     async def catch_up(self, record: GameRecord) -> None:
         """Show the turn in play (or the final table) as it stands; the moves in between are not retold, and a game
         nobody has moved in yet is shown as Start shows it."""
         async with self.showing(record) as needed:
             if needed:  # else shown meanwhile: by Start, or by the move that was being published
-                await self._show_as_it_stands(record, None, opening=self.service.unplayed(record.id))
+                await self._show_as_it_stands(record, None, opening=self.bot.shown.unplayed(record.id))
 
     async def _show_as_it_stands(
         self, record: GameRecord, interaction: discord.Interaction[Any] | None, *, opening: bool
@@ -67,13 +67,13 @@ class DiceController(GameController):
         lines = [
             self._opening_line(language, record, view)
             if opening
-            else text(language, self.service.catch_up_reason(record.id))
+            else text(language, self.bot.shown.catch_up_reason(record.id))
         ]
         self._told[record.id] = lines
         if opening and view.turn is not None and record.bot_plays(view.turn.seat):  # told with the first person's turn
             if interaction is not None:
                 await self.acknowledge_turn(interaction)
-            self.service.mark_shown(record.id, record.version)
+            self.bot.shown.mark_shown(record.id, record.version)
             return
         message = await build_once(turn_message, language, record, view, lines)
         message.ping = True
@@ -88,7 +88,7 @@ class DiceController(GameController):
             if interaction is not None:  # before waiting for the lock: the answer never waits on another move's post
                 await self.acknowledge_turn(interaction)
             async with self.presenting_in_turn(outcome):
-                shown = self.service.shown(outcome.record.id)
+                shown = self.bot.shown.shown(outcome.record.id)
                 if shown < outcome.record.version - 1:
                     await self._show_as_it_stands(outcome.record, interaction, opening=False)
                 elif shown < outcome.record.version:
@@ -122,7 +122,7 @@ class DiceController(GameController):
                 await answer(interaction, Reply("\n".join(lines)))
             elif interaction is not None:
                 await acknowledge(interaction)
-            self.service.mark_shown(record.id, record.version)
+            self.bot.shown.mark_shown(record.id, record.version)
             return
         message = await build_once(turn_message, language, record, view, told)
         message.ping = passed

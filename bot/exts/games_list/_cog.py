@@ -94,7 +94,7 @@ class GamesListCog(commands.Cog):
             return
         records = [dated.record for dated in listed]
         results = await asyncio.to_thread(_results, records)
-        finals = {r.id: await self.bot.service.message(r.id, "final") for r in records}  # memory holds the newest
+        finals = {r.id: await self.bot.shown.message(r.id, "final") for r in records}  # memory holds the newest
         entries = [
             _finished_entry(language, dated, result, finals.get(dated.record.id))
             for dated, result in zip(listed, results, strict=True)

@@ -37,7 +37,7 @@ from bot.ui.permissions import FOR_THREADS, explain, missing_here
 from rules.engine import Message
 
 if TYPE_CHECKING:
-    from bot.services.lobbies import LobbyExpiry
+    from bot.services.lobby_expiry import LobbyExpiry
     from bot.ui.parts import Bot
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class LobbyCog(commands.Cog):
         embed, view = _lobby(public, game, record, plan)
         message_id = await say_in_public(interaction, embed=embed, view=view)
         if message_id is not None:
-            self.bot.service.remember_message(record.id, "lobby", interaction.channel_id, message_id)
+            self.bot.shown.remember_message(record.id, "lobby", interaction.channel_id, message_id)
         if no_threads:
             await reply_private(interaction, _no_threads(language, no_threads, interaction.channel_id))
 
@@ -194,7 +194,7 @@ class LobbyCog(commands.Cog):
     async def show_expired(self, record: GameRecord, minutes: int) -> None:
         """Show a lobby that expired: its message without buttons, and a word in its channel or thread."""
         language = await self.bot.public_language(record.guild_id)
-        where = await self.bot.service.message(record.id, "lobby")
+        where = await self.bot.shown.message(record.id, "lobby")
         if where is not None:
             channel_id, message_id = where
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)

@@ -201,7 +201,7 @@ class LobbyController(GameController):
 
     async def _redraw(self, record: GameRecord) -> None:
         """Show the lobby as it is now in its message (a change made from a private message)."""
-        where = await self.service.message(record.id, "lobby")
+        where = await self.bot.shown.message(record.id, "lobby")
         if where is None:
             return
         message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])

@@ -127,7 +127,7 @@ class Rematches:
     async def _already(self, language: str, game_id: int) -> str:
         """The refusal for a second rematch: a link to the first one's lobby message (or its channel)."""
         record = await self.bot.records.get(game_id)
-        where = await self.bot.service.message(game_id, "lobby")
+        where = await self.bot.shown.message(game_id, "lobby")
         if record is None or where is None:
             return text(language, "lobby_control.reason.rematch_exists", id=game_id, link=f"#{game_id}")
         link = jump_link(record.guild_id, *where)

@@ -122,7 +122,7 @@ class PlayCog(commands.Cog):
             return
         await acknowledge(interaction, private_answer=True)
         try:
-            advice = await service.hint(record.id, interaction.user.id)
+            advice = await self.bot.bot_players.hint(record.id, interaction.user.id)
         except ServiceError as error:
             await reply_private(interaction, render(language, error.message))
             return

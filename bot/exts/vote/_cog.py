@@ -32,6 +32,7 @@ class VoteCog(commands.Cog):
         self.consent = ConsentService(
             bot.votes,
             bot.service,
+            bot.moves,
             clock=lambda: bot.clock(),
             resync=self._resync,
             cooldown=bot.settings.vote_cooldown_minutes * 60,

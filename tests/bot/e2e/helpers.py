@@ -17,7 +17,7 @@ import pytest
 from bot.app import Conductor, create_bot
 from bot.sandbox.run import sandbox_settings
 from bot.sandbox.table import ScriptedTable
-from bot.services.lobbies import LobbyExpiry
+from bot.services.lobby_expiry import LobbyExpiry
 from bot.storage.games import GameRecord
 from bot.storage.timers import TurnTimer
 from localdiscord import LocalDiscord, LocalRole, LocalUser, MessageRevision, RecordedMessage
@@ -216,7 +216,7 @@ async def shown_control(stand_in: LocalDiscord, place: int | str, custom_id: str
 
 async def final_with_chart(stand_in: LocalDiscord, bot: Conductor, game_id: int) -> RecordedMessage:
     """A finished game's final message once the score chart has been added to it (drawn after the message is out)."""
-    where = await bot.service.message(game_id, "final")
+    where = await bot.shown.message(game_id, "final")
     assert where is not None, f"game {game_id} has no final message"
     await stand_in.wait_for(
         lambda: any(a.filename == "score-chart.png" for a in stand_in.message(where[1]).attachments),

@@ -83,7 +83,7 @@ async def test_a_store_another_program_locks_leaves_no_click_or_command_unanswer
         mover = to_act[1]
         lobby = (await stand_in.slash("Cat", "newgame dice", channel="general")).message
         assert lobby is not None
-        await bot.service.flush()  # what the channels show is stored: nothing is left to write meanwhile
+        await bot.shown.flush()  # what the channels show is stored: nothing is left to write meanwhile
         before = await stored(bot, game.id), await stored(bot, int(buttons(lobby)["join"].split(":")[1]))
 
         async with locked_by_another_program(tmp_path / "games.sqlite3"):
@@ -114,7 +114,7 @@ async def test_a_start_that_cannot_be_stored_leaves_no_thread(
         lobby = (await stand_in.slash("Ann", "newgame dice")).message
         assert lobby is not None
         await stand_in.click("Ben", lobby, buttons(lobby)["join"])
-        await bot.service.flush()
+        await bot.shown.flush()
         game_id = int(buttons(lobby)["start"].split(":")[1])
 
         async with locked_by_another_program(tmp_path / "games.sqlite3"):

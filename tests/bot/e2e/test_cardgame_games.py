@@ -181,7 +181,7 @@ async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_eve
         kept = await stand_in.select(ben, choice, keep["custom_id"], values[:2])
         assert "You kept" in kept.text
         await stand_in.wait_for(lambda: "✅ Ben" in stand_in.message(opening.id).text or None)
-        assert await bot.service.message(record.id, "turn") is None, "play waits for everyone"
+        assert await bot.shown.message(record.id, "turn") is None, "play waits for everyone"
 
         host_keep = controls(hosts[0])["keep"]
         await stand_in.select(ann, hosts[0], host_keep["custom_id"], [o["value"] for o in host_keep["options"]])

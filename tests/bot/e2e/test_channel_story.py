@@ -27,8 +27,8 @@ async def test_a_whole_game_reads_as_one_message_per_persons_turn_with_every_pic
         players = table(stand_in, bot, "Ann")
         record = await players.open(game, bots=2, options=options)
         finished = await players.play_to_the_end(record.id, seed=4)
-        special = {await bot.service.message(record.id, kind) for kind in NOT_TURNS}
-        lobby = await bot.service.message(record.id, "lobby")
+        special = {await bot.shown.message(record.id, kind) for kind in NOT_TURNS}
+        lobby = await bot.shown.message(record.id, "lobby")
 
     assert finished.channel_id in {t.id for t in stand_in.threads}
     public = [m for m in stand_in.channel_messages(finished.channel_id) if not m.ephemeral]

@@ -37,9 +37,9 @@ async def ended_before_its_chart(stand_in: LocalDiscord, bot: Conductor) -> tupl
 
     bot.charts.on_moved = stopped_before_the_chart  # type: ignore[method-assign]
     record = await finished_game(stand_in, bot)
-    where = await bot.service.message(record.id, "final")
+    where = await bot.shown.message(record.id, "final")
     assert where is not None
-    await bot.service.flush()
+    await bot.shown.flush()
     return record, where
 
 
@@ -69,7 +69,7 @@ async def test_the_chart_is_added_to_the_final_message_keeping_what_it_shows(
 ) -> None:
     async with running() as bot:
         record = await finished_game(stand_in, bot)
-        where = await bot.service.message(record.id, "final")
+        where = await bot.shown.message(record.id, "final")
         await stand_in.wait_for(lambda: has_chart(final_message(stand_in, where)), what="the chart")
         final = final_message(stand_in, where)
         assert final.history, "the chart came by an edit"
@@ -116,7 +116,7 @@ async def test_a_final_message_deleted_before_its_chart_is_dropped_not_retried(
     async with running() as bot:
         record, where = await ended_before_its_chart(stand_in, bot)
         await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).delete()
-        await bot.service.flush()
+        await bot.shown.flush()
 
     async with running() as bot:
         await bot.charts.resumed.wait()
@@ -130,7 +130,7 @@ async def test_in_a_game_thread_the_chart_is_added_and_the_thread_stays_archived
 ) -> None:
     async with running(threads=None) as bot:
         record = await finished_game(stand_in, bot)
-        where = await bot.service.message(record.id, "final")
+        where = await bot.shown.message(record.id, "final")
         assert where is not None
         thread = next(t for t in stand_in.threads if t.id == where[0])
         await stand_in.wait_for(lambda: has_chart(final_message(stand_in, where)), what="the chart in the thread")

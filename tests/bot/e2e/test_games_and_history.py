@@ -57,7 +57,7 @@ async def test_history_pages_the_finished_games_with_places_scores_and_links(
         last = await stand_in.slash("Ann", "history", {"page": 3})
         assert last.message is not None
         [oldest] = [e for e in last.message.embeds[0]["description"].split("\n\n") if f"#{played.id} " in e]
-        where = await bot.service.message(played.id, "final")
+        where = await bot.shown.message(played.id, "final")
         assert where is not None and f"/{where[0]}/{where[1]})" in oldest, "a link to the final message"
         assert "🤖 Stephenson" in oldest and "🏆" in oldest
 

@@ -48,7 +48,7 @@ async def started(stand_in: LocalDiscord, bot: Conductor, channel: str = "trains
     await stand_in.click("Ben", lobby, verb_id(lobby, "join"))
     await stand_in.click("Ann", lobby, verb_id(stand_in.message(lobby.id), "start"))
     record = await bot.service.game_in_channel(lobby.channel_id)
-    await stand_in.wait_for(lambda: not bot.service.behind(record.id) or None, what="the first turn shown")
+    await stand_in.wait_for(lambda: not bot.shown.behind(record.id) or None, what="the first turn shown")
     return record
 
 
@@ -88,7 +88,7 @@ async def dm_number(stand_in: LocalDiscord, person: LocalUser, count: int) -> Re
 
 
 async def turn_link(stand_in: LocalDiscord, bot: Conductor, record: GameRecord) -> str:
-    where = await bot.service.message(record.id, "turn")
+    where = await bot.shown.message(record.id, "turn")
     assert where is not None
     return f"https://discord.com/channels/{stand_in.guild_id}/{where[0]}/{where[1]}"
 
@@ -229,7 +229,7 @@ async def test_watchers_are_told_when_the_game_ends_players_are_refused(
         people = [stand_in.user("Ann"), stand_in.user("Ben")]
         await play_dice(stand_in, bot, "trains", record.id, people, seed=2)
         told = await dm_number(stand_in, stand_in.user("Cat"), 1)
-        final = await bot.service.message(record.id, "final")
+        final = await bot.shown.message(record.id, "final")
         assert final is not None
         link = f"https://discord.com/channels/{stand_in.guild_id}/{final[0]}/{final[1]}"
         assert told.text == (
@@ -253,7 +253,7 @@ async def test_the_channel_pings_each_player_once_per_turn_unless_switched_off(
     async with running() as bot:
         assert "Ping in the game's channel: off" in await choose(stand_in, "Ben", ping=False)
         record = await started(stand_in, bot)
-        lobby = await bot.service.message(record.id, "lobby")
+        lobby = await bot.shown.message(record.id, "lobby")
         assert lobby is not None
         ann, ben = stand_in.user("Ann"), stand_in.user("Ben")
         starts = {ann.id: 0, ben.id: 0}
@@ -264,7 +264,7 @@ async def test_the_channel_pings_each_player_once_per_turn_unless_switched_off(
             if (await version_after(bot, record.id, 0)).status != "active":
                 break  # the game ended: no turn starts
             starts[acting(stand_in, bot, record).id] += 1
-        await stand_in.wait_for(lambda: not bot.service.behind(record.id) or None, what="the last turn shown")
+        await stand_in.wait_for(lambda: not bot.shown.behind(record.id) or None, what="the last turn shown")
         played = [m for m in stand_in.channel_messages("trains") if m.id > lobby[1]]
         assert len([m for m in played if ann.id in m.pinged]) == starts[ann.id], "once per turn of hers"
         assert not any(ben.id in m.pinged for m in played), "never Ben, who switched it off"

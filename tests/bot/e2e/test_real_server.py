@@ -98,7 +98,7 @@ async def test_a_face_up_first_card_drawn_with_draw_is_answered_and_shown(
         assert await stored_version(bot, game_id) == at + 1
         message = await players.turn_message(game_id)
         assert all(str(c["custom_id"]).split(":")[2] == str(at + 1) for c in controls(message).values())
-        await wait_until(lambda: bot.service.shown(game_id) == at + 1)
+        await wait_until(lambda: bot.shown.shown(game_id) == at + 1)
         assert not stand_in.rejected
 
 
@@ -118,7 +118,7 @@ async def test_a_move_whose_post_is_refused_is_told_truthfully_and_shown_on_the_
         told = await clicked.private_answer()
         assert "recorded" in told.text and "Attach Files" in told.text
         assert await stored_version(bot, game_id) == at + 1, "the move stays stored"
-        assert bot.service.shown(game_id) == at
+        assert bot.shown.shown(game_id) == at
         assert act_buttons(stand_in.message(message.id)), "the old turn message keeps its buttons"
 
         await stand_in.set_bot_permissions("trains", deny=0)
@@ -126,7 +126,7 @@ async def test_a_move_whose_post_is_refused_is_told_truthfully_and_shown_on_the_
         assert stale.ephemeral
         latest = await stand_in.wait_for_message(lambda m: bool(m.attachments), after=message)
         assert all(str(c).split(":")[2] == str(at + 1) for c in act_buttons(latest).values())
-        await wait_until(lambda: bot.service.shown(game_id) == at + 1)
+        await wait_until(lambda: bot.shown.shown(game_id) == at + 1)
 
 
 async def test_a_move_stored_but_not_posted_before_a_stop_is_shown_after_the_restart(
@@ -150,7 +150,7 @@ async def test_a_move_stored_but_not_posted_before_a_stop_is_shown_after_the_res
     async with running() as bot:
         latest = await stand_in.wait_for_message(lambda m: bool(m.attachments), after=message)
         assert all(str(c).split(":")[2] == str(at + 1) for c in act_buttons(latest).values())
-        await wait_until(lambda: bot.service.shown(game_id) == at + 1)
+        await wait_until(lambda: bot.shown.shown(game_id) == at + 1)
 
 
 def dice_buttons_after(stand_in: LocalDiscord, message: RecordedMessage) -> list[RecordedMessage]:
@@ -239,13 +239,13 @@ async def test_an_opening_that_could_not_be_posted_is_shown_on_the_next_command(
         told = await started.followup(0)
         assert told.ephemeral and "recorded" in told.text
         record = await bot.service.game_in_channel(lobby.channel_id)
-        assert bot.service.behind(record.id)
+        assert bot.shown.behind(record.id)
         await stand_in.slash("Ben", "hand")
         opening = await stand_in.wait_for_message(
             lambda m: any("keep" in str(c) or "hand" in str(c) for c in m.buttons())
         )
         assert opening.attachments
-        await wait_until(lambda: not bot.service.behind(record.id))
+        await wait_until(lambda: not bot.shown.behind(record.id))
 
 
 # ---- 3. no interaction left unanswered -------------------------------------------------------------------------

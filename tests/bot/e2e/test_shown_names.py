@@ -26,7 +26,7 @@ async def test_a_name_with_zero_width_characters_is_shown_without_them_and_told_
         seats = {s.user_id: s.seat + 1 for s in record.seats}
         fake, real = (seats[stand_in.user(name).id] for name in ("A\u200bnn", "Ann"))
         await players.play_to_the_end(record.id)
-        where = await bot.service.message(record.id, "final")
+        where = await bot.shown.message(record.id, "final")
         assert where is not None
         final = stand_in.message(where[1])
         history = await stand_in.slash("Ann", "history")

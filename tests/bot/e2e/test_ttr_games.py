@@ -276,7 +276,7 @@ async def test_the_opening_choice_is_simultaneous_private_and_play_waits_for_eve
         kept = await stand_in.select(ben, ben_choice, keep["custom_id"], values[:2])
         assert "You kept" in kept.text
         await stand_in.wait_for(lambda: "✅ Ben" in stand_in.message(opening.id).text or None)
-        assert await bot.service.message(record.id, "turn") is None, "play waits for everyone"
+        assert await bot.shown.message(record.id, "turn") is None, "play waits for everyone"
 
         host_keep = next(c for c in walk(hosts[0].revision()) if c.get("type") == 3)
         await stand_in.select(ann, hosts[0], host_keep["custom_id"], [o["value"] for o in host_keep["options"]])

@@ -126,12 +126,12 @@ async def test_bot_players_do_not_vote_and_a_pause_outlives_a_restart(stand_in: 
 
     async with running() as bot:
         players = table(stand_in, bot, "Ann")
-        assert bot.service.paused(record.id)
+        assert bot.moves.paused(record.id)
         refused = await try_a_move(stand_in, players, record.id)
         assert refused.ephemeral and "paused" in refused.text
         resumed = await stand_in.slash("Ann", "vote resume")
         assert "Resumed by vote" in resumed.text
-        assert not bot.service.paused(record.id)
+        assert not bot.moves.paused(record.id)
         assert (await players.settle(record.id)).version >= version
 
 

@@ -47,17 +47,17 @@ def _kind(statement: str) -> str:
 async def test_a_move_is_one_transaction_with_its_timers_and_what_the_channel_shows(database: Database) -> None:
     table = make_table(database)
     record = await start_game(table, POLICY, people=(ANN, BEN))
-    table.service.mark_shown(record.id, record.version)  # the opening was shown: written with the next move
+    table.service.shown.mark_shown(record.id, record.version)  # the opening was shown: written with the next move
     mover = user_to_act(record, to_act(table, record.id))
-    engine = table.service.engine(record.game)
+    engine = table.service.games.engine(record.game)
     seat = record.seat_of(mover)
     assert seat is not None
-    action = engine.bot_action(table.service.state(record.id), seat, random.Random(1))
+    action = engine.bot_action(table.service.games.state(record.id), seat, random.Random(1))
 
     traced: list[str] = []
     stop = database.trace(traced.append)
     try:
-        outcome = await table.service.act(record.id, mover, action)
+        outcome = await table.service.moves.act(record.id, mover, action)
     finally:
         stop()
 
@@ -68,7 +68,7 @@ async def test_a_move_is_one_transaction_with_its_timers_and_what_the_channel_sh
     assert inner[:2] == ["update games", "insert actions"], inner  # the version-guarded snapshot, then the log
     assert "insert turn_timers" in inner, "the next player's timer is stored with the move"
     assert inner.count("update games") == 2, "what the channel showed is stored with the move"
-    stored = await table.service.store.get(record.id)
+    stored = await table.service.games.store.get(record.id)
     assert stored is not None and stored.version == outcome.record.version
     assert stored.shown_version == record.version
     assert set(await table.timers.store.timers(record.id)) == to_act(table, record.id)
@@ -79,17 +79,17 @@ async def test_what_the_channel_shows_is_stored_soon_without_a_move_and_at_close
     table = make_table(database)
     first = await start_game(table, POLICY, people=(ANN, BEN), channel=2)
     second = await start_game(table, POLICY, people=(ANN, BEN), channel=3)
-    table.service.mark_shown(first.id, first.version)
-    table.service.remember_message(first.id, "turn", first.channel_id, 777)
-    assert await table.service.message(first.id, "turn") == (first.channel_id, 777), "known before it is written"
-    assert await table.service.flush(), "the background flush does this within FLUSH_DELAY"
-    stored = await table.service.store.get(first.id)
+    table.service.shown.mark_shown(first.id, first.version)
+    table.service.shown.remember_message(first.id, "turn", first.channel_id, 777)
+    assert await table.service.shown.message(first.id, "turn") == (first.channel_id, 777), "known before it is written"
+    assert await table.service.shown.flush(), "the background flush does this within FLUSH_DELAY"
+    stored = await table.service.games.store.get(first.id)
     assert stored is not None and stored.shown_version == first.version
-    assert await table.service.store.get_message(first.id, "turn") == (first.channel_id, 777)
+    assert await table.service.games.store.get_message(first.id, "turn") == (first.channel_id, 777)
 
-    table.service.mark_shown(second.id, second.version)
+    table.service.shown.mark_shown(second.id, second.version)
     await table.service.close()
-    stored = await table.service.store.get(second.id)
+    stored = await table.service.games.store.get(second.id)
     assert stored is not None and stored.shown_version == second.version
 
 
@@ -97,10 +97,10 @@ async def test_a_crash_before_what_is_shown_was_stored_makes_the_channel_show_th
     database: Database,
 ) -> None:
     before = make_table(database)
-    before.service.flush_delay = 3600.0  # the process dies before its write behind
+    before.service.shown.flush_delay = 3600.0  # the process dies before its write behind
     record = await start_game(before, POLICY, people=(ANN, BEN))
-    before.service.mark_shown(record.id, record.version)
+    before.service.shown.mark_shown(record.id, record.version)
     after = make_table(database)
-    await after.service.resume_all()
-    assert [r.id for r in await after.service.store.unshown()] == [record.id], "shown once more, never missed"
+    await after.service.games.resume_all()
+    assert [r.id for r in await after.service.games.store.unshown()] == [record.id], "shown once more, never missed"
     await before.service.close()

@@ -3,12 +3,12 @@ heeded by another once it reads everyone's choices again, within `PREFS_REFRESH`
 
 from __future__ import annotations
 
-from bot.services.games import GameService
 from bot.services.notifications import PREFS_REFRESH, NotificationService
 from bot.storage.database import Database
 from bot.storage.games import GameStore
 from bot.storage.notifications import NotificationStore
 from rules.dice import DiceEngine
+from tests.bot.services.game_parts import game_parts
 
 ANN = 1
 
@@ -31,9 +31,10 @@ class Unreachable:
 
 async def test_a_choice_made_through_another_process_is_heeded_after_the_next_read(db: Database) -> None:
     now = [1000.0]
-    games = GameService(GameStore(db), {"dice": DiceEngine()})
+    parts = game_parts(GameStore(db), {"dice": DiceEngine()})
     one, other = (
-        NotificationService(NotificationStore(db), games, Unreachable(), clock=lambda: now[0]) for _ in range(2)
+        NotificationService(NotificationStore(db), parts.games, parts.shown, Unreachable(), clock=lambda: now[0])
+        for _ in range(2)
     )
     assert not (await other.prefs(ANN)).wants_dm
     await one.choose(ANN, "ru", dm=True, ping=False)
@@ -43,4 +44,4 @@ async def test_a_choice_made_through_another_process_is_heeded_after_the_next_re
     await other.run_due()
     heeded = await other.prefs(ANN)
     assert heeded.wants_dm and not heeded.ping and heeded.language == "ru"
-    await games.close(timeout=0)
+    await parts.close(timeout=0)

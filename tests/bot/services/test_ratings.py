@@ -24,6 +24,7 @@ from bot.storage.games import GameRecord, GameStore, SeatRecord
 from bot.storage.ratings import FinishedGame, Rating, RatingStore, SeatResult
 from rules.ttr.board import board_for
 from rules.ttr.scoring import final_scores
+from tests.bot.services.game_parts import game_parts
 
 GUILD = 5
 ENGINES = {game: info.engine for game, info in GAMES.items()}
@@ -105,7 +106,7 @@ async def test_finished_games_are_backfilled_once_in_finish_order_and_abandoned_
     db: Database,
 ) -> None:
     games, store = GameStore(db), RatingStore(db)
-    service = GameService(games, ENGINES, bot_move_delay=0)
+    service = GameService(games, ENGINES)
     ratings = RatingService(store, service, RATINGS)
     ttr_state = play_to_the_end(ENGINES["ticket-to-ride"], 3, seed=7)
     ttr_seats = [*people("Ann", "Ben"), SeatRecord(seat=2, name="Stephenson", bot_kind="easy")]
@@ -143,7 +144,7 @@ async def test_finished_games_are_backfilled_once_in_finish_order_and_abandoned_
 
 async def test_a_finished_game_is_rated_after_its_last_move_is_shown(db: Database) -> None:
     games, store = GameStore(db), RatingStore(db)
-    service = GameService(games, ENGINES, bot_move_delay=0)
+    service = GameService(games, ENGINES)
     ratings = RatingService(store, service, RATINGS)
     service.add_listener(ratings)
     ratings.start()
@@ -159,14 +160,14 @@ async def test_a_finished_game_is_rated_after_its_last_move_is_shown(db: Databas
 
 async def test_a_seat_handed_to_a_bot_remembers_who_left_it_and_they_are_rated_last(db: Database) -> None:
     games, store = GameStore(db), RatingStore(db)
-    service = GameService(games, ENGINES, bot_move_delay=3600)
-    record = await LobbyService(service).open_lobby(
+    service = game_parts(games, ENGINES, bot_move_delay=3600)
+    record = await LobbyService(service.games).open_lobby(
         game="dice", guild_id=GUILD, channel_id=6, host_id=100, host_name="Ann"
     )
-    await LobbyService(service).join(record.id, 101, "Ben")
-    await LobbyService(service).join(record.id, 102, "Cat")
-    await LobbyService(service).start(record.id, 100)
-    handed = await service.hand_to_bot(record.id, 0)
+    await LobbyService(service.games).join(record.id, 101, "Ben")
+    await LobbyService(service.games).join(record.id, 102, "Cat")
+    await LobbyService(service.games).start(record.id, 100)
+    handed = await service.moves.hand_to_bot(record.id, 0)
     assert (handed.seats[0].bot_kind, handed.seats[0].left_user_id) == ("normal", 100)
     stored = await games.get(record.id)
     assert stored is not None and stored.seats[0].left_user_id == 100
@@ -228,7 +229,7 @@ def test_the_points_so_far_of_a_card_game_are_its_public_scorings_and_of_a_dice_
 
 async def test_a_forfeit_is_rated_after_the_games_that_finished_before_it_as_a_recompute_would(db: Database) -> None:
     games, store = GameStore(db), RatingStore(db)
-    service = GameService(games, ENGINES, bot_move_delay=0)
+    service = GameService(games, ENGINES)
     ratings = RatingService(store, service, RATINGS)
     await store_game(games, "dice", people("Ann", "Ben"), play_to_the_end(ENGINES["dice"], 2, 11), channel=1)
     running = ENGINES["dice"].new_game(ENGINES["dice"].load_options({}), 2, 1)

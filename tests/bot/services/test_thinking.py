@@ -24,7 +24,6 @@ import pytest
 from bot.i18n import render
 from bot.services import thinking
 from bot.services.errors import ServiceError
-from bot.services.games import GameService
 from bot.services.lobby import LobbyService
 from bot.services.thinking import POOL, HintRefused, Thinker, WorkerDied, choose_move
 from bot.settings import Settings
@@ -35,6 +34,7 @@ from rules.dice import DiceEngine, Roll
 from rules.engine import Budget, CommonReason, Hint, IllegalAction, Message
 from rules.ttr import TicketToRideEngine
 from tests.bot import thinking_support
+from tests.bot.services.game_parts import GameParts, game_parts
 from tests.bot.thinking_support import (
     Gate,
     Turnstile,
@@ -246,16 +246,16 @@ async def test_a_person_has_one_hint_in_flight_a_game_a_few_and_the_workers_a_bo
     await asyncio.gather(*others, waiting)
 
 
-async def two_people(svc: GameService, first_seed: int) -> int:
+async def two_people(svc: GameParts, first_seed: int) -> int:
     """A dice game of Ann and Ben, started and played on until it is Ann's move."""
-    record = await LobbyService(svc).open_lobby(
+    record = await LobbyService(svc.games).open_lobby(
         game="dice", guild_id=9, channel_id=17 + first_seed, host_id=ANN, host_name="Ann"
     )
-    await LobbyService(svc).join(record.id, BEN, "Ben")
-    await LobbyService(svc).start(record.id, ANN)
+    await LobbyService(svc.games).join(record.id, BEN, "Ben")
+    await LobbyService(svc.games).start(record.id, ANN)
     rng = random.Random(first_seed)
-    while 0 not in DICE.to_act(svc.state(record.id)):  # type: ignore[arg-type]
-        await svc.act(record.id, BEN, DICE.bot_action(svc.state(record.id), 1, rng))  # type: ignore[arg-type]
+    while 0 not in DICE.to_act(svc.games.state(record.id)):  # type: ignore[arg-type]
+        await svc.moves.act(record.id, BEN, DICE.bot_action(svc.games.state(record.id), 1, rng))  # type: ignore[arg-type]
     return record.id
 
 
@@ -264,16 +264,16 @@ async def test_the_same_hint_asked_at_once_and_again_is_thought_about_once(
 ) -> None:
     thinker = Thinker(Budget(0.2), pool)
     thinker.advice = gate.hint()
-    svc = GameService(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
+    svc = game_parts(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
     game_id = await two_people(svc, 1)
-    asked = [asyncio.create_task(svc.hint(game_id, ANN)) for _ in range(3)]
+    asked = [asyncio.create_task(svc.bots.hint(game_id, ANN)) for _ in range(3)]
     await gate.wait_entered()
     gate.release.set()
     answers = [advice.hint for advice in await asyncio.gather(*asked)]
-    answers.append((await svc.hint(game_id, ANN)).hint)
+    answers.append((await svc.bots.hint(game_id, ANN)).hint)
     assert answers == [answers[0]] * 4
     assert gate.entered.empty(), "one search answered all four"
-    stored = await svc.store.get(game_id)
+    stored = await svc.games.store.get(game_id)
     assert stored is not None and stored.seats[0].hints == 4, "each answer is a hint given"
     await svc.close(timeout=0)
 
@@ -281,31 +281,33 @@ async def test_the_same_hint_asked_at_once_and_again_is_thought_about_once(
 async def test_a_hint_past_a_bound_is_refused_in_words(db: Database, pool: QueuedPool, gate: Gate) -> None:
     thinker = Thinker(Budget(0.2), pool)
     thinker.advice = gate.hint()
-    svc = GameService(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
+    svc = game_parts(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
     first, second = await two_people(svc, 1), await two_people(svc, 2)
-    thought = asyncio.create_task(svc.hint(first, ANN))
+    thought = asyncio.create_task(svc.bots.hint(first, ANN))
     await gate.wait_entered()
     with pytest.raises(ServiceError) as refused:
-        await svc.hint(second, ANN)
+        await svc.bots.hint(second, ANN)
     assert render("en", refused.value.message) == "Your last hint is still being worked out; it will come in a moment."
     gate.release.set()
     assert (await thought).seat == 0
-    stored = await svc.store.get(second)
+    stored = await svc.games.store.get(second)
     assert stored is not None and stored.seats[0].hints == 0, "a refusal is not counted"
     await svc.close(timeout=0)
 
 
-async def service(db: Database, thinker: Thinker) -> tuple[GameService, int]:
+async def service(db: Database, thinker: Thinker) -> tuple[GameParts, int]:
     """A dice game of Ann and a bot player, started, whose bot moves only when the test asks."""
-    svc = GameService(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
-    record = await LobbyService(svc).open_lobby(game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann")
-    await LobbyService(svc).add_bot(record.id, ANN, "hard")
-    await LobbyService(svc).start(record.id, ANN)
+    svc = game_parts(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
+    record = await LobbyService(svc.games).open_lobby(
+        game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann"
+    )
+    await LobbyService(svc.games).add_bot(record.id, ANN, "hard")
+    await LobbyService(svc.games).start(record.id, ANN)
     return svc, record.id
 
 
-def bot_to_act(svc: GameService, game_id: int) -> bool:
-    return 1 in DICE.to_act(svc.state(game_id))  # type: ignore[arg-type]
+def bot_to_act(svc: GameParts, game_id: int) -> bool:
+    return 1 in DICE.to_act(svc.games.state(game_id))  # type: ignore[arg-type]
 
 
 async def test_a_game_whose_bot_is_thinking_answers_at_once_and_the_bot_thinks_again_if_it_moved_on(
@@ -316,14 +318,14 @@ async def test_a_game_whose_bot_is_thinking_answers_at_once_and_the_bot_thinks_a
     svc, game_id = await service(db, thinker)
     rng = random.Random(1)
     while not bot_to_act(svc, game_id):  # Ann opens: she plays until the bot is to act
-        await svc.act(game_id, ANN, DICE.bot_action(svc.state(game_id), 0, rng))  # type: ignore[arg-type]
-    thinking = asyncio.create_task(svc.play_bot_move(game_id))
+        await svc.moves.act(game_id, ANN, DICE.bot_action(svc.games.state(game_id), 0, rng))  # type: ignore[arg-type]
+    thinking = asyncio.create_task(svc.bots.play_bot_move(game_id))
     await gate.wait_entered()
     with pytest.raises(IllegalAction) as refused:  # a click while the bot thinks: answered at once
-        await asyncio.wait_for(svc.act(game_id, ANN, Roll()), timeout=5)
+        await asyncio.wait_for(svc.moves.act(game_id, ANN, Roll()), timeout=5)
     assert refused.value.reason is CommonReason.NOT_YOUR_TURN
-    before = (await svc.get(game_id)).version
-    await svc.hand_to_bot(game_id, 0)  # Ann's seat handed over meanwhile: a new version
+    before = (await svc.games.get(game_id)).version
+    await svc.moves.hand_to_bot(game_id, 0)  # Ann's seat handed over meanwhile: a new version
     gate.release.set()
     await gate.wait_entered()  # the first thought was for an older version: thought again
     outcome = await thinking
@@ -334,25 +336,27 @@ async def test_a_game_whose_bot_is_thinking_answers_at_once_and_the_bot_thinks_a
 async def test_a_hint_is_thought_in_a_worker_and_counted_for_the_seat(db: Database, pool: QueuedPool) -> None:
     thinker = Thinker(Budget(0.2), pool)
     thinker.advice = fixed_hint
-    svc = GameService(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
-    record = await LobbyService(svc).open_lobby(game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann")
-    await LobbyService(svc).join(record.id, BEN, "Ben")
-    started = await LobbyService(svc).start(record.id, ANN)
-    state = svc.state(record.id)
+    svc = game_parts(GameStore(db), {"dice": DICE}, bot_move_delay=3600, thinker=thinker)
+    record = await LobbyService(svc.games).open_lobby(
+        game="dice", guild_id=9, channel_id=17, host_id=ANN, host_name="Ann"
+    )
+    await LobbyService(svc.games).join(record.id, BEN, "Ben")
+    started = await LobbyService(svc.games).start(record.id, ANN)
+    state = svc.games.state(record.id)
     mover = ANN if 0 in DICE.to_act(state) else BEN  # type: ignore[arg-type]
     waiting = BEN if mover == ANN else ANN
     with pytest.raises(ServiceError) as refused:
-        await svc.hint(record.id, waiting)
+        await svc.bots.hint(record.id, waiting)
     assert refused.value.message.key == "players.reason.not_your_move"
     with pytest.raises(ServiceError) as stranger:
-        await svc.hint(record.id, 99)
+        await svc.bots.hint(record.id, 99)
     assert stranger.value.message.key == "bot.reason.not_a_player"
-    advice = await svc.hint(record.id, mover)
+    advice = await svc.bots.hint(record.id, mover)
     seat = advice.seat
     assert isinstance(advice.hint, Hint) and advice.hint.reason == Message(key="players.about.hard")
     assert advice.hint.action in DICE.legal_actions(state, seat)  # type: ignore[arg-type]
-    await svc.hint(record.id, mover)
-    stored = await svc.store.get(record.id)
+    await svc.bots.hint(record.id, mover)
+    stored = await svc.games.store.get(record.id)
     assert stored is not None
     assert {s.seat: s.hints for s in stored.seats} == {seat: 2, 1 - seat: 0}
     assert stored.version == started.version, "a hint is no move"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from bot.services.games import GameListener, GameService, Outcome
+from bot.services.games import GameListener, Outcome
 from bot.services.guild_config import AfkPolicy, TimerPolicy
 from bot.services.lobby import LobbyService
 from bot.services.timers import MAX_STILL_WAITING, RETRY_SECONDS, WAIT_SILENTLY, TimerService
@@ -19,6 +19,7 @@ from bot.storage.timers import TimerStore
 from rules.dice import DiceEngine
 from rules.engine import Message
 from rules.ttr import TicketToRideEngine
+from tests.bot.services.game_parts import GameParts, game_parts
 
 ANN, BEN, CAT = 11, 12, 13
 MINUTE = 60.0
@@ -39,9 +40,9 @@ class Clock:
 
 @dataclass
 class Table:
-    """A game service with its timer service, recording notices and published moves."""
+    """The game services with their timer service, recording notices and published moves."""
 
-    service: GameService
+    service: GameParts
     timers: TimerService
     clock: Clock
     notices: list[tuple[str, dict[str, object], int | None]] = field(default_factory=list)
@@ -63,17 +64,17 @@ class Shows(GameListener):
 
 def make_table(db: Database, clock: Clock | None = None) -> Table:
     store = GameStore(db)
-    service = GameService(store, {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}, bot_move_delay=0)
+    service = game_parts(store, {"dice": DiceEngine(), "ticket-to-ride": TicketToRideEngine()}, bot_move_delay=0)
     clock = clock or Clock()
-    timers = TimerService(TimerStore(db), service, clock=clock)
+    timers = TimerService(TimerStore(db), service.games, service.moves, service.bots, clock=clock)
     table = Table(service, timers, clock)
 
     async def announce(record: GameRecord, message: Message, ping: int | None) -> None:
         table.notices.append((message.key, dict(message.params), ping))
 
     timers.announce = announce
-    service.add_listener(Shows(table.published))
-    service.add_listener(timers)
+    service.games.add_listener(Shows(table.published))
+    service.games.add_listener(timers)
     return table
 
 
@@ -86,7 +87,7 @@ async def start_game(
     bots: int = 0,
     channel: int = 2,
 ) -> GameRecord:
-    svc = table.service
+    svc = table.service.games
     record = await LobbyService(svc, new_seed=lambda: 99).open_lobby(
         game=game, guild_id=1, channel_id=channel, host_id=people[0], host_name="Ann"
     )
@@ -99,19 +100,19 @@ async def start_game(
 
 
 def to_act(table: Table, game_id: int) -> set[int]:
-    record_game = table.service._tables[game_id].record.game
-    return set(table.service.engine(record_game).to_act(table.service.state(game_id)))
+    record_game = table.service.games.live[game_id].record.game
+    return set(table.service.games.engine(record_game).to_act(table.service.games.state(game_id)))
 
 
 async def user_moves(table: Table, game_id: int, user: int) -> Outcome:
     """A person makes a sensible move, shown as the controller would (which tells the listeners)."""
-    record = await table.service.get(game_id)
+    record = await table.service.games.get(game_id)
     seat = record.seat_of(user)
     assert seat is not None
-    engine = table.service.engine(record.game)
-    action = engine.bot_action(table.service.state(game_id), seat, random.Random(seat))
-    outcome = await table.service.act(game_id, user, action)
-    await table.service.after_move(outcome)
+    engine = table.service.games.engine(record.game)
+    action = engine.bot_action(table.service.games.state(game_id), seat, random.Random(seat))
+    outcome = await table.service.moves.act(game_id, user, action)
+    await table.service.games.after_move(outcome)
     return outcome
 
 
@@ -146,7 +147,7 @@ async def test_a_timeout_lets_the_sensible_bot_play_that_turn_for_the_absent_pla
     assert table.keys() == ["admin.notice.reminder", "admin.notice.played_for"]
     assert table.notices[1][1] == {"seat": absent, "minutes": 60, "missed": 1, "limit": 3}
     assert table.published and all(o.by_bot and o.seat == absent for o in table.published)
-    assert {seat for seat, _ in await table.service.store.actions(record.id)} == {absent}
+    assert {seat for seat, _ in await table.service.games.store.actions(record.id)} == {absent}
     assert absent not in to_act(table, record.id), "the bot played the whole turn"
     assert await table.timers.store.missed(record.id, absent) == 1
     timers = await table.timers.store.timers(record.id)
@@ -166,12 +167,12 @@ async def test_a_move_by_the_player_cancels_their_timer_and_forgets_their_missed
         await user_moves(table, record.id, user_to_act(record, to_act(table, record.id)))
     assert first in await table.timers.store.timers(record.id)
     table.clock.advance(20)
-    engine, state = DiceEngine(), DiceEngine().load_state(table.service.state(record.id).model_dump_json())
+    engine, state = DiceEngine(), DiceEngine().load_state(table.service.games.state(record.id).model_dump_json())
     keeps_turn = next(
         a for a in engine.legal_actions(state, first) if first in engine.to_act(engine.apply(state, first, a)[0])
     )
-    outcome = await table.service.act(record.id, (ANN, BEN)[first], keeps_turn)
-    await table.service.after_move(outcome)
+    outcome = await table.service.moves.act(record.id, (ANN, BEN)[first], keeps_turn)
+    await table.service.games.after_move(outcome)
     assert await table.timers.store.missed(record.id, first) == 0
     table.clock.advance(29)
     assert await table.timers.run_due() == 0, "the timer restarted when the player acted"
@@ -185,7 +186,7 @@ async def test_the_seat_goes_to_a_bot_player_for_good_after_repeated_missed_turn
     absent_user = ANN
     for _ in range(200):
         seats = to_act(table, record.id)
-        current = await table.service.get(record.id)
+        current = await table.service.games.get(record.id)
         if current.seats[0].is_bot:
             break
         if 0 in seats:
@@ -193,7 +194,7 @@ async def test_the_seat_goes_to_a_bot_player_for_good_after_repeated_missed_turn
             await table.timers.run_due()
         else:
             await user_moves(table, record.id, BEN)
-    current = await table.service.get(record.id)
+    current = await table.service.games.get(record.id)
     assert current.seats[0].is_bot and current.seats[0].name == "Ann" and current.seats[0].user_id is None
     assert table.keys().count("admin.notice.played_for") == 1
     assert table.keys()[-1] == "admin.notice.handed_over"
@@ -217,13 +218,13 @@ async def test_the_pause_policy_waits_for_the_player_and_counts_every_period_as_
     table.clock.advance(21)
     assert await table.timers.run_due() == 2
     assert table.keys() == ["admin.notice.reminder", "admin.notice.paused"]
-    assert table.published == [] and await table.service.store.actions(record.id) == []
+    assert table.published == [] and await table.service.games.store.actions(record.id) == []
     table.clock.advance(19)
     assert await table.timers.run_due() == 0, "the next missed period is a whole timeout later"
     table.clock.advance(1)
     assert await table.timers.run_due() == 1
     assert table.keys()[-1] == "admin.notice.handed_over"
-    assert (await table.service.get(record.id)).seats[absent].is_bot
+    assert (await table.service.games.get(record.id)).seats[absent].is_bot
     await table.service.close()
 
 
@@ -247,7 +248,7 @@ async def test_a_timer_that_fell_due_while_the_bot_was_down_fires_after_the_rest
     clock = Clock()
     clock.now = before.clock.now + 15 * MINUTE  # the bot was down for 15 minutes
     after = make_table(db, clock)  # a new service on the same file: the restart
-    await after.service.resume_all()
+    await after.service.games.resume_all()
     after.timers.start()
     async with asyncio.timeout(5):
         while not after.notices:
@@ -267,7 +268,7 @@ async def test_after_a_restart_running_games_without_timers_get_them(db: Databas
     record = await start_game(before, TimerPolicy(reminder_minutes=10, timeout_minutes=60))
     await before.timers.store.clear(record.id)  # as if the bot died between a move and its timers
     after = make_table(db)
-    await after.service.resume_all()
+    await after.service.games.resume_all()
     after.timers.start()
     async with asyncio.timeout(5):
         while not await after.timers.store.timers(record.id):
@@ -299,8 +300,8 @@ async def test_bot_players_get_no_timers_and_an_ended_game_keeps_none(db: Databa
     record = await start_game(table, TimerPolicy(reminder_minutes=10), people=(ANN,), bots=1)
     seats = to_act(table, record.id)
     assert set(await table.timers.store.timers(record.id)) == (seats & {0})
-    ended = await table.service.end(record.id)
-    await table.service.after_close(ended)
+    ended = await table.service.moves.end(record.id)
+    await table.service.games.after_close(ended)
     assert ended.status == "abandoned"
     assert await table.timers.store.timers(record.id) == {}
     await table.service.close()
@@ -313,7 +314,7 @@ async def test_with_no_person_left_a_game_handed_over_ends_as_abandoned(db: Data
     after = await table.timers.hand_over(record.id, 0, notice)
     assert after.status == "abandoned"
     assert table.keys() == ["admin.notice.left", "admin.notice.nobody_left"]
-    stored = await table.service.store.get(record.id)
+    stored = await table.service.games.store.get(record.id)
     assert stored is not None and stored.status == "abandoned"
     await table.service.close()
 
@@ -323,7 +324,7 @@ async def test_a_timer_that_fails_to_fire_is_retried_later_and_the_others_still_
 ) -> None:
     table = make_table(db)
     broken = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))
-    table.service._tables[broken.id].record = replace(broken, channel_id=666)  # where messages cannot be posted
+    table.service.games.live[broken.id].record = replace(broken, channel_id=666)  # where messages cannot be posted
     working = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0), people=(CAT, BEN), channel=3)
     recorded = table.timers.announce
 
@@ -359,7 +360,7 @@ async def test_pause_pings_are_bounded_then_the_game_waits_silently_until_the_pl
     assert silent.stage == "paused" and silent.due_at == WAIT_SILENTLY
     table.clock.advance(7 * 24 * 60)
     assert await table.timers.run_due() == 0, "a week later, still silent"
-    assert await table.service.store.actions(record.id) == [], "the game waits for the player"
+    assert await table.service.games.store.actions(record.id) == [], "the game waits for the player"
     await user_moves(table, record.id, (ANN, BEN)[absent])  # the player is back: timers as usual again
     assert await table.timers.store.missed(record.id, absent) == 0
     assert all(t.due_at < WAIT_SILENTLY for t in (await table.timers.store.timers(record.id)).values())
@@ -380,7 +381,7 @@ async def test_pause_pings_stop_at_the_bound_but_the_hand_over_still_comes(db: D
         "admin.notice.handed_over",
     ]
     assert table.notices[-1][1]["missed"] == limit
-    assert (await table.service.get(record.id)).seats[absent].is_bot
+    assert (await table.service.games.get(record.id)).seats[absent].is_bot
     await table.service.close()
 
 
@@ -391,8 +392,8 @@ async def test_a_timer_whose_game_closed_while_it_fired_is_not_retried(
     record = await start_game(table, TimerPolicy(reminder_minutes=10, timeout_minutes=0))
 
     async def announce(gone: GameRecord, message: Message, ping: int | None) -> None:
-        ended = await table.service.end(gone.id)  # as the dead-place handler does for a deleted channel
-        await table.service.after_close(ended)
+        ended = await table.service.moves.end(gone.id)  # as the dead-place handler does for a deleted channel
+        await table.service.games.after_close(ended)
         raise RuntimeError("Unknown Channel")
 
     table.timers.announce = announce

@@ -30,7 +30,7 @@ class CoinController(GameController):
                 await self._show(record, interaction, [])
             else:
                 await self.acknowledge_turn(interaction)
-        self.service.wake_bots(record.id)
+        self.bot.bot_players.wake_bots(record.id)
 
     async def catch_up(self, record: GameRecord) -> None:
         """Show the race as it stands."""
@@ -44,7 +44,7 @@ class CoinController(GameController):
             if interaction is not None:
                 await self.acknowledge_turn(interaction)
             async with self.presenting_in_turn(outcome):
-                if self.service.shown(outcome.record.id) < outcome.record.version:
+                if self.bot.shown.shown(outcome.record.id) < outcome.record.version:
                     language = await self.public_language(outcome.record)
                     await self._show(outcome.record, interaction, told(language, outcome.record, outcome.events))
 

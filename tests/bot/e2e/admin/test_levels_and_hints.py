@@ -167,7 +167,7 @@ async def test_hint_is_private_in_the_readers_language_refused_where_it_should_b
 
 async def bot_game(stand_in: LocalDiscord, bot: Conductor, gate: Gate) -> GameRecord:
     """Ann and a bot player in a Ticket to Ride game, the bot's thoughts held by `gate`; started."""
-    bot.service.thinker.move = gate.move()
+    bot.bot_players.thinker.move = gate.move()
     lobby_id = await ttr_lobby(stand_in)
     await add_bot(stand_in, stand_in.user("Ann"), lobby_id)
     return await started(stand_in, bot, lobby_id, ["Ann"])
@@ -217,7 +217,7 @@ async def test_a_bot_stopped_mid_thought_plays_on_after_a_restart(
         await gate.wait_entered()
     gate.release.set()  # the stopped bot's thought ends in its worker, unheard
     async with running() as bot:
-        assert bot.service.thinker.move is choose_move, "a new start thinks as bots always do"
+        assert bot.bot_players.thinker.move is choose_move, "a new start thinks as bots always do"
         table = ScriptedTable(stand_in, bot, [stand_in.user("Ann")])
         await table.play_move(record.id, random.Random(1))
         await table.settle(record.id)

@@ -5,7 +5,7 @@ moving the injected clock, and nothing in them waits on the real one. A lobby's 
 last change as stored (`updated_at`, written from the wall clock by `now_iso`), so the clock must count seconds
 since the epoch like `time.time`.
 
-Each expired lobby is cancelled through the game service at the version found idle (a lobby someone touches at
+Each expired lobby is cancelled through the lobby service at the version found idle (a lobby someone touches at
 that moment stays open), then shown as expired by the presenter the lobby extension sets (`present`; None shows
 nothing), and the game service's listeners are told it closed (its thread is archived).
 """
