@@ -47,10 +47,10 @@ from bot.storage.votes import VoteStore
 from bot.ui.answers import acknowledge, attend, reply_private
 from bot.ui.charts import ChartPoster
 from bot.ui.components import GameComponent
-from bot.ui.controller import GameController
 from bot.ui.cooldowns import Cooldowns
 from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
+from bot.ui.parts import Controller
 from bot.ui.places import GamePlaces
 from render.artstore import prune as prune_art
 from rules.engine import Budget
@@ -148,7 +148,7 @@ class Conductor(commands.AutoShardedBot):
             **client_options,
         )
         self.settings = settings
-        self.controllers: dict[str, GameController] = {}
+        self.controllers: dict[str, Controller] = {}
         self._resumed = False
         self.clock: Callable[[], float] = time.time
         """The clock of turn timers; tests replace it before the bot starts."""

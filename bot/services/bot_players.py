@@ -45,7 +45,7 @@ class BotPlayers:
         self._drivers: set[asyncio.Task[None]] = set()
         self._thinking: set[asyncio.Task[Any]] = set()
         """Tasks waiting for a bot's thought: nothing is half done in them, so closing cancels them at once."""
-        moves.bots = self
+        moves.wake_bots = self.wake_bots
 
     def wake_bots(self, game_id: int) -> None:
         """Make sure the bot players of a game move if it is their turn (one driver task per game)."""

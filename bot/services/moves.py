@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
@@ -21,9 +20,6 @@ from bot.services.games import AnyEngine, GameService, LiveTable, Outcome
 from bot.services.shown import ShownGames
 from bot.storage.games import GameRecord, SeatRecord, StaleVersion
 from rules.engine import Action, Event, Level, Seat
-
-if TYPE_CHECKING:
-    from bot.services.bot_players import BotPlayers
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +38,8 @@ class Moves:
     def __init__(self, games: GameService, shown: ShownGames) -> None:
         self.games = games
         self.shown = shown
-        self.bots: BotPlayers | None = None
-        """The bot players woken after a change (they hand themselves over when built on this move core)."""
-
-    def _wake_bots(self, game_id: int) -> None:
-        if self.bots is not None:
-            self.bots.wake_bots(game_id)
+        self.wake_bots: Callable[[int], None] = lambda game_id: None
+        """Wakes a game's bot players after a change (the bot players built on this move core set it)."""
 
     async def act(self, game_id: int, user_id: int, action: Action, version: int | None = None) -> Outcome:
         """Apply a person's move: refused if stale, not theirs or illegal; persisted (as its `encode()` text in the
@@ -61,7 +53,7 @@ class Moves:
             if game_id in self.games.paused:
                 raise ServiceError(ServiceReason.GAME_PAUSED)
             outcome = await self.apply(table, seat, action, by_bot=False)
-        self._wake_bots(game_id)
+        self.wake_bots(game_id)
         return outcome
 
     async def apply(self, table: LiveTable, seat: Seat, action: Action, *, by_bot: bool) -> Outcome:
@@ -155,7 +147,7 @@ class Moves:
             self.games.paused.add(game_id)
         else:
             self.games.paused.discard(game_id)
-            self._wake_bots(game_id)
+            self.wake_bots(game_id)
 
     async def pass_host(self, game_id: int, user_id: int, *, seat: int | None = None) -> GameRecord:
         """Pass the host role of a running game from `user_id` (who left their `seat`) to the next person in seat

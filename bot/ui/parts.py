@@ -6,7 +6,7 @@ Typed against this rather than the composition root (bot/app.py), so no module b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -25,12 +25,50 @@ from bot.services.records import GameRecords
 from bot.services.shown import ShownGames
 from bot.services.timers import TimerService
 from bot.settings import Settings
+from bot.storage.games import GameRecord
 from bot.storage.votes import VoteStore
 
-if TYPE_CHECKING:  # both type their bot with this protocol
-    from bot.ui.controller import GameController
+if TYPE_CHECKING:
     from bot.ui.custom_ids import ComponentId
-    from bot.ui.places import GamePlaces
+
+
+class Controller(Protocol):
+    """What the bot and the other games' parts ask of a game's controller (bot/ui/controller.py's is the one kind)."""
+
+    async def on_component(self, interaction: discord.Interaction[Any], cid: ComponentId, values: list[str]) -> None:
+        """Handle a click on one of its game's components."""
+
+    async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
+        """Show a game that just started (its lobby's Start)."""
+
+    async def catch_up(self, record: GameRecord) -> None:
+        """Show a game whose channel missed moves as it stands."""
+
+    async def ensure_shown(self, game_id: int) -> None:
+        """Bring a game's channel up to date if a stored move is not shown there yet."""
+
+    async def publish_failed(
+        self, record: GameRecord, interaction: discord.Interaction[Any] | None, error: Exception
+    ) -> None:
+        """Tell the truth about a stored move that could not be shown."""
+
+    async def retire_turn(
+        self, game_id: int, where: tuple[int, int] | None = None, story: Sequence[str] | None = None
+    ) -> None:
+        """Take the buttons off a game's turn message."""
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept about a game that is over."""
+
+    def detach(self) -> None:
+        """Stop answering its game's components and hearing of its games."""
+
+
+class Places(Protocol):
+    """What the ui asks of the places games are played in (bot/ui/places.py)."""
+
+    async def gone(self, record: GameRecord, *, reason: str) -> None:
+        """End a game whose place is gone."""
 
 
 class Bot(Protocol):
@@ -50,11 +88,14 @@ class Bot(Protocol):
     ratings: RatingService
     rating_records: RatingRecords
     invitations: InvitationRecords
-    places: GamePlaces
     records: GameRecords
     votes: VoteStore
-    controllers: dict[str, GameController]
+    controllers: dict[str, Controller]
     clock: Callable[[], float]
+
+    @property
+    def places(self) -> Places:
+        """Where games are played: threads, and games whose place is gone."""
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]:

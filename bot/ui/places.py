@@ -24,6 +24,40 @@ THREAD_ALREADY_CREATED = 160004
 """Discord's refusal of a second thread from one message."""
 
 
+def can_open_thread(interaction: discord.Interaction[Any]) -> bool:
+    """Whether a thread can be opened where this interaction happened (a text channel; not inside a thread)."""
+    return isinstance(interaction.channel, discord.TextChannel)
+
+
+async def open_thread(message: discord.Message, name: str, members: Sequence[int]) -> discord.Thread | None:
+    """Open a public thread from a message (a lobby's, at Start) with these people in it; None when Discord
+    refuses it (someone it cannot add is left out); one opened from it before (by a Start that then failed to
+    be stored) makes it a thread of the message's channel instead."""
+    try:
+        thread = await _new_thread(message, name[:100])
+    except discord.HTTPException as error:
+        log.warning("could not open a game thread from message %s: %s", message.id, error)
+        return None
+    for user_id in members:
+        try:
+            await thread.add_user(discord.Object(id=user_id))
+        except discord.HTTPException as error:
+            log.info("could not add %s to the game thread %s: %s", user_id, thread.id, error)
+    return thread
+
+
+async def remove_thread(thread: discord.Thread) -> None:
+    """Delete a thread opened for a game that did not start after all (archive it if it cannot be deleted)."""
+    try:
+        await thread.delete()
+    except discord.HTTPException as error:
+        log.warning("could not delete the unused game thread %s (%s); archiving it", thread.id, error)
+        try:
+            await thread.edit(archived=True)
+        except discord.HTTPException as again:
+            log.warning("could not archive the unused game thread %s either: %s", thread.id, again)
+
+
 class GamePlaces(GameListener):
     """Opens a thread per game when the server wants it, archives it at the end, and retires dead buttons."""
 
@@ -31,40 +65,6 @@ class GamePlaces(GameListener):
         self.bot = bot
         self._gone: set[int] = set()
         """Games closed because their place is gone: nothing is left there to edit or archive."""
-
-    @staticmethod
-    def can_open_thread(interaction: discord.Interaction[Any]) -> bool:
-        """Whether a thread can be opened where this interaction happened (a text channel; not inside a thread)."""
-        return isinstance(interaction.channel, discord.TextChannel)
-
-    @staticmethod
-    async def open_thread(message: discord.Message, name: str, members: Sequence[int]) -> discord.Thread | None:
-        """Open a public thread from a message (a lobby's, at Start) with these people in it; None when Discord
-        refuses it (someone it cannot add is left out); one opened from it before (by a Start that then failed to
-        be stored) makes it a thread of the message's channel instead."""
-        try:
-            thread = await _new_thread(message, name[:100])
-        except discord.HTTPException as error:
-            log.warning("could not open a game thread from message %s: %s", message.id, error)
-            return None
-        for user_id in members:
-            try:
-                await thread.add_user(discord.Object(id=user_id))
-            except discord.HTTPException as error:
-                log.info("could not add %s to the game thread %s: %s", user_id, thread.id, error)
-        return thread
-
-    @staticmethod
-    async def remove_thread(thread: discord.Thread) -> None:
-        """Delete a thread opened for a game that did not start after all (archive it if it cannot be deleted)."""
-        try:
-            await thread.delete()
-        except discord.HTTPException as error:
-            log.warning("could not delete the unused game thread %s (%s); archiving it", thread.id, error)
-            try:
-                await thread.edit(archived=True)
-            except discord.HTTPException as again:
-                log.warning("could not archive the unused game thread %s either: %s", thread.id, again)
 
     async def elsewhere(self, channel_id: int, user_id: int | None, game: str | None) -> Message | None:
         """Point to where a game is played instead: the person's own open game, else one in a thread of here."""

@@ -34,6 +34,7 @@ from bot.ui.house_rules import (
     timer_parameters,
 )
 from bot.ui.permissions import FOR_THREADS, explain, missing_here
+from bot.ui.places import can_open_thread
 from rules.engine import Message
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class LobbyCog(commands.Cog):
         if lacking:
             await reply_private(interaction, explain(language, lacking, interaction.channel_id))
             return
-        asked = plan.threads is True and self.bot.places.can_open_thread(interaction)
+        asked = plan.threads is True and can_open_thread(interaction)
         no_threads = [n for n in missing_here(interaction, threads=True) if n in FOR_THREADS] if asked else []
         busy = await self.bot.records.in_channel(interaction.channel_id)  # a friendly fast path:
         if busy:  # the database decides below, whatever raced

@@ -25,6 +25,7 @@ from bot.ui.custom_ids import ComponentId
 from bot.ui.hints import kind_name
 from bot.ui.house_rules import lobby_house_rules
 from bot.ui.permissions import FOR_THREADS, explain, missing_here
+from bot.ui.places import can_open_thread, open_thread, remove_thread
 from rules.engine import Message
 
 log = logging.getLogger(__name__)
@@ -135,14 +136,14 @@ class LobbyController(GameController):
             )
         except Exception:  # not stored (a cancelled task may have stored it: its thread stays)
             for unused in opened:
-                await self.bot.places.remove_thread(unused)
+                await remove_thread(unused)
             raise
 
     def _thread_wanted(self, interaction: discord.Interaction[Any], config: GuildConfig) -> bool:
         """Whether a Start here opens the game's thread: the server wants threads (or never chose), one can be
         opened from this channel, and the bot may open, use and archive it (else the game is played in the
         channel, as a host who asked for threads was told at /newgame)."""
-        if config.threads is False or not self.bot.places.can_open_thread(interaction) or interaction.message is None:
+        if config.threads is False or not can_open_thread(interaction) or interaction.message is None:
             return False
         return not [name for name in missing_here(interaction, threads=True) if name in FOR_THREADS]
 
@@ -158,7 +159,7 @@ class LobbyController(GameController):
         )
         members = [seat.user_id for seat in record.seats if seat.user_id is not None]
         assert interaction.message is not None, "Start is a button on the lobby message"
-        opened = await self.bot.places.open_thread(interaction.message, name, members)
+        opened = await open_thread(interaction.message, name, members)
         if opened is None:
             await reply_private(interaction, text(language_of(interaction.locale), "admin.lobby.thread_failed"))
         return opened
