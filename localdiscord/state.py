@@ -52,6 +52,8 @@ BOT_PERMISSIONS = (
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 TOKEN_LIFETIME_SECONDS = 15 * 60
+RECHECK = 0.05
+"""Seconds between two looks at a waited-for condition when nothing here changed."""
 
 
 @dataclass(frozen=True)
@@ -450,7 +452,8 @@ class StandInState:
         self._waiters.clear()
 
     async def wait_until(self, condition: Callable[[], T | None], *, timeout: float, what: str) -> T:
-        """Return the first value of ``condition()`` that is not None or False, re-checked on every change.
+        """Return the first value of ``condition()`` that is not None or False, re-checked on every change here and
+        every ``RECHECK`` seconds (a condition may read the bot's own state, which changes without telling us).
 
         Raises StandInTimeout after ``timeout`` seconds, with what the stand-in saw to help find the cause.
         """
@@ -465,7 +468,8 @@ class StandInState:
                 raise StandInTimeout(self.explain(self.timed_out(timeout, what)))
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.add(waiter)
-            await asyncio.wait({waiter}, timeout=remaining)
+            await asyncio.wait({waiter}, timeout=min(remaining, RECHECK))
+            self._waiters.discard(waiter)
 
     def timed_out(self, timeout: float, what: str) -> str:
         """Record that a wait for ``what`` ran out after ``timeout`` seconds; return the headline saying so."""
