@@ -354,7 +354,10 @@ async def test_pictures_asked_for_too_often_are_refused_with_when_to_try_again(
     stand_in: LocalDiscord, tmp_path: Path
 ) -> None:
     async with with_cooldowns(stand_in, tmp_path) as bot:
+        now = [0.0]
+        bot.cooldowns.clock = lambda: now[0]  # the limits' own time: no real second passes between the asks
         await playing(stand_in, bot, "ticket-to-ride", ("Ann", "Ben"), 1, options={"map": "usa"})
+        now[0] += 60  # the opening's My hand clicks are forgotten
         answers = [await stand_in.slash("Ann", "board") for _ in range(6)]
         assert all(a.message is not None and a.message.attachments for a in answers[:5])
         assert answers[5].ephemeral and "try again in" in answers[5].text
