@@ -6,8 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.exts.cardgame import _pictures
-from bot.exts.cardgame._presenter import CardGamePresenter, ColourPicked, SizePicked, ThreePicked
-from bot.exts.cardgame._private import THREE
+from bot.exts.cardgame._presenter import (
+    FIRST_SCORED,
+    CardGamePresenter,
+    ColourPicked,
+    SizePicked,
+    ThreePicked,
+    first_scoring_message,
+)
+from bot.exts.cardgame._private import THREE, ticket_words
 from bot.i18n import text
 from bot.ui.answers import PrivateMessage
 from bot.ui.custom_ids import ACT, rematch_id
@@ -37,6 +44,11 @@ PRESENTER = CardGamePresenter()
 TABLE = Picture(_pictures.TABLE, b"table", "The table.")
 FIRST = 1
 """Who plays first in the seeded game (R-CG-4: random)."""
+POINTS = {
+    "en": {47: "for 47 points.", 31: "for 31 points.", 60: "for 60 points."},
+    "ru": {47: "получает 47 очков.", 31: "получает 31 очко.", 60: "получает 60 очков."},
+}
+"""The first scoring's points as each language words them (Russian: three plural forms)."""
 
 
 @pytest.fixture(autouse=True)
@@ -58,6 +70,15 @@ def opening(players: int = 3) -> Played:
 def kept(game: Played, seat: int) -> Played:
     """`seat` keeps every ticket offered."""
     return game.play(seat, KeepTickets(tickets=tuple(sorted(t.id for t in game.seat(seat).offered or []))))
+
+
+def scored_once() -> Played:
+    """A 4-player game played at random (deal 43, moves 9) just past its first scoring, where Cleo completed no
+    ticket."""
+    game = new_game(ENGINE, CardGameOptions(), 4, seed=43)
+    for seat in range(4):
+        kept(game, seat)
+    return game.until(lambda view: view.first_scoring is not None, seed=9)
 
 
 def started() -> Played:
@@ -275,3 +296,35 @@ async def test_the_final_message_names_the_winner_with_the_score_sheets(language
     assert message.blocks[1].splitlines()[0].startswith(f"1. {winners[0]}")
     assert len(message.blocks) == 2 + 3, "each player's score line by line"
     assert russian(said(message)) is (language == "ru")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_r_cg_12_the_first_scoring_message_names_each_players_tickets_and_points(language: str) -> None:
+    game = scored_once()
+    view = game.public
+    assert view.deck_number == 2 and view.phase == "turn", "play goes on with the second deck"
+    names = {0: "Ann", 1: "Ben", 2: "Cleo", 3: "Dan"}
+    scored = [e for e in game.events if e.key == FIRST_SCORED]
+    lines = PRESENTER.narrate(language, scored, names, summary=True)
+    picture = Picture(_pictures.FIRST_SCORING, b"first_scoring", text(language, "cardgame_turn.alt.first_scoring"))
+    message = first_scoring_message(language, record(GAME, 4), lines, [picture])
+    assert message.heading == "### " + text(language, "cardgame_bot.first_scoring.title")
+    assert message.call == text(language, "cardgame_bot.first_scoring.content")
+    assert message.pictures == [picture] and message.controls == []
+    assert [s.points for s in view.first_scoring or []] == [47, 31, 0, 60]
+    said_lines = message.blocks[1].splitlines()
+    assert len(said_lines) == 4, "one line per player, in seat order"
+    for line, scoring in zip(said_lines, view.first_scoring or [], strict=True):
+        assert line.startswith("**") and names[scoring.seat] in line, "loud"
+        assert all(ticket_words(language, t.ticket) in line for t in scoring.tickets), "each completed ticket named"
+        if scoring.points:
+            assert line.endswith(POINTS[language][scoring.points] + "**")
+        else:
+            assert line == "**" + text(language, "cardgame.event.first_scoring_none", player="Cleo") + "**"
+    assert russian(said(message)) is (language == "ru")
+    if language == "en":
+        assert said_lines[1:3] == [
+            "**First scoring: Ben completes New York – Sault St. Marie (6), Los Angeles – Houston (11), "
+            "Los Angeles – Duluth (14) for 31 points.**",
+            "**First scoring: Cleo completes no tickets.**",
+        ]

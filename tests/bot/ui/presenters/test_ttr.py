@@ -6,19 +6,31 @@ from __future__ import annotations
 import pytest
 
 from bot.exts.ttr import _pictures
-from bot.exts.ttr._map import ticket_words
+from bot.exts.ttr._map import city_name, fold, game_map, route_name, ticket_words
 from bot.exts.ttr._presenter import CityPicked, Paying, TtrPresenter
 from bot.exts.ttr._private import Target
 from bot.i18n import text
 from bot.ui.answers import PrivateMessage
+from bot.ui.components import GameComponent
 from bot.ui.custom_ids import ACT, rematch_id
 from bot.ui.pictures import Picture
 from bot.ui.table_presenter import Verb
 from rules.ttr import TicketToRideEngine
-from rules.ttr.actions import DECK, Claim, DrawCard, DrawTickets, KeepTickets
-from rules.ttr.options import FirstPlayer, TtrOptions
+from rules.ttr.actions import (
+    DECK,
+    BuildStation,
+    Claim,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+    TtrAction,
+    Withdraw,
+)
+from rules.ttr.options import FirstPlayer, MapChoice, TtrOptions
 from tests.bot.ui.presenters.support import (
     LANGUAGES,
+    Control,
     Played,
     by_id,
     cid,
@@ -64,6 +76,30 @@ def started() -> Played:
     game = opening()
     for seat in range(3):
         kept(game, seat)
+    return game
+
+
+def europe() -> Played:
+    """A 3-player Europe game under way, Ann to play with 2 purple cards and 2 locomotives (seed 245: the deck then
+    turns up a locomotive and two yellows, so her purple tunnel Marseille – Zürich costs 1 more card)."""
+    game = new_game(ENGINE, TtrOptions(map=MapChoice.EUROPE, first_player=FirstPlayer.SEAT_ORDER), 3, seed=245)
+    for seat in range(3):
+        kept(game, seat)
+    assert {colour: count for colour, count in game.seat(0).hand.items() if count} == {"purple": 2, "locomotive": 2}
+    return game
+
+
+def tunnel_track() -> int:
+    """The purple tunnel Marseille – Zürich (2)."""
+    [found] = [t for t in game_map("europe").tracks if {t.a, t.b} == {"marseille", "zurich"}]
+    assert found.tunnel and found.color == "purple" and found.length == 2
+    return found.id
+
+
+def in_tunnel() -> Played:
+    """Ann laid a purple card and a locomotive for Marseille – Zürich; 1 more card is due."""
+    game = europe().play(0, Claim(track=tunnel_track(), color="purple", locomotives=1))
+    assert game.public.tunnel is not None and game.public.tunnel.extra == 1
     return game
 
 
@@ -311,3 +347,131 @@ async def test_the_board_is_drawn_as_a_png_with_its_alt_text(monkeypatch: pytest
     picture = await PRESENTER.draw("en", record(GAME, 3), started().public)
     assert picture.name == "board.png" and picture.data.startswith(b"\x89PNG")
     assert picture.alt.startswith("Ticket to Ride · USA") and "Ann to play" in picture.alt
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_r_eu_6_a_tunnel_that_turned_up_cards_asks_its_claimer_alone_to_pay_each_way_or_give_it_up(
+    language: str,
+) -> None:
+    game = in_tunnel()
+    view = game.seat(0)
+    game_record = record(GAME, 3)
+    assert PRESENTER.needs_choice(view) and not PRESENTER.needs_choice(game.seat(1))
+    reply = await PRESENTER.hand(language, game_record, view)
+    assert route_name(language, "europe", tunnel_track()) in reply.content
+    assert all(text(language, f"ttr.color.{c}") in reply.content for c in ("locomotive", "yellow"))
+    found = controls(reply.items)
+    ways = [PayTunnel(locomotives=0), PayTunnel(locomotives=1), Withdraw()]
+    assert [c.custom_id for c in found] == [cid(GAME, ACT, way.encode()) for way in ways]
+    assert set(game.legal(0)) == set(ways), "a button for each legal move, nothing else"
+    assert found[2].label == text(language, "ttr_bot.tunnel.withdraw")
+    assert [p.name for p in reply.pictures] == [_pictures.HAND]
+    assert russian(reply.content) is (language == "ru")
+    assert all(russian(c.label) is (language == "ru") for c in found)
+    if language == "en":
+        assert reply.content == (
+            "Tunnel Marseille – Zürich (2): the three cards turned up were locomotive, yellow, yellow. "
+            "It costs 1 more card. Pay, or give it up (your cards come back)."
+        )
+        assert [c.label for c in found] == ["Pay 1 × purple", "Pay 1 × locomotive", "Give up the tunnel"]
+    waiting = await PRESENTER.hand(language, game_record, game.seat(1))
+    assert waiting.content == text(language, "ttr_bot.hand.waiting", player="Ann") and waiting.items == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_r_v1_while_a_tunnel_waits_everyone_is_told_the_cards_turned_up_and_no_draw_is_offered(language: str) -> None:
+    before = PRESENTER.board_key(europe().public)
+    game = in_tunnel()
+    view = game.public
+    assert PRESENTER.turn_goes_on(view) and not PRESENTER.drawing_turn(view, 0)
+    assert PRESENTER.board_key(view) != before, "the board shows the tunnel being tried"
+    lines = PRESENTER.narrate(language, game.events, {0: "Ann", 1: "Ben", 2: "Cleo"}, summary=False)
+    [line] = lines
+    assert "Ann" in line and route_name(language, "europe", tunnel_track()) in line
+    assert russian(line) is (language == "ru")
+    message = PRESENTER.turn(language, record(GAME, 3), view, game.legal(0), lines, [])
+    assert message.call == text(language, "ttr_bot.turn.tunnel", player=f"<@{user_id(0)}>") and message.hint == ""
+    assert [c.custom_id for c in controls(message.controls) if not c.disabled] == [cid(GAME, "hand")]
+    if language == "en":
+        assert line == (
+            "Ann tries the tunnel Marseille – Zürich (2): revealed locomotive, yellow, yellow; 1 more card needed."
+        )
+
+
+@pytest.mark.parametrize(
+    ("move", "told"),
+    [
+        (PayTunnel(locomotives=1), "Ann claimed Marseille – Zürich (2) with 1 × purple + 2 × locomotive: +2 points."),
+        (Withdraw(), "Ann gives up the tunnel Marseille – Zürich (2) and takes the cards back."),
+    ],
+)
+async def test_r_eu_6_paying_or_giving_the_tunnel_up_ends_the_choice_and_is_told(move: TtrAction, told: str) -> None:
+    game = in_tunnel().play(0, move)
+    assert not PRESENTER.needs_choice(game.seat(0)) and game.public.current == 1
+    lines = PRESENTER.narrate("en", game.events, {0: "Ann", 1: "Ben", 2: "Cleo"}, summary=True)
+    assert lines == [told]
+    reply = await PRESENTER.hand("en", record(GAME, 3), game.seat(0))
+    assert reply.content == "It is Ben's turn." and reply.items == []
+
+
+def stations_offered(items: list[GameComponent]) -> list[Control]:
+    """The station menus among a hand's controls."""
+    return [c for c in controls(items) if c.custom_id.startswith(cid(GAME, "station"))]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_r_eu_4_my_hand_in_europe_offers_a_station_on_every_city_in_menus_of_at_most_25(language: str) -> None:
+    game = europe()
+    reply = await PRESENTER.hand(language, record(GAME, 3), game.seat(0))
+    menus = stations_offered(reply.items)
+    assert [m.custom_id for m in menus] == [cid(GAME, "station", "0"), cid(GAME, "station", "1")]
+    assert all(len(m.options) <= 25 for m in menus)
+    cities = [value for m in menus for value in m.values]
+    assert sorted(cities) == sorted(c.id for c in game_map("europe").cities), "each city once, none built yet"
+    assert {a.city for a in game.legal(0) if isinstance(a, BuildStation)} == set(cities)
+    labels = [option.label for m in menus for option in m.options]
+    assert labels == [city_name(language, city) for city in cities]
+    assert labels == sorted(labels, key=fold), "alphabetical in the reader's language"
+    for menu in menus:
+        first, last = menu.options[0].label, menu.options[-1].label
+        assert menu.label == text(language, "ttr_bot.station.placeholder", first=first, last=last)
+        assert russian(menu.label) is (language == "ru")
+    if language == "en":
+        assert menus[0].label == "Build a station (Amsterdam – Madrid)…"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_r_eu_4_a_station_city_picked_narrows_to_each_card_the_first_station_may_cost(language: str) -> None:
+    game = europe()
+    game_record = record(GAME, 3)
+    step = PRESENTER.read("station", "1", ["zurich"])
+    assert step == Paying(Target.station("zurich"))
+    paying = PRESENTER.narrowed(language, game_record, game.seat(0), step)
+    assert isinstance(paying, PrivateMessage)
+    subject = text(language, "ttr_bot.station.subject", city=city_name(language, "zurich"))
+    assert paying.content == text(language, "ttr_bot.pay.which_cards", subject=subject)
+    pay, back = controls(paying.items)
+    assert pay.custom_id == cid(GAME, ACT)
+    ways = [a for a in game.legal(0) if isinstance(a, BuildStation) and a.city == "zurich"]
+    assert sorted(pay.values) == sorted(a.encode() for a in ways) and len(ways) == 2
+    assert (back.custom_id, back.label) == (cid(GAME, "hand"), text(language, "ttr_bot.button.back"))
+    assert russian(paying.content) is (language == "ru")
+    if language == "en":
+        assert paying.content == "How do you pay for a station in Zürich?"
+        assert [o.label for o in pay.options] == ["1 × purple", "1 × locomotive"]
+    assert PRESENTER.narrowed(language, game_record, game.seat(1), step) is None, "not Ben's turn"
+
+
+async def test_r_eu_4_the_second_station_costs_two_cards_and_a_city_with_a_station_is_offered_no_more() -> None:
+    game = europe().play(0, BuildStation(city="zurich", color="purple", locomotives=0))
+    for seat in (1, 2):
+        game.play(seat, DrawCard(source=DECK)).play(seat, DrawCard(source=DECK))
+    view = game.seat(0)
+    assert {colour: count for colour, count in view.hand.items() if count} == {"purple": 1, "locomotive": 2}
+    game_record = record(GAME, 3)
+    reply = await PRESENTER.hand("en", game_record, view)
+    cities = {value for menu in stations_offered(reply.items) for value in menu.values}
+    assert "zurich" not in cities and len(cities) == len(game_map("europe").cities) - 1
+    paying = PRESENTER.narrowed("en", game_record, view, Paying(Target.station("berlin")))
+    assert isinstance(paying, PrivateMessage)
+    assert [o.label for o in controls(paying.items)[0].options] == ["1 × purple + 1 × locomotive", "2 × locomotive"]
