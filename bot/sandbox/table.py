@@ -240,6 +240,22 @@ def move_driver(game: str) -> MoveDriver:
     return driver
 
 
+async def click_on_turn_message(table: ScriptedTable, record: GameRecord, person: LocalUser, code: str) -> None:
+    """Make a draw as a person would on the turn message of a card-table game: the enabled button whose move is
+    `code`, or the face-up card it draws (`take`)."""
+    message = await table.turn_message(record.id)
+    custom_id = next(
+        str(c["custom_id"])
+        for found, c in controls(message)
+        if not c.get("disabled")
+        and (
+            (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
+            or (found == "take" and f"draw:{str(c['custom_id']).rsplit(':', 1)[1]}" == code)
+        )
+    )
+    await table.timed(code.partition(":")[0], table.discord.click(person, message, custom_id))
+
+
 def public_controls(discord: LocalDiscord, record: GameRecord) -> RecordedMessage | None:
     """The newest public message with controls of this record's version in its channel, if shown yet."""
     prefix = f"{record.game}:{record.id}:{record.version}:"

@@ -131,10 +131,6 @@ class NotificationService(BackgroundLoop, GameListener):
         """Whose invitations to games a person refuses on a server (read from the store each time: they are rare)."""
         return await self.store.refusals(guild_id, user_id)
 
-    async def refuses_invitation(self, guild_id: int, user_id: int, inviter_id: int) -> bool:
-        """Whether a person refuses this inviter's invitations on a server (theirs, or everyone's)."""
-        return (await self.refusals(guild_id, user_id)).refuses(inviter_id)
-
     async def refuse_everyone(self, guild_id: int, user_id: int, refused: bool) -> Refusals:
         """Refuse (or take again) everyone's invitations on a server; the inviters refused one by one stay so."""
         after = replace(await self.refusals(guild_id, user_id), everyone=refused)

@@ -21,8 +21,8 @@ from bot import drawing
 from bot.drawing import PictureCache
 from bot.exts.cardgame import _pictures as cardgame_pictures
 from bot.exts.ttr import _pictures as ttr_pictures
+from bot.i18n import labels
 from bot.storage.games import GameRecord, SeatRecord
-from bot.ui.pictures import labels
 from bot.workers import WorkerPool
 from render.ttr import render_board, render_hand
 from rules.cardgame import CardGameEngine

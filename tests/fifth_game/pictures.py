@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from render.fonts import font
 from render.games import RGB, GamePictures
 from render.labels import Labels, text_for
 from tests.fifth_game.rules import CoinView
@@ -24,11 +25,12 @@ def frame(view: CoinView, labels: Labels, names: Sequence[str]) -> Image.Image:
     draw.line((finish, 0, finish, image.height), fill=(0, 0, 0), width=2)
     for seat, steps in enumerate(view.steps):
         top = LANE * seat + LANE // 2
-        draw.text((8, top + 12), names[seat][:14], fill=(0, 0, 0))
+        draw.text((8, top + 10), names[seat][:14], fill=(0, 0, 0), font=font(16))
         x = MARGIN + STEP * min(steps, view.target)
         draw.ellipse((x, top + 4, x + LANE - 8, top + LANE - 4), fill=COLOURS[seat % len(COLOURS)])
     if view.heads is not None:
-        draw.text((8, 4), text_for(labels, "coin.picture.heads" if view.heads else "coin.picture.tails"), fill=0)
+        said = text_for(labels, "coin.picture.heads" if view.heads else "coin.picture.tails")
+        draw.text((8, 2), said, fill=(0, 0, 0), font=font(14))
     return image
 
 

@@ -7,8 +7,9 @@ File names say only what a picture is (`table.png`, `hand.png`, …), never whos
 from __future__ import annotations
 
 from bot.drawing import PICTURES, draw_once
+from bot.i18n import labels
 from bot.storage.games import GameRecord
-from bot.ui.pictures import labels, plain_names
+from bot.ui.pictures import plain_names
 from render.cardgame import render_hand, render_scoring, render_scoring_detail, render_table
 from render.cardgame.scoring import Stage
 from rules.cardgame.view import CardGameView

@@ -3,7 +3,7 @@ game's entry gives)."""
 
 from __future__ import annotations
 
-from bot.sandbox.table import ScriptedTable, controls, select_with, ticket_choice
+from bot.sandbox.table import ScriptedTable, click_on_turn_message, controls, select_with, ticket_choice
 from bot.storage.games import GameRecord
 from localdiscord.models import LocalUser
 
@@ -15,17 +15,7 @@ async def play_move(table: ScriptedTable, record: GameRecord, person: LocalUser,
     verb, _, rest = code.partition(":")
     discord = table.discord
     if verb in ("draw", "tickets"):
-        message = await table.turn_message(record.id)
-        custom_id = next(
-            str(c["custom_id"])
-            for found, c in controls(message)
-            if not c.get("disabled")
-            and (
-                (found == "act" and str(c["custom_id"]).split(":", 4)[4] == code)
-                or (found == "take" and f"draw:{str(c['custom_id']).rsplit(':', 1)[1]}" == code)
-            )
-        )
-        await table.timed(verb, discord.click(person, message, custom_id))
+        await click_on_turn_message(table, record, person, code)
         return
     ids = [] if rest == "none" else rest.split(",")
     private = ticket_choice(table, person, ids) if verb == "keep" and ids else None

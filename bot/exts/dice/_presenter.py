@@ -6,13 +6,13 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.i18n import render, text
+from bot.i18n import labels, render, text
 from bot.storage.games import GameRecord
 from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import act_id, rematch_id
 from bot.ui.hints import with_hints
-from bot.ui.pictures import Picture, labels, plain_names
+from bot.ui.pictures import Picture, plain_names
 from render.dice import render_scores, render_turn
 from rules.dice import Add, DiceEngine, DiceView, Face, Freight, Roll, Stop
 from rules.engine import Event, GameResult

@@ -22,11 +22,11 @@ from discord.ext import commands
 
 from bot.drawing import draw_slow
 from bot.games import GAMES, game_name
-from bot.i18n import fit, language_of, text
+from bot.i18n import fit, labels, language_of, text
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private, think
 from bot.ui.charts import as_logged
-from bot.ui.pictures import MAX_ALT_TEXT, labels, plain_names
+from bot.ui.pictures import MAX_ALT_TEXT, plain_names
 from bot.ui.visibility import visible_place
 from render.replay import EXTENSION, render_game_log, render_game_replay
 

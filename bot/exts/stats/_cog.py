@@ -21,11 +21,11 @@ from discord.ext import commands
 from bot.drawing import draw_slow
 from bot.exts.shared_commands import offer_games
 from bot.games import GAMES, GameInfo, game_name
-from bot.i18n import escaped, language_of, shown_name, text
+from bot.i18n import escaped, labels, language_of, shown_name, text
 from bot.services.ratings import RatingRecords, Summary, shown, summarize
 from bot.storage.ratings import Standing
 from bot.ui.answers import reply_private, think
-from bot.ui.pictures import Picture, labels
+from bot.ui.pictures import Picture
 from bot.ui.visibility import seen_places
 from render.labels import Labels
 from render.stats import BoardRow, Figure, Leaderboard, StatsCard, render_leaderboard, render_stats

@@ -8,8 +8,9 @@ picture is drawn from a public view only: a seat's view never travels to the wor
 from __future__ import annotations
 
 from bot.drawing import PICTURES, draw_once
+from bot.i18n import labels
 from bot.storage.games import GameRecord
-from bot.ui.pictures import labels, plain_names
+from bot.ui.pictures import plain_names
 from render.ttr import render_board, render_hand, render_score_sheet, render_ticket_choice
 from rules.ttr.view import PublicView, SeatView
 

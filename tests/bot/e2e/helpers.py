@@ -146,7 +146,7 @@ async def stored_version(bot: Conductor, game_id: int) -> int:
 
 async def version_after(bot: Conductor, game_id: int, version: int) -> GameRecord:
     """Wait until a game has moved past a version."""
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(PATIENCE):
         while True:
             record = await stored(bot, game_id)
             if record.version > version:
@@ -156,7 +156,7 @@ async def version_after(bot: Conductor, game_id: int, version: int) -> GameRecor
 
 async def armed(bot: Conductor, game_id: int, seat: int, version: int) -> TurnTimer | None:
     """Wait until a seat's timer is armed (moves are shown before their timers are set); None if the game moved on."""
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(PATIENCE):
         while True:
             timer = (await bot.timers.store.timers(game_id)).get(seat)
             record = await bot.service.store.get(game_id)
