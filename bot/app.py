@@ -52,6 +52,7 @@ from bot.ui.custom_ids import ComponentId
 from bot.ui.notices import ChannelAnnouncer
 from bot.ui.parts import Controller
 from bot.ui.places import GamePlaces
+from bot.web.server import WebServer
 from render.artstore import prune as prune_art
 from rules.engine import Budget
 
@@ -132,6 +133,7 @@ class Conductor(commands.AutoShardedBot):
     ratings: RatingService
     rating_records: RatingRecords
     charts: FinalCharts
+    web: WebServer
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -223,6 +225,8 @@ class Conductor(commands.AutoShardedBot):
         self.add_dynamic_items(GameComponent)
         await self.tree.set_translator(CommandTranslator())
         set_command_ids(await sync_commands(self, CommandSyncStore(self.database), self.settings))
+        self.web = WebServer(self, self.settings)
+        await self.web.start()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait only as long as Discord asks: one IDENTIFY per bucket (`shard_id % max_concurrency`) every 5 s
@@ -291,6 +295,8 @@ class Conductor(commands.AutoShardedBot):
             await asyncio.gather(self._starting_workers, return_exceptions=True)
         if hasattr(self, "charts"):
             await self.charts.close()  # after the service: a bot player's last move tells it of the end first
+        if hasattr(self, "web"):
+            await self.web.close()
         await super().close()
         set_command_ids({})  # the ids belong to this connection's application; the next may differ
         if hasattr(self, "database"):

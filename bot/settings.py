@@ -80,6 +80,21 @@ class Settings(BaseSettings):
         " theirs was refused or lapsed (0: at once).",
     )
     log_level: str = Field(default="INFO", description="Python logging level name.")
+    web_listen: str | None = Field(
+        default=None,
+        description="`host:port` where the bot serves the live board pages, health and metrics (off when unset).",
+    )
+    web_url: str | None = Field(
+        default=None,
+        description="The public base URL of those pages, for links in Discord (default: `http://` + `web_listen`).",
+    )
+    web_secret: SecretStr | None = Field(
+        default=None, description="The secret that signs board links (needed with `web_listen`; keep it private)."
+    )
+    ops_listen: str | None = Field(
+        default=None,
+        description="`host:port` for health and metrics alone when the board pages are off (`/healthz`, `/metrics`).",
+    )
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -92,6 +107,12 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:
         self.shards()  # refuses ids outside the count
+        return self
+
+    @model_validator(mode="after")
+    def _web_signed(self) -> Settings:
+        if self.web_listen is not None and self.web_secret is None:
+            raise ValueError("web_listen needs web_secret: board links are signed with it")
         return self
 
     def art(self) -> Path:
