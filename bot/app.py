@@ -7,6 +7,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -20,6 +21,7 @@ from bot.game_entry import GameInfo
 from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
+from bot.services.backups import BackupSchedule
 from bot.services.bot_players import BotPlayers
 from bot.services.charts import FinalCharts
 from bot.services.errors import ServiceError
@@ -134,6 +136,7 @@ class Conductor(commands.AutoShardedBot):
     rating_records: RatingRecords
     charts: FinalCharts
     web: WebServer
+    backups: BackupSchedule
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -263,6 +266,14 @@ class Conductor(commands.AutoShardedBot):
         self.notifications.start()
         self.lobbies.start()
         self.ratings.start()  # also stores the games finished before ratings existed, oldest first
+        if self.settings.database_url is None and self.settings.backup_every_hours > 0:
+            self.backups = BackupSchedule(
+                self.settings.database_path,
+                self.settings.backups(),
+                every=timedelta(hours=self.settings.backup_every_hours),
+                keep=self.settings.backup_keep,
+            )
+            self.backups.start()
 
     async def _catch_up_all(self) -> None:
         """Show every game whose channel does not show its newest version (a crash or failed post before)."""
@@ -295,6 +306,8 @@ class Conductor(commands.AutoShardedBot):
             await asyncio.gather(self._starting_workers, return_exceptions=True)
         if hasattr(self, "charts"):
             await self.charts.close()  # after the service: a bot player's last move tells it of the end first
+        if hasattr(self, "backups"):
+            await self.backups.close()
         if hasattr(self, "web"):
             await self.web.close()
         await super().close()

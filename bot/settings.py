@@ -80,6 +80,16 @@ class Settings(BaseSettings):
         " theirs was refused or lapsed (0: at once).",
     )
     log_level: str = Field(default="INFO", description="Python logging level name.")
+    backup_every_hours: float = Field(
+        default=24,
+        ge=0,
+        description="Hours between backups of the SQLite file, taken while the bot runs (0: none; PostgreSQL: use"
+        " pg_dump).",
+    )
+    backup_keep: int = Field(default=7, ge=1, description="How many of the newest backups to keep.")
+    backup_folder: Path | None = Field(
+        default=None, description="Where backups are written (default: `backups` beside the database file)."
+    )
     web_listen: str | None = Field(
         default=None,
         description="`host:port` where the bot serves the live board pages, health and metrics (off when unset).",
@@ -118,6 +128,10 @@ class Settings(BaseSettings):
     def art(self) -> Path:
         """The folder of the static art: the setting, else `conductor-art` beside the database file."""
         return self.art_folder or self.database_path.parent / "conductor-art"
+
+    def backups(self) -> Path:
+        """The folder of the SQLite file's backups: the setting, else `backups` beside the database file."""
+        return self.backup_folder or self.database_path.parent / "backups"
 
     def shards(self) -> ShardSet:
         """The shards this process holds."""
