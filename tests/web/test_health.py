@@ -118,3 +118,19 @@ async def test_healthz_is_503_naming_a_picture_worker_that_died_until_the_next_p
 
         assert await asyncio.wrap_future(drawing.PUBLIC.submit(0, os.getpid)) != pid
         assert await health(bot) == (200, {"status": "ok", "failing": [], "checks": WELL})
+
+
+async def test_healthz_is_503_naming_the_gateway_while_a_shard_is_disconnected_and_200_once_it_is_back(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    async with checked(caplog, usual_people()) as stand_in, ops_bot(stand_in, tmp_path / "games.sqlite3") as bot:
+        shard = bot.get_shard(0)
+        assert shard is not None
+        await shard.disconnect()
+        status, body = await health(bot)
+        assert (status, body["failing"]) == (503, ["gateway"])
+        assert body["checks"]["gateway"] == "not connected to Discord: shard 0 of 1"
+
+        await shard.connect()
+        await stand_in.wait_connected()
+        assert await health(bot) == (200, {"status": "ok", "failing": [], "checks": WELL})
