@@ -21,6 +21,7 @@ from bot.game_entry import GameInfo
 from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
+from bot.metrics import Metrics
 from bot.services.backups import BackupSchedule
 from bot.services.bot_players import BotPlayers
 from bot.services.charts import FinalCharts
@@ -100,10 +101,13 @@ class ConductorTree(app_commands.CommandTree[Any]):
         """Log the failure with its traceback and answer privately that nothing changed (the store was busy, or
         something failed); the bot carries on."""
         name = getattr(interaction.command, "name", "?")
+        client: Conductor = interaction.client
         if isinstance(getattr(error, "original", error), StoreBusy):
+            client.metrics.interaction(interaction.type.name, "busy")
             log.warning("command %s found the store busy: %s", name, getattr(error, "original", error))
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.store_busy"))
             return
+        client.metrics.interaction(interaction.type.name, "failed")
         log.error("command %s failed", name, exc_info=error)
         await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
 
@@ -158,6 +162,8 @@ class Conductor(commands.AutoShardedBot):
         self.clock: Callable[[], float] = time.time
         """The clock of turn timers; tests replace it before the bot starts."""
         self.cooldowns = Cooldowns(enabled=settings.cooldowns)
+        self.metrics = Metrics()
+        """What this bot counts for its operator (`/metrics`)."""
         self.closing = False
         """Set when the bot stops or loses its lease: every interaction is then refused as "restarting"."""
         self._closed = False
@@ -176,6 +182,7 @@ class Conductor(commands.AutoShardedBot):
         """Open the database, resume open games, load the cogs, register persistent components, sync commands
         (nothing is drawn and no worker started here: see `on_ready`)."""
         self.database = await open_database(self.settings)
+        self.database.metrics = self.metrics
         await self.database.hold(self.settings.shards())
         self.database.watch_lease(self.lose_lease)
         self._identify_buckets = await self._max_concurrency()
@@ -188,7 +195,7 @@ class Conductor(commands.AutoShardedBot):
             games, {game: info.engine for game, info in GAMES.items()}, shards=self.settings.shards()
         )
         self.shown = ShownGames(self.service)
-        self.moves = Moves(self.service, self.shown)
+        self.moves = Moves(self.service, self.shown, metrics=self.metrics)
         self.bot_players = BotPlayers(
             self.moves,
             bot_move_delay=self.settings.bot_move_delay,
@@ -350,10 +357,12 @@ class Conductor(commands.AutoShardedBot):
         late (`attend`)."""
         language = language_of(interaction.locale)
         if self.closing:
+            self.metrics.interaction(interaction.type.name, "refused")
             await reply_private(interaction, text(language, "bot.reason.restarting"))
             return False
         wait = self.cooldowns.retry_after(kind, interaction.user.id)
         if wait:
+            self.metrics.interaction(interaction.type.name, "refused")
             await reply_private(interaction, text(language, "bot.reason.cooldown", seconds=math.ceil(wait)))
             return False
         task = asyncio.current_task()
@@ -371,18 +380,24 @@ class Conductor(commands.AutoShardedBot):
         if not await self.admit(interaction, Cooldowns.kind_of_verb(cid.verb)):
             return
         controller = self.controllers.get(cid.game)
+        kind = interaction.type.name
         try:
             if not await self._clicked_in_place(interaction, cid):
+                self.metrics.interaction(kind, "refused")
                 await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.wrong_place"))
                 return
             if controller is None:
+                self.metrics.interaction(kind, "refused")
                 await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.unknown_component"))
                 return
             await controller.on_component(interaction, cid, values)
+            self.metrics.interaction(kind, "ok")
         except StoreBusy as busy:
+            self.metrics.interaction(kind, "busy")
             log.warning("component %s found the store busy: %s", cid, busy)
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.store_busy"))
         except Exception:
+            self.metrics.interaction(kind, "failed")
             log.exception("component %s failed", cid)
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
         finally:
@@ -408,7 +423,8 @@ class Conductor(commands.AutoShardedBot):
         return here == record.channel_id or here == await self.records.seen_from(record.id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
-        """After a command, bring its channel's game up to date if a stored move is not shown there yet."""
+        """After a command, count it and bring its channel's game up to date if a stored move is not shown there yet."""
+        self.metrics.interaction(interaction.type.name, "ok")
         for game_id in self.shown.behind_in(interaction.channel_id or 0):
             await self.bring_up_to_date(game_id)
 

@@ -37,10 +37,11 @@ def test_render_never_imports_the_bot_or_discord() -> None:
     assert offenders == {}
 
 
-def test_storage_imports_only_the_standard_library_its_drivers_the_settings_and_the_shards() -> None:
-    """bot/storage alone speaks SQL: sqlite3, aiosqlite and asyncpg, never discord, pictures or the rules."""
+def test_storage_imports_only_the_standard_library_its_drivers_the_settings_the_shards_and_the_metrics() -> None:
+    """bot/storage alone speaks SQL: sqlite3, aiosqlite and asyncpg, never discord, pictures or the rules; it times
+    its calls into the bot's metrics."""
     allowed = set(sys.stdlib_module_names) | {"__future__", "aiosqlite", "asyncpg"}
-    ours = ("bot.storage", "bot.settings", "bot.shards")
+    ours = ("bot.storage", "bot.settings", "bot.shards", "bot.metrics")
     offenders: dict[str, list[str]] = {}
     for path in sorted((ROOT / "bot" / "storage").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -51,6 +52,15 @@ def test_storage_imports_only_the_standard_library_its_drivers_the_settings_and_
                 if name.split(".")[0] not in allowed and not name.startswith(ours):
                     offenders.setdefault(str(path.relative_to(ROOT)), []).append(name)
     assert offenders == {}
+
+
+def test_the_metrics_sit_below_every_layer() -> None:
+    """bot/metrics.py imports only the standard library and the Prometheus client, so every layer that records (the
+    storage, the services, the workers, the ui, the composition root) may import it without importing upward."""
+    allowed = set(sys.stdlib_module_names) | {"__future__", "prometheus_client"}
+    source = (ROOT / "bot" / "metrics.py").read_text(encoding="utf-8")
+    assert {name.split(".")[0] for name in imports_of(source)} - allowed == set()
+    assert "prometheus_client" in {name.split(".")[0] for name in imports_of(source)}, "the check reads its imports"
 
 
 def test_the_layer_check_sees_imports() -> None:

@@ -23,7 +23,7 @@ from bot.services.errors import ServiceError, ServiceReason
 from bot.services.games import GameListener, GameService, Outcome
 from bot.storage.games import GameRecord
 from bot.ui import permissions
-from bot.ui.answers import Reply, acknowledge, answer
+from bot.ui.answers import Reply, acknowledge, answer, think
 from bot.ui.components import GameComponent
 from bot.ui.custom_ids import ACT, ComponentId, read_act
 from bot.ui.names import seat_names
@@ -490,8 +490,8 @@ class GameController(GameListener):
     async def acknowledge_turn(interaction: discord.Interaction[Any]) -> None:
         """Acknowledge a move answered by the public turn message: a command "thinks" publicly (the new message
         will be its answer), a click defers its update. Idempotent."""
-        if interaction.type is discord.InteractionType.application_command and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+        if interaction.type is discord.InteractionType.application_command:
+            await think(interaction, private=False)
         else:
             await acknowledge(interaction)
 

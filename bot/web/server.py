@@ -8,9 +8,8 @@ import logging
 from aiohttp import web
 
 from bot.settings import Settings
-from bot.ui.parts import Bot
 from bot.web.board import add_board_routes
-from bot.web.ops import add_ops_routes
+from bot.web.ops import Operated, add_ops_routes
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +24,7 @@ class WebServer:
     """Serves the routes the settings turn on, at `web_listen` (board, health, metrics) or `ops_listen` (health and
     metrics only)."""
 
-    def __init__(self, bot: Bot, settings: Settings) -> None:
+    def __init__(self, bot: Operated, settings: Settings) -> None:
         self._bot = bot
         self._settings = settings
         self._runner: web.AppRunner | None = None
