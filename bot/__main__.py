@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.settings import Settings
+from bot.settings import Settings, listen_address
 from bot.storage.database import DatabaseUnusable
 
 LEASE_LOST = 75
@@ -203,15 +203,14 @@ def ask_health(settings: Settings) -> int:
     import urllib.error
     import urllib.request
 
-    address = settings.web_listen or settings.ops_listen
+    address = settings.ops_listen or settings.web_listen
     if address is None:
         print("conductor: no health check is served: set CONDUCTOR_OPS_LISTEN or CONDUCTOR_WEB_LISTEN", file=sys.stderr)
         return 2
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]")
-    if host in ("", "0.0.0.0", "::"):
+    host, port = listen_address(address)
+    if host in ("0.0.0.0", "::"):
         host = "127.0.0.1"  # listening everywhere: ask it here
-    url = f"http://{host if ':' not in host else f'[{host}]'}:{port}/healthz"
+    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/healthz"
     try:
         with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as answer:
             print(answer.read().decode(errors="replace").strip())

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.shards import ShardSet
 from bot.workers import default_workers
+
+
+def listen_address(address: str) -> tuple[str, int]:
+    """Read a `host:port` setting (`[::1]:8080` for IPv6; no host: every address; port 0: a free one)."""
+    parts = urlsplit(f"//{address}")
+    try:
+        port = parts.port
+    except ValueError as error:
+        raise ValueError(f"{address!r} is not host:port ({error})") from None
+    if port is None:
+        raise ValueError(f"{address!r} is not host:port")
+    return parts.hostname or "0.0.0.0", port
 
 
 class Settings(BaseSettings):
@@ -118,6 +131,13 @@ class Settings(BaseSettings):
     def _shards_fit(self) -> Settings:
         self.shards()  # refuses ids outside the count
         return self
+
+    @field_validator("web_listen", "ops_listen")
+    @classmethod
+    def _host_and_port(cls, value: str | None) -> str | None:
+        if value is not None:
+            listen_address(value)
+        return value
 
     @model_validator(mode="after")
     def _web_signed(self) -> Settings:
