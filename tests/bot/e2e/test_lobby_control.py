@@ -77,7 +77,7 @@ async def test_invite_opens_a_lobby_when_there_is_none_and_refuses_what_does_not
         already = await stand_in.user_command("Ann", MENU, "Cat")
         assert already.ephemeral and already.text == "Cat is already in this game."
         outsider = await stand_in.user_command("Dan", MENU, "Eve")
-        assert outsider.ephemeral and outsider.text.startswith("Сначала войдите в лобби"), "Dan reads Russian"
+        assert outsider.ephemeral and outsider.text.startswith("Сначала войдите в набор"), "Dan reads Russian"
         await stand_in.click("Ann", stand_in.message(lobby.id), verb_id(stand_in.message(lobby.id), "start"))
         running_game = await stand_in.user_command("Ann", MENU, "Eve")
         assert running_game.ephemeral and running_game.text.startswith("A game is being played here")

@@ -231,7 +231,7 @@ async def test_three_players_a_double_route_closes_once_one_track_is_taken(
             offered = await stand_in.autocomplete(person, "claim", {"route": typed}, focused="route")
             assert str(partner.id) not in {c.value for c in offered}
             refused = await stand_in.slash(person, "claim", {"route": str(partner.id)})
-            expected = "already hold the other track" if mine else "only one track of a double route"
+            expected = "already hold the other route" if mine else "only one route of a double route"
             assert refused.ephemeral and expected in refused.text
             assert await stored_version(bot, record.id) == at
             if seen == {True, False}:
