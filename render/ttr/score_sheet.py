@@ -93,7 +93,7 @@ def _title(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names: N
 
 def _columns(stations: bool) -> list[_Column]:
     """The number columns, right to left of the player's name."""
-    columns = [_Column("routes", 92), _Column("tickets", 162), _Column("longest", 96)]
+    columns = [_Column("routes", 112), _Column("tickets", 162), _Column("longest", 96)]
     if stations:
         columns.append(_Column("stations", 96))
     return [*columns, _Column("total", 104)]

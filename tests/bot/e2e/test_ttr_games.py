@@ -174,7 +174,7 @@ async def test_europe_whole_game_with_a_tunnel_paid_one_withdrawn_and_a_station(
     assert "withdraw" in done and any(a.startswith("pay:") for a in done)
     assert any(a.startswith("station:") for a in done)
     shown = "\n".join(public_words(r) for m in stand_in.channel_messages() for r in revisions(m))
-    assert "gives up the tunnel" in shown and "built a station" in shown
+    assert "gives up the tunnel" in shown and "builds a station" in shown
     assert "gives up the tunnel" in stand_in.transcript(), "a turn message keeps telling the last turn"
     choices = [
         m
@@ -231,7 +231,7 @@ async def test_three_players_a_double_route_closes_once_one_track_is_taken(
             offered = await stand_in.autocomplete(person, "claim", {"route": typed}, focused="route")
             assert str(partner.id) not in {c.value for c in offered}
             refused = await stand_in.slash(person, "claim", {"route": str(partner.id)})
-            expected = "already hold the other track" if mine else "only one track of a double route"
+            expected = "already hold the other route" if mine else "only one route of a double route"
             assert refused.ephemeral and expected in refused.text
             assert await stored_version(bot, record.id) == at
             if seen == {True, False}:
