@@ -10,14 +10,15 @@ from __future__ import annotations
 from bot.drawing import PICTURES, draw_once
 from bot.i18n import labels
 from bot.storage.games import GameRecord
-from bot.ui.pictures import plain_names
-from render.ttr import render_board, render_hand, render_score_sheet, render_ticket_choice
+from bot.ui.pictures import bot_seats, plain_names
+from render.ttr import render_board, render_hand, render_score_sheet, render_score_summary, render_ticket_choice
 from rules.ttr.view import PublicView, SeatView
 
 BOARD = "board.png"
 HAND = "hand.png"
 TICKETS = "tickets.png"
 SCORES = "scores.png"
+DETAIL = "score-detail.png"
 
 
 async def board(language: str, record: GameRecord, view: PublicView) -> bytes:
@@ -38,8 +39,16 @@ async def ticket_choice(language: str, record: GameRecord, view: SeatView) -> by
     return await PICTURES.get(key, render_ticket_choice, view, labels(language), private=True)
 
 
+async def score_summary(language: str, record: GameRecord, view: PublicView) -> bytes:
+    """The final summary: the winner, the ranking and the totals (public, once the game is over)."""
+    names = plain_names(record)
+    return await draw_once(
+        record.id, render_score_summary, public_only(view), labels(language), names, bot_seats(record)
+    )
+
+
 async def score_sheet(language: str, record: GameRecord, view: PublicView) -> bytes:
-    """The final score sheet (public, once the game is over)."""
+    """The final score sheet: every player's routes and tickets (public, once the game is over)."""
     return await draw_once(record.id, render_score_sheet, public_only(view), labels(language), plain_names(record))
 
 
