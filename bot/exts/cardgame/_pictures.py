@@ -27,10 +27,12 @@ async def table(language: str, record: GameRecord, view: CardGameView) -> bytes:
     return await PICTURES.get(key, render_table, view, labels(language), plain_names(record))
 
 
-async def hand(language: str, record: GameRecord, view: CardGameView) -> bytes:
-    """A player's cards and tickets, with any offered to choose from (private)."""
-    key = (record.id, record.version, "hand", view.seat, language)
-    return await PICTURES.get(key, render_hand, view, labels(language), plain_names(record), private=True)
+async def hand(language: str, record: GameRecord, view: CardGameView, places: str | None = None) -> bytes:
+    """A player's cards and tickets, with any offered to choose from (private), its cities named in `places` (the
+    game's language)."""
+    key = (record.id, record.version, "hand", view.seat, language, places)
+    words = labels(language, places=places)
+    return await PICTURES.get(key, render_hand, view, words, plain_names(record), private=True)
 
 
 async def first_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:

@@ -412,12 +412,19 @@ class CardGamePresenter:
         )
 
     async def hand(
-        self, language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = ()
+        self,
+        language: str,
+        record: GameRecord,
+        view: CardGameView,
+        lines: Sequence[str] = (),
+        *,
+        places: str | None = None,
     ) -> PrivateMessage:
-        """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now."""
+        """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now (the
+        picture names cities in `places`, the game's language)."""
         if self.needs_choice(view):
-            return await ticket_choice(language, record, view, lines)
-        picture = await hand_picture(language, record, view)
+            return await ticket_choice(language, record, view, lines, places)
+        picture = await hand_picture(language, record, view, places)
         status = hand_status(language, record, view)
         items: list[GameComponent] = []
         if view.phase == "turn" and view.current == view.seat:

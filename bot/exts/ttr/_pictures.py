@@ -27,16 +27,17 @@ async def board(language: str, record: GameRecord, view: PublicView) -> bytes:
     return await PICTURES.get(key, render_board, public_only(view), labels(language), plain_names(record), record.id)
 
 
-async def hand(language: str, record: GameRecord, view: SeatView) -> bytes:
-    """A player's cards, tickets and trains (private)."""
-    key = (record.id, record.version, "hand", view.seat, language)
-    return await PICTURES.get(key, render_hand, view, labels(language), plain_names(record), private=True)
+async def hand(language: str, record: GameRecord, view: SeatView, places: str | None = None) -> bytes:
+    """A player's cards, tickets and trains (private), its cities named in `places` (the game's language)."""
+    key = (record.id, record.version, "hand", view.seat, language, places)
+    words = labels(language, places=places)
+    return await PICTURES.get(key, render_hand, view, words, plain_names(record), private=True)
 
 
-async def ticket_choice(language: str, record: GameRecord, view: SeatView) -> bytes:
-    """The tickets a player is choosing from (private)."""
-    key = (record.id, record.version, "tickets", view.seat, language)
-    return await PICTURES.get(key, render_ticket_choice, view, labels(language), private=True)
+async def ticket_choice(language: str, record: GameRecord, view: SeatView, places: str | None = None) -> bytes:
+    """The tickets a player is choosing from (private), its cities named in `places` (the game's language)."""
+    key = (record.id, record.version, "tickets", view.seat, language, places)
+    return await PICTURES.get(key, render_ticket_choice, view, labels(language, places=places), private=True)
 
 
 async def score_summary(language: str, record: GameRecord, view: PublicView) -> bytes:

@@ -391,14 +391,15 @@ class TtrPresenter:
         )
 
     async def hand(
-        self, language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()
+        self, language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = (), *, places: str | None = None
     ) -> PrivateMessage:
-        """What "My hand" shows: the pending ticket or tunnel choice, else the hand picture and the moves possible."""
+        """What "My hand" shows: the pending ticket or tunnel choice, else the hand picture and the moves possible
+        (the pictures name cities in `places`, the game's language)."""
         if view.seat in view.to_act and view.offered:
-            return await ticket_choice(language, record, view, lines)
+            return await ticket_choice(language, record, view, lines, places)
         if view.seat in view.to_act and view.phase == "tunnel":
-            return await tunnel_choice(language, record, view, lines)
-        picture = await hand_picture(language, record, view)
+            return await tunnel_choice(language, record, view, lines, places)
+        picture = await hand_picture(language, record, view, places)
         items: list[GameComponent] = []
         status = hand_status(language, record, view)
         if view.phase == "turn" and view.current == view.seat:
