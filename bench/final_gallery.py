@@ -57,16 +57,16 @@ def _ttr(view: PublicView, labels: Callable[..., str]) -> list[bytes]:
     return [
         render_score_summary(view, labels, NAMES, BOTS),
         render_board(view, labels, NAMES),
-        render_score_sheet(view, labels, NAMES),
+        render_score_sheet(view, labels, NAMES, BOTS),
     ]
 
 
 def _cardgame(view: CardGameView, labels: Callable[..., str]) -> list[bytes]:
     """The card game's final pictures: the summary, the final table, the detail."""
     return [
-        render_scoring(view, labels, NAMES, "final"),
+        render_scoring(view, labels, NAMES, "final", BOTS),
         render_table(view, labels, NAMES),
-        render_scoring_detail(view, labels, NAMES, "final"),
+        render_scoring_detail(view, labels, NAMES, "final", BOTS),
     ]
 
 

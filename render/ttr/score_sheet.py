@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from render.fonts import font
+from render.glyphs import bot_mark
 from render.ttr.encode import encode
 from render.ttr.palette import (
     ACCENT,
@@ -60,7 +61,7 @@ def summary_image(view: PublicView, labels: Labels, names: Names, bots: Collecti
     image = Image.new("RGB", (WIDTH, TABLE_TOP + table_h + 60 + PAD), PAPER)
     draw = ImageDraw.Draw(image)
     _title(draw, view, labels, names)
-    _table(draw, view, finals, labels, names, set(bots))
+    _table(image, view, finals, labels, names, set(bots))
     _longest(draw, view, labels, names, TABLE_TOP + table_h + 14)
     return image
 
@@ -70,10 +71,11 @@ def render_score_summary(view: PublicView, labels: Labels, names: Names, bots: C
     return encode(summary_image(view, labels, names, bots))
 
 
-def score_sheet_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
-    """Draw the detail of a finished game: each player, best first, with routes by length and every ticket."""
+def score_sheet_image(view: PublicView, labels: Labels, names: Names, bots: Collection[int] = ()) -> Image.Image:
+    """Draw the detail of a finished game: each player, best first (bot players marked), with routes by length and
+    every ticket."""
     cities = city_names(labels, load_map(view.map))
-    details = [_detail(view, final, cities, labels, names) for final in _finals(view)]
+    details = [_detail(view, final, cities, labels, names, final.seat in bots) for final in _finals(view)]
     image = Image.new("RGB", (WIDTH, PAD + sum(d.height + 14 for d in details) - 14 + PAD), PAPER)
     y = PAD
     for detail in details:
@@ -82,9 +84,9 @@ def score_sheet_image(view: PublicView, labels: Labels, names: Names) -> Image.I
     return image
 
 
-def render_score_sheet(view: PublicView, labels: Labels, names: Names) -> bytes:
+def render_score_sheet(view: PublicView, labels: Labels, names: Names, bots: Collection[int] = ()) -> bytes:
     """The detail as PNG bytes: the last picture of the final message."""
-    return encode(score_sheet_image(view, labels, names))
+    return encode(score_sheet_image(view, labels, names, bots))
 
 
 def _finals(view: PublicView) -> list[FinalPlayer]:
@@ -117,7 +119,7 @@ def _columns(stations: bool) -> list[_Column]:
 
 
 def _table(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     view: PublicView,
     finals: list[FinalPlayer],
     labels: Labels,
@@ -126,6 +128,7 @@ def _table(
 ) -> None:
     """The table: one row per player, best first, big enough to read on a phone."""
     assert view.result is not None
+    draw = ImageDraw.Draw(image)
     rules = load_map(view.map).rules
     columns = _columns(rules.stations_per_player > 0)
     right = WIDTH - PAD
@@ -149,17 +152,19 @@ def _table(
         draw.rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 4), fill=fill)
         draw.rectangle((PAD, y, PAD + 8, y + ROW_H - 4), fill=player_color(view.players[final.seat].color))
         draw.text((PAD + 38, mid - 2), str(rank), font=font(36, bold=True), fill=PAPER_TEXT, anchor="mm")
-        mark = _bot_mark(draw, (name_x, mid - 2), 30) if final.seat in bots else 0.0
+        mark = paste_bot_mark(image, (name_x, mid - 2), 32) if final.seat in bots else 0.0
         _name(draw, player_name(names, final.seat), (name_x + mark, mid - 2), name_end - name_x - mark)
         for column, x in edges:
             _cell(draw, column.key, view, final, (x - 6, mid - 2))
     draw.line((PAD, TABLE_TOP + 45, WIDTH - PAD, TABLE_TOP + 45), fill=PAPER_LINE, width=2)
 
 
-def _bot_mark(draw: ImageDraw.ImageDraw, at: tuple[float, float], size: int) -> float:
-    """Where a bot player's robot mark goes, before the name; return the room it takes. The project's font has no
-    emoji: the drawn robot glyph of render/glyphs.py (on its way) is to be drawn here, and takes no room until then."""
-    return 0.0
+def paste_bot_mark(image: Image.Image, at: tuple[float, float], size: int) -> float:
+    """A bot player's robot mark (the font has no emoji) at the left of `at`, centred on its line, before the name;
+    return the room it takes. The card game's scoring marks its bot players with it too."""
+    mark = bot_mark(size, PAPER_TEXT)
+    image.paste(mark, (round(at[0]), round(at[1] - size / 2)), mark)
+    return size + 10
 
 
 def _name(draw: ImageDraw.ImageDraw, name: str, at: tuple[float, float], room: float) -> None:
@@ -226,8 +231,11 @@ def _longest(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names:
     draw.text((PAD + 54, top + 22), text, font=face, fill=PAPER_TEXT, anchor="lm")
 
 
-def _detail(view: PublicView, final: FinalPlayer, cities: dict[str, str], labels: Labels, names: Names) -> Image.Image:
-    """One player's detail: name, routes by length, then every ticket completed or missed, two to a line."""
+def _detail(
+    view: PublicView, final: FinalPlayer, cities: dict[str, str], labels: Labels, names: Names, bot: bool
+) -> Image.Image:
+    """One player's detail: name (a bot player's marked), routes by length, then every ticket completed or missed,
+    two to a line."""
     width = WIDTH - 2 * PAD
     tickets = sorted(final.tickets, key=lambda t: (not t.completed, -t.points, t.id))
     lines = -(-len(tickets) // 2)
@@ -241,8 +249,9 @@ def _detail(view: PublicView, final: FinalPlayer, cities: dict[str, str], labels
     card.paste(b, (24, 16), b)
     trail, trail_face = fitted(picture_text(labels, "score.trail", length=final.longest_length), 22, 300)
     trail_w = trail_face.getlength(trail)
-    name, face = fitted(player_name(names, final.seat), 28, width - 76 - 40 - trail_w, bold=True)
-    draw.text((76, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
+    mark = paste_bot_mark(card, (76, 36), 28) if bot else 0.0
+    name, face = fitted(player_name(names, final.seat), 28, width - 76 - 40 - trail_w - mark, bold=True)
+    draw.text((76 + mark, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
     draw.text((width - 20, 36), trail, font=trail_face, fill=PAPER_MUTED, anchor="rm")
     _lengths(draw, view, final.seat, labels, (24, 16 + 48 + 22))
     y = 16 + 48 + 52

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.drawing import PICTURES, draw_once
 from bot.i18n import labels
 from bot.storage.games import GameRecord
-from bot.ui.pictures import plain_names
+from bot.ui.pictures import bot_seats, plain_names
 from render.cardgame import render_hand, render_scoring, render_scoring_detail, render_table
 from render.cardgame.scoring import Stage
 from rules.cardgame.view import CardGameView
@@ -37,14 +37,17 @@ async def hand(language: str, record: GameRecord, view: CardGameView, places: st
 
 async def first_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
     """The 4-player first scoring (public once it has happened)."""
-    return await draw_once(record.id, render_scoring, view, labels(language), plain_names(record), "first")
+    names, bots = plain_names(record), bot_seats(record)
+    return await draw_once(record.id, render_scoring, view, labels(language), names, "first", bots)
 
 
 async def final_scoring(language: str, record: GameRecord, view: CardGameView) -> bytes:
-    """The final score sheet (public, once the game is over)."""
-    return await draw_once(record.id, render_scoring, view, labels(language), plain_names(record), "final")
+    """The final summary: the winner, the ranking and the totals (public, once the game is over)."""
+    names, bots = plain_names(record), bot_seats(record)
+    return await draw_once(record.id, render_scoring, view, labels(language), names, "final", bots)
 
 
 async def scoring_detail(language: str, record: GameRecord, view: CardGameView, stage: Stage) -> bytes:
-    """A scoring's detail (each stack and ticket, the big cities), posted beside its summary."""
-    return await draw_once(record.id, render_scoring_detail, view, labels(language), plain_names(record), stage)
+    """A scoring's detail (each stack and ticket, the big cities), posted under its summary."""
+    names, bots = plain_names(record), bot_seats(record)
+    return await draw_once(record.id, render_scoring_detail, view, labels(language), names, stage, bots)

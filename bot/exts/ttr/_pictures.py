@@ -50,7 +50,8 @@ async def score_summary(language: str, record: GameRecord, view: PublicView) -> 
 
 async def score_sheet(language: str, record: GameRecord, view: PublicView) -> bytes:
     """The final score sheet: every player's routes and tickets (public, once the game is over)."""
-    return await draw_once(record.id, render_score_sheet, public_only(view), labels(language), plain_names(record))
+    names = plain_names(record)
+    return await draw_once(record.id, render_score_sheet, public_only(view), labels(language), names, bot_seats(record))
 
 
 def public_only(view: PublicView) -> PublicView:
