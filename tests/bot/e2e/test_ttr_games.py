@@ -78,7 +78,12 @@ async def assert_nothing_private_in_public(stand_in: LocalDiscord, bot: Conducto
             assert not [p for p in private if p in words], words
             if message is not final:
                 assert not [t for t in secret_tickets if t in words], words
-            assert {a.filename for a in revision.attachments} <= {"board.png", "scores.png", "score-chart.png"}
+            assert {a.filename for a in revision.attachments} <= {
+                "board.png",
+                "scores.png",
+                "score-detail.png",
+                "score-chart.png",
+            }
             assert "keep" not in verbs(revision)
     assert scanned > 100
     assert_private_pictures_only_to_players(stand_in, record, {"hand.png", "tickets.png"})
@@ -112,7 +117,7 @@ async def test_usa_whole_game_with_a_restart_in_the_middle_and_nothing_private_i
     replayed = ENGINE.replay(ENGINE.load_options(finished.options), 4, finished.seed, log)
     assert replayed == ENGINE.load_state(finished.state)
     assert final.id == stand_in.channel_messages()[-1].id
-    assert [a.filename for a in final.attachments] == ["scores.png", "board.png", "score-chart.png"]
+    assert [a.filename for a in final.attachments] == ["scores.png", "board.png", "score-detail.png", "score-chart.png"]
     assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
     result = ENGINE.result(replayed)
     assert result is not None

@@ -321,7 +321,7 @@ def test_the_board_is_drawn_again_only_after_a_claim() -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-async def test_the_final_message_names_the_winner_with_the_score_sheet_and_the_board(language: str) -> None:
+async def test_the_final_message_names_the_winner_with_the_summary_the_board_and_the_score_sheet(language: str) -> None:
     game = started().until(lambda view: view.result is not None)
     game_record = record(GAME, 3, status="finished")
     result = ENGINE.result(game.state)
@@ -329,9 +329,14 @@ async def test_the_final_message_names_the_winner_with_the_score_sheet_and_the_b
     message = await PRESENTER.final(language, game_record, game.public, ["Cleo claimed a route."], result)
     winners = [("Ann", "Ben", "Cleo")[seat] for seat in result.winners]
     assert all(name in message.call for name in winners)
-    assert [p.name for p in message.pictures] == [_pictures.SCORES, _pictures.BOARD]
+    assert [p.name for p in message.pictures] == [_pictures.SCORES, _pictures.BOARD, _pictures.DETAIL], (
+        "the summary first, the final board, then the score sheet"
+    )
     assert all(p.alt for p in message.pictures)
     assert all(name in message.pictures[0].alt for name in ("Ann", "Ben", "Cleo"))
+    for player in result.players:  # the board's alt text gives the totals its panel shows
+        name = ("Ann", "Ben", "Cleo")[player.seat]
+        assert text(language, "ttr_turn.alt.score", player=name, points=player.total) in message.pictures[1].alt
     [rematch] = controls(message.controls)
     assert rematch.custom_id == str(rematch_id(7, 12))
     assert rematch.label == text(language, "lobby_control.button.rematch")
