@@ -3,7 +3,7 @@ open event streams within moments.
 
 A game is built only while someone looks: at a page's first read, then at each version shown while a stream of it
 is open (a version shown while nobody follows it marks the data stale, built again at the next read). Its story is
-told from the log once and then move by move (`telling.py`), off the event loop.
+told from the log once and then move by move (`rules.history.Telling`), off the event loop.
 
 Bounded: at most `web_streams_per_game` streams of one game and `web_streams` in all are open (more are refused);
 each stream has a queue of `STREAM_QUEUE` updates, and a client too slow to take them is dropped, not buffered for;
@@ -25,7 +25,7 @@ from bot.settings import Settings
 from bot.storage.games import GameRecord
 from bot.ui.parts import Bot
 from bot.web.board.page_data import as_json, page_data
-from bot.web.board.telling import Telling
+from rules.history import Telling
 
 log = logging.getLogger(__name__)
 
