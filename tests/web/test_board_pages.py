@@ -4,8 +4,10 @@ open their own game only, the live stream following a move made in Discord, the 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import socket
 from typing import Any
 
 import aiohttp
@@ -24,6 +26,8 @@ TTR = "ticket-to-ride"
 DICE_RACE: dict[str, object] = {"target": 10}
 """A short dice race, so a game ends in a few turns."""
 STREAMING = aiohttp.ClientTimeout(total=None, sock_read=PATIENCE)
+MOST_UPDATES = 5000
+"""Updates pushed at most to fill a reader's buffers (a few hundred do, on loopback)."""
 
 
 def token_of(link: str) -> str:
@@ -185,6 +189,41 @@ async def test_streams_beyond_the_caps_are_refused(stand_in: LocalDiscord, runni
             finally:
                 for response in opened:
                     response.close()
+
+
+async def test_a_reader_too_slow_for_the_updates_is_dropped_and_one_who_keeps_up_is_not(
+    stand_in: LocalDiscord, running: WebRunning
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, TTR, ("Ann", "Ben"), seed=5)
+        link = board_links(await players.turn_message(game_id))[0]
+        board = bot.web.board
+        assert board is not None
+        slow = socket.socket()
+        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the reader's side fills at once
+        slow.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(slow, ("127.0.0.1", bot.web.port or 0))
+        path = link.split(base(bot), 1)[1]
+        await asyncio.get_running_loop().sock_sendall(slow, f"GET {path}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        received: list[int] = []
+        async with aiohttp.ClientSession(timeout=STREAMING) as session, session.get(f"{link}/events") as keeping_up:
+            await next_event(keeping_up)
+
+            async def read() -> None:
+                while True:
+                    received.append(json.loads((await next_event(keeping_up))[1])["game"]["version"])
+
+            reading = asyncio.create_task(read())
+            await stand_in.wait_for(lambda: board.open_streams == 2, what="both streams open")
+            pushed = 0
+            while not board.dropped and pushed < MOST_UPDATES:  # never read, the slow one's buffers fill
+                await board.refresh(game_id)
+                pushed += 1
+            assert board.dropped == 1, f"no reader dropped after {pushed} updates"
+            await stand_in.wait_for(lambda: board.open_streams == 1, what="the slow stream closed")
+            await stand_in.wait_for(lambda: len(received) >= pushed or None, what="every update read")
+            reading.cancel()
+        slow.close()
 
 
 async def test_a_finished_games_replay_has_every_move_and_an_unfinished_one_none_yet(
