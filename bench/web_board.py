@@ -4,7 +4,7 @@ live connections, and the time from a move stored to its update sent.
 Run: `.venv/bin/python -m bench.web_board` (`--streams 100`, `--moves 60`, `--skip-live` for the bytes alone).
 
 - bytes: `state.json` of each kind of game (4 players, played by the games' own bot players) at its start, halfway
-  and at its end, as sent and gzipped (the pages ask for compression); one live update is the same data as one
+  and at its end, as sent and gzipped (the pages ask for compression); a live update there, the same data as one
   Server-Sent Event (never compressed); a finished game's `replay.json`; each map's geometry.
 - memory: a bot on the local Discord with its board pages on, serving one Ticket to Ride game; its resident set
   (after a garbage collection) before and after `--streams` event streams of that game are opened by another process
@@ -74,7 +74,7 @@ def sizes() -> dict[str, Any]:
             telling = tell_moves(info.engine, start, log[:moves])
             data = as_json(page_data(info, record, telling.state, telling, "en"))
             row[moment] = _bytes(data)
-        row["update"] = len(event(as_json(page_data(info, record, telling.state, telling, "en"))))
+            row[f"update at {moment}"] = len(event(data))
         finished = tell_moves(info.engine, start, log, keep_views=True)
         row["replay"] = _bytes(as_json(replay_data(info, record, finished, "en")))
         found[name] = row

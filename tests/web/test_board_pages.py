@@ -18,7 +18,7 @@ from bot.web.board.routes import PAGE_POLICY
 from bot.web.board.tokens import check, sign
 from localdiscord import LocalDiscord
 from rules.ttr.maps import load_map
-from tests.bot.e2e.helpers import PATIENCE, playing, table
+from tests.bot.e2e.helpers import PATIENCE, final_with_chart, playing, table
 from tests.rules.ttr.contract import scramble
 from tests.web.support import SECRET, WebRunning, base, board_links, get, get_json, next_event
 
@@ -226,7 +226,7 @@ async def test_a_reader_too_slow_for_the_updates_is_dropped_and_one_who_keeps_up
         slow.close()
 
 
-async def test_a_finished_games_replay_has_every_move_and_an_unfinished_one_none_yet(
+async def test_a_finished_games_final_message_links_to_its_replay_of_every_move_and_an_unfinished_one_has_none(
     stand_in: LocalDiscord, running: WebRunning
 ) -> None:
     async with running() as bot:
@@ -234,7 +234,8 @@ async def test_a_finished_games_replay_has_every_move_and_an_unfinished_one_none
         players = table(stand_in, bot, "Ann")
         running_game = (await players.open("dice", bots=1, options=DICE_RACE)).id
         now = int(bot.clock()) + 600
-        status, replay = await get_json(f"{base(bot)}/b/{sign(SECRET.encode(), finished, now)}/replay.json")
+        [link] = board_links(await final_with_chart(stand_in, bot, finished))  # the chart added, the link kept
+        status, replay = await get_json(f"{link}/replay.json")
         moves = await bot.records.actions(finished)
         assert status == 200 and len(replay["frames"]) == len(moves) + 1
         assert replay["game"]["finished"] and replay["frames"][-1]["told"] == len(replay["story"])
