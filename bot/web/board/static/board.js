@@ -438,7 +438,7 @@
   function play() {
     if (page.frame >= page.frames.length - 1) stepTo(0);
     $("play").dataset.label = "web.page.pause";
-    $("play").textContent = "⏸";
+    $("play").classList.add("playing");
     page.playing = setInterval(() => {
       if (page.frame >= page.frames.length - 1) pause();
       else stepTo(page.frame + 1);
@@ -449,7 +449,7 @@
     clearInterval(page.playing);
     page.playing = null;
     $("play").dataset.label = "web.page.play";
-    $("play").textContent = "▶";
+    $("play").classList.remove("playing");
   }
 
   for (const button of document.querySelectorAll("[data-step]")) button.addEventListener("click", () => step(button.dataset.step));

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { PALETTE, h, s, inkOn, card, chip, badge, star } = Board;
+  const { PALETTE, h, s, inkOn, card, chip, badge, star, fitted } = Board;
   const TTR = PALETTE.ttr;
   const CG = PALETTE.cardgame;
 
@@ -86,6 +86,16 @@
     );
   }
 
+  function nameFitted(name, width, fill) {
+    const [text, size] = fitted(name, 22, width, { bold: true, smallest: 15 });
+    return [text, { size, fill, bold: true }];
+  }
+
+  function cityFitted(name, width) {
+    const [text, size] = fitted(name, 14, width, { bold: true, smallest: 10 });
+    return [text, { size, fill: TTR.dark_ink, bold: true }];
+  }
+
   /** The status line: whose turn, the opening, or the end. */
   function status(ctx) {
     const { view, say } = ctx;
@@ -109,10 +119,10 @@
       s("circle", { cx: x + 32, cy: y + 28, r: 14, fill: "#fff" }),
       s("circle", { cx: x + 32, cy: y + 28, r: 12, fill: colour }),
       label(x + 32, y + 33, seat + 1, { size: 14, fill: inkOn(colour), anchor: "middle", bold: true }),
-      label(x + 54, y + 36, ctx.name(seat), { size: 22, fill: active ? TTR.accent : TTR.panel_text, bold: true }),
-      cardsIcon(x + w - 136, y + 16, 24, 24),
-      label(x + w - 86, y + 36, player.hand_size, { size: 22, fill: TTR.panel_text, anchor: "end", bold: true }),
-      ticketIcon(x + w - 64, y + 18, 30, 20, back),
+      label(x + 54, y + 36, ...nameFitted(ctx.name(seat), w - 54 - 170, active ? TTR.accent : TTR.panel_text)),
+      cardsIcon(x + w - 152, y + 16, 24, 24),
+      label(x + w - 94, y + 36, player.hand_size, { size: 22, fill: TTR.panel_text, anchor: "end", bold: true }),
+      ticketIcon(x + w - 82, y + 18, 30, 20, back),
       label(x + w - 14, y + 36, player.ticket_count, { size: 22, fill: TTR.panel_text, anchor: "end", bold: true }),
     ];
     const [cw, chh] = YARD_CARD;
@@ -174,7 +184,7 @@
           s("rect", { x: bx, y: by, width: bonusW, height: bonusH, rx: 8, fill: CG.bonus_fill, stroke: CG.bonus_edge, "stroke-width": 2 }),
           star(bx + 16, by + 17, 20, CG.bonus_edge),
           label(bx + 30, by + 24, `+${bonus}`, { size: 20, fill: TTR.dark_ink, bold: true }),
-          label(bx + 8, by + 44, say(`cardgame.city.${city}`), { size: 14, fill: TTR.dark_ink, bold: true }),
+          label(bx + 8, by + 44, ...cityFitted(say(`cardgame.city.${city}`), bonusW - 14)),
         );
       });
       const bonusBottom = bonusTop + Math.ceil(cities.length / 3) * (bonusH + 4);

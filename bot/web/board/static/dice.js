@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { PALETTE, h, s, round1, points, badge, star } = Board;
+  const { PALETTE, h, s, round1, points, badge, star, textWidth, fitted } = Board;
   const DICE = PALETTE.dice;
 
   const FACE_ORDER = ["E", "C", "T", "H", "B", "K"];
@@ -118,6 +118,16 @@
     return parts.length > 1 ? parts.join(" + ") : "";
   }
 
+  /** What a finished turn's train scored, in the shape of a train's score (rules/dice/train.py). */
+  function recordScore(record) {
+    return {
+      complete: record.outcome !== "incomplete",
+      bonus: record.outcome === "bonus",
+      banked: record.banked,
+      caboose: record.train.includes("K"),
+    };
+  }
+
   const OUTCOME_WORD = { scored: "score", bonus: "bonus", incomplete: "incomplete", crashed: "crashed" };
 
   Board.kinds.dice = {
@@ -155,15 +165,16 @@
           status = say(`dice.picture.${OUTCOME_WORD[record.outcome] ?? "score"}`);
           alert = record.outcome === "crashed" || record.outcome === "bonus";
           points = record.points;
-          note = record.outcome === "crashed" ? status : record.outcome === "incomplete" ? say("dice.picture.incomplete") : "";
+          note = record.outcome === "crashed" ? status : scoreHow(say, train, recordScore(record));
           scoreTitle = say("dice.picture.score");
         }
+        const [title] = fitted(ctx.name(seat), 28, 300, { bold: true, smallest: 28 });
         parts.push(
           s("rect", { width, height: turnHeight, fill: DICE.paper }),
-          diceText(24, 32, ctx.name(seat), { size: 28, bold: true }),
+          diceText(24, 32, title, { size: 28, bold: true }),
           diceText(24, 62, say("dice.picture.table"), { fill: DICE.muted, baseline: "hanging" }),
         );
-        const statusX = 24 + Math.min(300, ctx.name(seat).length * 17) + 16;
+        const statusX = 24 + textWidth(title, 28, true) + 16;
         parts.push(diceText(statusX, 32, status, { size: 22, fill: alert ? DICE.accent : DICE.muted, bold: alert }));
         if (turn && !turn.freight) {
           for (let k = 0; k < turn.max_rolls; k++) {
@@ -285,9 +296,11 @@
         s("rect", { x: 14, y: y + 3, width: 7, height: 58, rx: 3, fill: colour }),
       );
       if (view.turn && view.turn.seat === player.seat) parts.push(diceCar("E", 26, y + 19, 40));
-      const name = ctx.name(player.seat);
+      const mark = out ? say("dice.picture.out") : view.winners.includes(player.seat) ? say("dice.picture.winner") : "";
+      const room = 392 - 74 - (mark ? textWidth(mark, 20, true) + 62 : 36);
+      const [name] = fitted(ctx.name(player.seat), 23, Math.min(280, room), { bold: true, smallest: 23 });
       parts.push(diceText(74, middle, name, { size: 23, bold: true, fill: ink }));
-      const end = 74 + Math.min(260, name.length * 14);
+      const end = 74 + textWidth(name, 23, true);
       if (view.winners.includes(player.seat)) {
         parts.push(star(end + 20, middle, 24, DICE.gold), diceText(end + 40, middle, say("dice.picture.winner"), { bold: true }));
       } else if (out) {

@@ -263,6 +263,23 @@ window.Board = (() => {
     return s("polygon", { points: points(corners), fill: fillColour });
   }
 
+  const measuring = document.createElement("canvas").getContext("2d");
+
+  /** How wide `text` is in the page's face at `size` pixels. */
+  function textWidth(text, size, bold = false) {
+    measuring.font = `${bold ? "bold " : ""}${size}px "DejaVu Sans", sans-serif`;
+    return measuring.measureText(String(text)).width;
+  }
+
+  /** `text` and a font size, at most `size` and at least `smallest`, at which it fits `width` pixels; cut with an
+   * ellipsis when even the smallest is too wide (render/ttr/text.py's fitted). */
+  function fitted(text, size, width, { bold = false, smallest = 11 } = {}) {
+    for (let at = size; at >= smallest; at--) if (textWidth(text, at, bold) <= width) return [String(text), at];
+    let cut = String(text);
+    while (cut && textWidth(`${cut}…`, smallest, bold) > width) cut = cut.slice(0, -1);
+    return [`${cut.trimEnd()}…`, smallest];
+  }
+
   /** JSON from the server; an error that says its HTTP status when refused. */
   async function fetchJson(url) {
     const response = await fetch(url, { credentials: "same-origin", cache: "no-cache" });
@@ -295,6 +312,8 @@ window.Board = (() => {
     badge,
     icon,
     star,
+    textWidth,
+    fitted,
     fetchJson,
   };
 })();
