@@ -91,6 +91,12 @@ class Settings(BaseSettings):
     web_secret: SecretStr | None = Field(
         default=None, description="The secret that signs board links (needed with `web_listen`; keep it private)."
     )
+    web_streams_per_game: int = Field(
+        default=100, ge=1, description="Live board pages that may follow one game at once (more are refused)."
+    )
+    web_streams: int = Field(
+        default=2000, ge=1, description="Live board pages that may follow games at once, in all (more are refused)."
+    )
     ops_listen: str | None = Field(
         default=None,
         description="`host:port` for health and metrics alone when the board pages are off (`/healthz`, `/metrics`).",

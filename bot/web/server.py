@@ -10,6 +10,8 @@ from aiohttp import web
 from bot.settings import Settings
 from bot.ui.parts import Bot
 from bot.web.board import add_board_routes
+from bot.web.board.live import Board
+from bot.web.board.tokens import fresh
 from bot.web.ops import add_ops_routes
 
 log = logging.getLogger(__name__)
@@ -31,14 +33,27 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         """The port it listens on once started (the one picked when the settings say port 0)."""
+        self.board: Board | None = None
+        """The live board pages' side that follows the games, when they are on."""
 
     def app(self) -> web.Application:
         """The application with every route this bot serves."""
         app = web.Application()
         add_ops_routes(app, self._bot)
         if self._settings.web_listen is not None:
-            add_board_routes(app, self._bot, self._settings)
+            self.board = add_board_routes(app, self._bot, self._settings)
         return app
+
+    def board_link(self, game_id: int, now: float) -> str | None:
+        """The signed address of a game's live board page, fresh from `now`; None while the board pages are off."""
+        secret = self._settings.web_secret
+        if self.board is None or self.port is None or secret is None or self._settings.web_listen is None:
+            return None
+        base = self._settings.web_url
+        if base is None:
+            host, _ = split_address(self._settings.web_listen)
+            base = f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
+        return f"{base.rstrip('/')}/b/{fresh(secret.get_secret_value().encode(), game_id, now)}"
 
     async def start(self) -> None:
         """Listen, if an address is set."""
