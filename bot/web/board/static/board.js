@@ -144,7 +144,7 @@
     drawing: Promise.resolve(),
   };
 
-  const viewport = new Viewport($("board"), (e) => showTip(e, true));
+  const viewport = new Viewport($("board"), showTip);
 
   const narrowScreen = window.matchMedia("(max-width: 700px)");
 
@@ -287,12 +287,12 @@
 
   // ---------------------------------------------------------------------------------------------- names on hover
 
-  function showTip(e, tapped = false) {
-    const target = e.target.closest?.("[data-track], [data-city], [data-seat]");
-    if (!target || !page.ctx) {
-      if (tapped || e.pointerType !== "touch") hideTip();
-      return;
-    }
+  /** Name what is under the pointer (a route, a city, a player's panel) beside it; a tap on nothing hides it. */
+  function showTip(e) {
+    // The board holds the pointer while it is down, so a tap's own target is the board: look under the finger.
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const target = under?.closest("[data-track], [data-city], [data-seat]");
+    if (!target || !page.ctx) return hideTip();
     const tip = Board.kinds[page.ctx.state.game.kind].tip(target, page.ctx);
     if (!tip) return hideTip();
     const node = $("tip");
@@ -339,12 +339,13 @@
     return state.game.status === "abandoned" ? "web.page.abandoned" : "web.page.finished";
   }
 
-  /** Draw a state the server sent, unless a newer one is already shown; draws run one after another. */
+  /** Draw a state the server sent, unless it or a newer one is shown already (the stream sends the state again on
+   * connecting); draws run one after another. */
   function show(state) {
     page.drawing = page.drawing
       .then(async () => {
         if (page.frames) return;
-        if (page.state && state.game.version < page.state.game.version) return;
+        if (page.state && state.game.version <= page.state.game.version) return;
         page.state = state;
         await draw(state);
         if (state.game.finished) startReplay(state);

@@ -118,6 +118,12 @@
     return parts.length > 1 ? parts.join(" + ") : "";
   }
 
+  /** How a score is made, shrunk to fit its card (render/dice.py's _fitting_size and _fit). */
+  function fittedNote(note, width) {
+    const [text, size] = fitted(note, 22, width, { bold: true, smallest: 14 });
+    return [text, { size, bold: true, anchor: "middle" }];
+  }
+
   /** What a finished turn's train scored, in the shape of a train's score (rules/dice/train.py). */
   function recordScore(record) {
     return {
@@ -207,7 +213,7 @@
           s("rect", { x: box[0], y: box[1], width: box[2] - box[0], height: box[3] - box[1], rx: 14, fill: DICE.panel, stroke: DICE.edge, "stroke-width": 2 }),
           diceText(centre, box[1] + 24, scoreTitle, { fill: DICE.muted, anchor: "middle" }),
           diceText(centre, box[1] + (note ? 74 : 84), points, { size: 60, bold: true, anchor: "middle" }),
-          note && diceText(centre, box[3] - 24, note, { size: 20, bold: true, anchor: "middle" }),
+          note && diceText(centre, box[3] - 24, ...fittedNote(note, box[2] - box[0] - 16)),
           diceText(24, 232, say("dice.picture.train"), { fill: DICE.muted, baseline: "hanging" }),
         );
         const rail = turnHeight - 26;
