@@ -35,7 +35,7 @@ async def test_a_game_in_play_shows_its_board_and_a_move_arrives_live(
         shown = await drawn(page, "ttr")
         assert await page.locator("#board .hits [data-track]").count() == 100, "every USA track can be pointed at"
         assert await page.locator("#board .band").count() == len(bot.service.view(game_id, None).owners)
-        await page.wait_for_function("document.getElementById('status').classList.contains('live')")
+        await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")
 
         await players.play_move(game_id, random.Random(3))
         version = (await players.settle(game_id)).version
@@ -59,7 +59,7 @@ async def test_the_board_zooms_pans_and_names_a_route_under_the_pointer(
         box = await board.bounding_box()
         await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         await page.mouse.wheel(0, -400)
-        await page.wait_for_function("Number(document.getElementById('board').dataset.zoom) > 1.5")
+        await page.wait_for_function("() => Number(document.getElementById('board').dataset.zoom) > 1.5")
         zoomed = await board.get_attribute("viewBox")
         await page.mouse.down()
         await page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 60, steps=5)
@@ -109,7 +109,7 @@ async def test_a_phone_pinches_the_board_closer_and_a_tap_names_a_route(
             await touch.send(
                 "Input.dispatchTouchEvent", {"type": event, "touchPoints": [] if event == "touchEnd" else points}
             )
-        await page.wait_for_function("Number(document.getElementById('board').dataset.zoom) > 2")
+        await page.wait_for_function("() => Number(document.getElementById('board').dataset.zoom) > 2")
 
         await page.get_by_role("button", name="Whole board").tap()
         track = next(t for t in load_map("usa").tracks if {t.a, t.b} == {"el_paso", "houston"})
@@ -136,10 +136,10 @@ async def test_a_finished_game_steps_through_its_replay(
         await page.keyboard.press("ArrowLeft")
         await page.wait_for_function("n => document.body.dataset.frame === String(n)", arg=moves - 1)
         await page.keyboard.press("Home")
-        await page.wait_for_function("document.body.dataset.frame === '0'")
+        await page.wait_for_function("() => document.body.dataset.frame === '0'")
         assert await page.locator("#story li").count() < story
         await page.get_by_role("button", name="Forward").click()
-        await page.wait_for_function("document.body.dataset.frame === '1'")
+        await page.wait_for_function("() => document.body.dataset.frame === '1'")
         await page.keyboard.press("End")
         await page.wait_for_function("n => document.body.dataset.frame === String(n)", arg=moves)
         assert await page.locator("#story li").count() == story
