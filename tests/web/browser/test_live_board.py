@@ -1,16 +1,19 @@
 """The live board in a real browser: a game in play shows its board, a move made through the local Discord arrives
-on the page by itself, the board zooms and names a route under the pointer, and a wrong or expired link opens
-nothing."""
+on the page by itself (after a restart of the bot too), the board zooms, pans and names a route under the pointer or
+the finger, a finished game steps through its replay, and a wrong or expired link opens nothing."""
 
 from __future__ import annotations
 
 import random
+import socket
 import time
+
+import pytest
 
 from bot.web.board.tokens import sign
 from localdiscord import LocalDiscord
 from rules.ttr.maps import load_map
-from tests.bot.e2e.helpers import playing
+from tests.bot.e2e.helpers import playing, table
 from tests.web.browser.chromium import Browser, drawn
 from tests.web.support import SECRET, WebRunning, base, board_links
 
@@ -143,3 +146,33 @@ async def test_a_finished_game_steps_through_its_replay(
         await page.keyboard.press("End")
         await page.wait_for_function("n => document.body.dataset.frame === String(n)", arg=moves)
         assert await page.locator("#story li").count() == story
+
+
+@pytest.mark.slow
+async def test_the_page_reconnects_to_a_restarted_bot_and_follows_on(
+    stand_in: LocalDiscord, running: WebRunning, browser: Browser
+) -> None:
+    address = f"127.0.0.1:{free_port()}"  # the restarted bot must answer where the page was opened
+    async with running(web_listen=address) as bot:
+        players, game_id = await playing(stand_in, bot, TTR, ("Ann", "Ben"), seed=3)
+        [link] = board_links(await players.turn_message(game_id))
+        page = await browser.page()
+        await page.goto(link)
+        shown = await drawn(page, "ttr")
+        await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")
+    await page.wait_for_function("() => document.getElementById('status').classList.contains('lost')")
+    assert await page.locator("#status").inner_text() == "Reconnecting…"
+
+    async with running(web_listen=address) as bot:
+        await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")
+        players = table(stand_in, bot, "Ann", "Ben")
+        await players.play_move(game_id, random.Random(3))
+        version = (await players.settle(game_id)).version
+        assert await drawn(page, "ttr", version) == version > shown
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

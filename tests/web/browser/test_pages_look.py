@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,15 @@ PAGES: dict[str, tuple[str, str, dict[str, object], int, str]] = {
 language."""
 
 
+EVERY_WORD = """() => [
+    document.body.textContent,
+    ...[...document.querySelectorAll("[title], [aria-label]")].map(e => `${e.title} ${e.ariaLabel}`),
+].join(" ")"""
+"""Everything the page says: its text (the board's included) and its elements' titles."""
+UNWORDED = re.compile(r"\b(?:web|ttr|ttr_picture|cardgame|cardgame_picture|dice)\.[a-z_]+\.[a-z_.]+")
+"""A translation key, which the page shows where its words did not come with the data."""
+
+
 def screenshots(tmp_path: Path) -> Path:
     """Where the pictures go."""
     folder = Path(os.environ.get("CONDUCTOR_SCREENSHOTS") or tmp_path)
@@ -40,9 +50,10 @@ async def look(browser: Browser, link: str, kind: str, folder: Path, name: str) 
         page = await browser.page(screen)
         await page.goto(link)
         await drawn(page, kind)
-        await page.evaluate("document.fonts.ready")
-        width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        await page.evaluate("() => document.fonts.ready")
+        width = await page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], f"{name} is wider than the {screen}'s screen"
+        assert UNWORDED.findall(await page.evaluate(EVERY_WORD)) == [], f"{name} shows keys with no words"
         await page.screenshot(path=folder / f"{name}-{screen}.png", full_page=screen == "phone")
         await page.context.close()
 

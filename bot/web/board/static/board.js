@@ -287,11 +287,11 @@
 
   // ---------------------------------------------------------------------------------------------- names on hover
 
-  /** Name what is under the pointer (a route, a city, a player's panel) beside it; a tap on nothing hides it. */
+  /** Name what is under the pointer (a route, a city) beside it; a tap on nothing hides it. */
   function showTip(e) {
     // The board holds the pointer while it is down, so a tap's own target is the board: look under the finger.
     const under = document.elementFromPoint(e.clientX, e.clientY);
-    const target = under?.closest("[data-track], [data-city], [data-seat]");
+    const target = under?.closest("[data-track], [data-city]");
     if (!target || !page.ctx) return hideTip();
     const tip = Board.kinds[page.ctx.state.game.kind].tip(target, page.ctx);
     if (!tip) return hideTip();

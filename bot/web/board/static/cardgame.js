@@ -146,7 +146,6 @@
       const chosen = player.chose_opening ? "cardgame_picture.table.chosen" : "cardgame_picture.table.choosing";
       parts.push(label(x + w - 150, y + 36, say(chosen), { size: 14, anchor: "end" }));
     }
-    parts.push(s("rect", { class: "hit seat", x, y, width: w, height: PANEL_H, "data-seat": seat }));
     return s("g", { class: "player" }, parts);
   }
 
@@ -205,18 +204,7 @@
       return { width, height };
     },
 
-    tip(target, ctx) {
-      const seat = Number(target.dataset.seat);
-      const player = ctx.view.players[seat];
-      if (!player) return null;
-      return {
-        title: ctx.name(seat),
-        lines: [
-          ctx.say("cardgame_picture.hand.cards_count", { count: player.hand_size }),
-          `${ctx.say("cardgame_picture.table.stack")}: ${player.stack_size}`,
-        ],
-      };
-    },
+    tip: () => null,
 
     banner(ctx) {
       const { view, say } = ctx;
@@ -238,7 +226,7 @@
         won: result?.winners.includes(p.seat),
         toPlay: view.to_act.includes(p.seat) && view.phase !== "over",
         counts: [
-          { icon: "cards", value: p.hand_size, title: say("cardgame_picture.hand.cards_count", { count: p.hand_size }) },
+          { icon: "cards", value: p.hand_size },
           { icon: "tickets", value: p.ticket_count, title: say("cardgame_picture.table.tickets") },
           { icon: "stack", value: p.stack_size, title: say("cardgame_picture.table.stack") },
         ],
@@ -252,7 +240,7 @@
       const parts = [h("div", { class: "status-line", text: status(ctx) })];
       const move = view.last_move;
       if (!move || view.phase === "over") return parts;
-      const words = (key, params) => h("span", { text: say(`cardgame_picture.last.${key}`, params) });
+      const words = (key, params) => h("span", { text: say(key, params) });
       parts.push(
         h("span", { class: "tag", text: say("cardgame_picture.last.label") }),
         badge(ctx, move.seat),
@@ -260,21 +248,21 @@
       );
       if (move.kind === "draw") {
         parts.push(
-          words("drew", { count: move.face_up.length + move.blind }),
+          words("cardgame_picture.last.drew", { count: move.face_up.length + move.blind }),
           h("span", { class: "chips" }, [...move.face_up.map((colour) => chip(colour)), ...Array.from({ length: move.blind }, () => chip(null, true))]),
         );
       } else if (move.kind === "play" && move.play) {
         const play = move.play;
         parts.push(
-          words("played", { count: play.cards + play.locomotives }),
+          words("cardgame_picture.last.played", { count: play.cards + play.locomotives }),
           h("span", { class: "chips" }, [...play.colors.map((colour) => chip(colour)), ...Array.from({ length: play.locomotives }, () => chip("locomotive"))]),
         );
-        if (play.robbed_seat !== null) parts.push(words("robbed", { victim: ctx.name(play.robbed_seat), count: play.robbed_cards }));
+        if (play.robbed_seat !== null) parts.push(words("cardgame_picture.last.robbed", { victim: ctx.name(play.robbed_seat), count: play.robbed_cards }));
       } else if (move.kind === "tickets") {
         const kept = move.tickets_kept;
-        parts.push(kept === null ? words("choosing", { drawn: move.tickets_drawn }) : words("kept", { kept, drawn: move.tickets_drawn }));
+        parts.push(kept === null ? words("cardgame_picture.last.choosing", { drawn: move.tickets_drawn }) : words("cardgame_picture.last.kept", { kept, drawn: move.tickets_drawn }));
       } else {
-        parts.push(words("passed"));
+        parts.push(words("cardgame_picture.last.passed"));
       }
       return parts;
     },

@@ -531,14 +531,10 @@
         won: view.result?.winners.includes(p.seat),
         toPlay: view.current === p.seat || (view.phase === "opening" && !p.chosen),
         counts: [
-          { icon: "cars", value: p.cars, title: `${p.cars} ${say("ttr_picture.hand.cars_left", { count: p.cars })}` },
-          { icon: "cards", value: p.hand_size, title: say("ttr_picture.hand.cards_count", { count: p.hand_size }) },
+          { icon: "cars", value: p.cars, title: say("ttr_picture.counter.cars") },
+          { icon: "cards", value: p.hand_size, title: say("ttr_picture.counter.cards") },
           { icon: "tickets", value: p.ticket_count, title: say("ttr_picture.counter.tickets") },
-          stations && {
-            icon: "stations",
-            value: p.stations_left,
-            title: `${p.stations_left} ${say("ttr_picture.hand.stations_left", { count: p.stations_left })}`,
-          },
+          stations && { icon: "stations", value: p.stations_left, title: say("ttr_picture.counter.stations") },
         ].filter(Boolean),
       }));
     },
@@ -548,26 +544,26 @@
     last(ctx) {
       const { view, say } = ctx;
       const who = (seat) => [badge(ctx, seat), h("span", { class: "who", text: ctx.name(seat) })];
-      const words = (key, params) => h("span", { text: say(`ttr_picture.${key}`, params) });
+      const words = (key, params) => h("span", { text: say(key, params) });
       if (view.final) return null;
       if (view.tunnel && view.current !== null) {
         return [
           ...who(view.current),
-          words("move.tunnel", ends(ctx, view.tunnel.track)),
+          words("ttr_picture.move.tunnel", ends(ctx, view.tunnel.track)),
           h("span", { class: "chips" }, view.tunnel.revealed.map((colour) => chip(colour))),
           h("span", { class: "gain", text: say("ttr_picture.move.tunnel_extra", { extra: view.tunnel.extra }) }),
         ];
       }
-      if (view.phase === "opening") return [words("status.opening")];
+      if (view.phase === "opening") return [words("ttr_picture.status.opening")];
       if (view.tickets_offered && view.current !== null) {
-        return [...who(view.current), words("move.choosing", { count: view.tickets_offered })];
+        return [...who(view.current), words("ttr_picture.move.choosing", { count: view.tickets_offered })];
       }
       const move = view.last_move;
-      if (!move) return view.current === null ? null : [...who(view.current), words("panel.to_play")];
+      if (!move) return view.current === null ? null : [...who(view.current), words("ttr_picture.panel.to_play")];
       const parts = [h("span", { class: "tag", text: say("ttr_picture.move.tag") }), ...who(move.seat)];
       if (move.kind === "cards") {
         parts.push(
-          words("move.cards", { count: move.face_up.length + move.blind }),
+          words("ttr_picture.move.cards", { count: move.face_up.length + move.blind }),
           h("span", { class: "chips" }, [
             ...move.face_up.map((colour) => chip(colour)),
             ...Array.from({ length: move.blind }, () => chip(null, true)),
@@ -575,17 +571,17 @@
         );
       } else if (move.kind === "claim" && move.track !== null) {
         parts.push(
-          words("move.claim", ends(ctx, move.track)),
+          words("ttr_picture.move.claim", ends(ctx, move.track)),
           h("span", { class: "gain", text: say("ttr_picture.move.points", { points: move.points }) }),
         );
       } else if (move.kind === "tickets") {
-        parts.push(words("move.tickets", { kept: move.tickets_kept, drawn: move.tickets_drawn }));
+        parts.push(words("ttr_picture.move.tickets", { kept: move.tickets_kept, drawn: move.tickets_drawn }));
       } else if (move.kind === "station" && move.city) {
-        parts.push(words("move.station", { city: cityName(ctx, move.city) }));
+        parts.push(words("ttr_picture.move.station", { city: cityName(ctx, move.city) }));
       } else if (move.kind === "tunnel_failed" || move.kind === "tunnel_withdrawn") {
-        parts.push(words(`move.${move.kind}`, ends(ctx, move.track)));
+        parts.push(words(`ttr_picture.move.${move.kind}`, ends(ctx, move.track)));
       } else {
-        parts.push(words("move.pass"));
+        parts.push(words("ttr_picture.move.pass"));
       }
       return parts;
     },
