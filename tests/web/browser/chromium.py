@@ -103,3 +103,8 @@ async def drawn(page: Any, kind: str, version: int | None = None) -> int:
         arg=[kind, version or 0],
     )
     return int(await page.evaluate("Number(document.body.dataset.version)"))
+
+
+async def following(page: Any) -> None:
+    """Wait until the page follows its game live (its stream is open and has sent the game as it stands)."""
+    await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")

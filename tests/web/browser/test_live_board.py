@@ -14,7 +14,7 @@ from bot.web.board.tokens import sign
 from localdiscord import LocalDiscord
 from rules.ttr.maps import load_map
 from tests.bot.e2e.helpers import playing, table
-from tests.web.browser.chromium import Browser, drawn
+from tests.web.browser.chromium import Browser, drawn, following
 from tests.web.support import SECRET, WebRunning, base, board_links
 
 TTR = "ticket-to-ride"
@@ -38,7 +38,7 @@ async def test_a_game_in_play_shows_its_board_and_a_move_arrives_live(
         shown = await drawn(page, "ttr")
         assert await page.locator("#board .hits [data-track]").count() == 100, "every USA track can be pointed at"
         assert await page.locator("#board .band").count() == len(bot.service.view(game_id, None).owners)
-        await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")
+        await following(page)
 
         await players.play_move(game_id, random.Random(3))
         version = (await players.settle(game_id)).version
@@ -56,6 +56,7 @@ async def test_the_board_zooms_pans_and_names_a_route_under_the_pointer(
         page = await browser.page()
         await page.goto(link)
         await drawn(page, "ttr")
+        await following(page)
         board = page.locator("#board")
         whole = await board.get_attribute("viewBox")
 
@@ -103,6 +104,7 @@ async def test_a_phone_pinches_the_board_closer_and_a_tap_names_a_route(
         page = await browser.page("phone")
         await page.goto(link)
         await drawn(page, "ttr")
+        await following(page)
         board = await page.locator("#board").bounding_box()
         x, y = board["x"] + board["width"] / 2, board["y"] + board["height"] / 2
         touch = await page.context.new_cdp_session(page)
@@ -159,12 +161,12 @@ async def test_the_page_reconnects_to_a_restarted_bot_and_follows_on(
         page = await browser.page()
         await page.goto(link)
         shown = await drawn(page, "ttr")
-        await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")
+        await following(page)
     await page.wait_for_function("() => document.getElementById('status').classList.contains('lost')")
     assert await page.locator("#status").inner_text() == "Reconnecting…"
 
     async with running(web_listen=address) as bot:
-        await page.wait_for_function("() => document.getElementById('status').classList.contains('live')")
+        await following(page)
         players = table(stand_in, bot, "Ann", "Ben")
         await players.play_move(game_id, random.Random(3))
         version = (await players.settle(game_id)).version

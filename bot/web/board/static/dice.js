@@ -119,9 +119,9 @@
   }
 
   /** How a score is made, shrunk to fit its card (render/dice.py's _fitting_size and _fit). */
-  function fittedNote(note, width) {
+  function fittedNote(note, width, anchor) {
     const [text, size] = fitted(note, 22, width, { bold: true, smallest: 14 });
-    return [text, { size, bold: true, anchor: "middle" }];
+    return [text, { size, bold: true, anchor }];
   }
 
   /** What a finished turn's train scored, in the shape of a train's score (rules/dice/train.py). */
@@ -136,6 +136,138 @@
 
   const OUTCOME_WORD = { scored: "score", bonus: "bonus", incomplete: "incomplete", crashed: "crashed" };
 
+  // Where things go on a wide screen (the picture's own places) and on a phone (the score under the dice, smaller
+  // cars, fewer past turns), so that a phone shows the table larger.
+  const WIDE = { width: 900, dieGap: 12, car: CAR, turnHeight: 400, scoreBelow: false, bar: [74, 360], chipsX: 400, chips: 6 };
+  const NARROW = { width: 640, dieGap: 8, car: 92, turnHeight: 430, scoreBelow: true, bar: [74, 260], chipsX: 290, chips: 4 };
+
+  /** What the turn card shows: the turn in play, or the last one played. */
+  function turnShown(ctx) {
+    const { view, say } = ctx;
+    const turn = view.turn;
+    if (turn) {
+      return {
+        seat: turn.seat,
+        showing: turn.showing,
+        train: turn.train,
+        addable: new Set((view.legal || []).flatMap((action) => action.faces || [])),
+        slots: turn.showing.length,
+        status: turn.freight ? say("dice.picture.freight_roll") : say("dice.picture.roll", { roll: turn.rolls, max: turn.max_rolls }),
+        alert: false,
+        points: turn.score.points,
+        note: scoreHow(say, turn.train, turn.score),
+        title: say("dice.picture.score_so_far"),
+        pips: turn.freight ? null : [turn.rolls, turn.max_rolls],
+        banked: turn.banked,
+      };
+    }
+    const record = view.previous;
+    const status = say(`dice.picture.${OUTCOME_WORD[record.outcome] ?? "score"}`);
+    return {
+      seat: record.seat,
+      showing: record.showing,
+      train: record.train,
+      addable: new Set(record.showing),
+      slots: 0,
+      status,
+      alert: record.outcome === "crashed" || record.outcome === "bonus",
+      points: record.points,
+      note: record.outcome === "crashed" ? status : scoreHow(say, record.train, recordScore(record)),
+      title: say("dice.picture.score"),
+      pips: null,
+      banked: 0,
+    };
+  }
+
+  /** The turn card (render/dice.py's _draw_table): who and how far, the dice rolled, what the train scores, the
+   * train on its rails with a dashed slot for each die still out. */
+  function turnCard(ctx, shown, place) {
+    const { say } = ctx;
+    const { width } = place;
+    const [name] = fitted(ctx.name(shown.seat), 28, 300, { bold: true, smallest: 28 });
+    const parts = [
+      diceText(24, 32, name, { size: 28, bold: true }),
+      diceText(24 + textWidth(name, 28, true) + 16, 32, shown.status, { size: 22, fill: shown.alert ? DICE.accent : DICE.muted, bold: shown.alert }),
+      diceText(24, 62, say("dice.picture.table"), { fill: DICE.muted, baseline: "hanging" }),
+    ];
+    if (shown.pips) {
+      const [used, total] = shown.pips;
+      for (let k = 0; k < total; k++) {
+        const x = width - 24 - total * 28 + k * 28;
+        parts.push(s("rect", { x, y: 22, width: 20, height: 20, rx: 5, fill: k < used ? DICE.ink : DICE.panel, stroke: DICE.ink, "stroke-width": 2 }));
+      }
+      parts.push(diceText(width - 34 - total * 28, 32, say("dice.picture.rolls"), { fill: DICE.muted, anchor: "end" }));
+    } else if (shown.banked) {
+      parts.push(diceText(width - 24, 32, say("dice.picture.bank", { banked: shown.banked }), { anchor: "end", bold: true }));
+    }
+    const panelRight = 16 + 6 * DIE + 5 * place.dieGap + 20;
+    parts.push(s("rect", { x: 16, y: 88, width: panelRight - 16, height: DIE + 26, rx: 14, fill: "#e9e2d5" }));
+    const showing = [...shown.showing].sort((a, b) => FACE_ORDER.indexOf(a) - FACE_ORDER.indexOf(b));
+    if (!showing.length) {
+      parts.push(diceText((16 + panelRight) / 2, 88 + (DIE + 26) / 2, say("dice.picture.all_in_train"), { size: 22, fill: DICE.muted, anchor: "middle" }));
+    }
+    showing.forEach((face, k) => parts.push(die(face, 26 + k * (DIE + place.dieGap), 98, shown.addable.has(face))));
+    parts.push(...scoreCard(shown, place, panelRight));
+    parts.push(diceText(24, place.scoreBelow ? 312 : 232, say("dice.picture.train"), { fill: DICE.muted, baseline: "hanging" }));
+    parts.push(...rails(shown, place));
+    return parts;
+  }
+
+  /** One die: its car and its points; a die that cannot join the train now is faded. */
+  function die(face, x, y, ok) {
+    const value = face === "K" ? "×2" : CARGO[face];
+    return [
+      s("rect", { x: x + 3, y: y + 4, width: DIE, height: DIE, rx: 16, fill: DICE.shadow }),
+      s("rect", { x, y, width: DIE, height: DIE, rx: 16, fill: ok ? DICE.panel : "#eee9e0", stroke: ok ? DICE.ink : DICE.faint, "stroke-width": ok ? 3 : 2 }),
+      diceCar(face, x + 6, y + DIE - 61, 80, !ok),
+      value && diceText(x + DIE - 9, y + 18, value, { size: 24, bold: true, anchor: "end", fill: ok ? DICE.ink : DICE.faded_ink }),
+    ];
+  }
+
+  /** What the train scores and how: beside the dice on a wide screen, under them on a phone. */
+  function scoreCard(shown, place, panelRight) {
+    const card = (box) => s("rect", { x: box[0], y: box[1], width: box[2] - box[0], height: box[3] - box[1], rx: 14, fill: DICE.panel, stroke: DICE.edge, "stroke-width": 2 });
+    if (place.scoreBelow) {
+      const box = [16, 220, place.width - 16, 296];
+      const middle = (box[1] + box[3]) / 2;
+      return [
+        card(box),
+        diceText(32, middle, shown.title, { fill: DICE.muted }),
+        diceText(place.width / 2, middle, shown.points, { size: 52, bold: true, anchor: "middle" }),
+        shown.note && diceText(box[2] - 16, middle, ...fittedNote(shown.note, place.width / 2 - 60, "end")),
+      ];
+    }
+    const box = [panelRight + 18, 66, place.width - 16, 88 + DIE + 26];
+    const centre = (box[0] + box[2]) / 2;
+    return [
+      card(box),
+      diceText(centre, box[1] + 24, shown.title, { fill: DICE.muted, anchor: "middle" }),
+      diceText(centre, box[1] + (shown.note ? 74 : 84), shown.points, { size: 60, bold: true, anchor: "middle" }),
+      shown.note && diceText(centre, box[3] - 24, ...fittedNote(shown.note, box[2] - box[0] - 16, "middle")),
+    ];
+  }
+
+  /** The train on its rails, locomotive(s) at the front, and a dashed slot for each die still out. */
+  function rails(shown, place) {
+    const { width, car } = place;
+    const rail = place.turnHeight - 26;
+    const carH = (car * 64) / 100;
+    const parts = [];
+    for (let x = 14; x < width - 14; x += 22) parts.push(s("rect", { x, y: rail + 2, width: 12, height: 7, fill: "#96826e" }));
+    parts.push(s("rect", { x: 10, y: rail - 1, width: width - 20, height: 4, fill: "#5a544e" }));
+    let x = 26;
+    shown.train.forEach((face, k) => {
+      if (k) parts.push(s("rect", { x: x - 14, y: rail - 20, width: 16, height: 4, fill: DICE.ink }));
+      parts.push(diceCar(face, x, rail - carH, car));
+      x += car + 12;
+    });
+    for (let k = 0; k < shown.slots; k++) {
+      parts.push(s("rect", { x: x + 4, y: rail - carH + 6, width: car - 8, height: carH - 10, fill: "none", stroke: DICE.faint, "stroke-width": 2, "stroke-dasharray": "7 7" }));
+      x += car + 12;
+    }
+    return parts;
+  }
+
   Board.kinds.dice = {
     stage: "paper",
     zoomable: false,
@@ -143,100 +275,22 @@
 
     prepare: () => Promise.resolve(null),
 
-    /** The turn in play (or the one just played) above the score table (render/dice.py). */
+    /** The turn in play (or the one just played) above the score table (render/dice.py's replay_frame). */
     draw(svg, ctx) {
-      const { view, say } = ctx;
-      const width = 900;
-      const parts = [];
-      const turn = view.turn;
-      const record = turn ? null : view.previous;
-      let turnHeight = 0;
-      if (turn || record) {
-        turnHeight = 400;
-        const seat = turn ? turn.seat : record.seat;
-        const showing = [...(turn ? turn.showing : record.showing)].sort((a, b) => FACE_ORDER.indexOf(a) - FACE_ORDER.indexOf(b));
-        const train = turn ? turn.train : record.train;
-        const addable = new Set((view.legal || []).flatMap((action) => action.faces || []));
-        let status;
-        let alert = false;
-        let points;
-        let note;
-        let scoreTitle;
-        if (turn) {
-          status = turn.freight ? say("dice.picture.freight_roll") : say("dice.picture.roll", { roll: turn.rolls, max: turn.max_rolls });
-          points = turn.score.points;
-          note = scoreHow(say, train, turn.score);
-          scoreTitle = say("dice.picture.score_so_far");
-        } else {
-          status = say(`dice.picture.${OUTCOME_WORD[record.outcome] ?? "score"}`);
-          alert = record.outcome === "crashed" || record.outcome === "bonus";
-          points = record.points;
-          note = record.outcome === "crashed" ? status : scoreHow(say, train, recordScore(record));
-          scoreTitle = say("dice.picture.score");
-        }
-        const [title] = fitted(ctx.name(seat), 28, 300, { bold: true, smallest: 28 });
-        parts.push(
-          s("rect", { width, height: turnHeight, fill: DICE.paper }),
-          diceText(24, 32, title, { size: 28, bold: true }),
-          diceText(24, 62, say("dice.picture.table"), { fill: DICE.muted, baseline: "hanging" }),
-        );
-        const statusX = 24 + textWidth(title, 28, true) + 16;
-        parts.push(diceText(statusX, 32, status, { size: 22, fill: alert ? DICE.accent : DICE.muted, bold: alert }));
-        if (turn && !turn.freight) {
-          for (let k = 0; k < turn.max_rolls; k++) {
-            const x = width - 24 - turn.max_rolls * 28 + k * 28;
-            parts.push(s("rect", { x, y: 22, width: 20, height: 20, rx: 5, fill: k < turn.rolls ? DICE.ink : DICE.panel, stroke: DICE.ink, "stroke-width": 2 }));
-          }
-          parts.push(diceText(width - 34 - turn.max_rolls * 28, 32, say("dice.picture.rolls"), { fill: DICE.muted, anchor: "end" }));
-        } else if (turn && turn.banked) {
-          parts.push(diceText(width - 24, 32, say("dice.picture.bank", { banked: turn.banked }), { anchor: "end", bold: true }));
-        }
-        const panelRight = 16 + 6 * DIE + 5 * 12 + 20;
-        parts.push(s("rect", { x: 16, y: 88, width: panelRight - 16, height: DIE + 26, rx: 14, fill: "#e9e2d5" }));
-        if (!showing.length) {
-          parts.push(diceText((16 + panelRight) / 2, 88 + (DIE + 26) / 2, say("dice.picture.all_in_train"), { size: 22, fill: DICE.muted, anchor: "middle" }));
-        }
-        showing.forEach((face, k) => {
-          const x = 26 + k * (DIE + 12);
-          const ok = turn ? addable.has(face) : true;
-          parts.push(
-            s("rect", { x: x + 3, y: 102, width: DIE, height: DIE, rx: 16, fill: DICE.shadow }),
-            s("rect", { x, y: 98, width: DIE, height: DIE, rx: 16, fill: ok ? DICE.panel : "#eee9e0", stroke: ok ? DICE.ink : DICE.faint, "stroke-width": ok ? 3 : 2 }),
-            diceCar(face, x + 6, 98 + DIE - 51 - 10, 80, !ok),
-          );
-          const value = face === "K" ? "×2" : CARGO[face];
-          if (value) parts.push(diceText(x + DIE - 9, 98 + 18, value, { size: 24, bold: true, anchor: "end", fill: ok ? DICE.ink : DICE.faded_ink }));
-        });
-        const box = [panelRight + 18, 66, width - 16, 88 + DIE + 26];
-        const centre = (box[0] + box[2]) / 2;
-        parts.push(
-          s("rect", { x: box[0], y: box[1], width: box[2] - box[0], height: box[3] - box[1], rx: 14, fill: DICE.panel, stroke: DICE.edge, "stroke-width": 2 }),
-          diceText(centre, box[1] + 24, scoreTitle, { fill: DICE.muted, anchor: "middle" }),
-          diceText(centre, box[1] + (note ? 74 : 84), points, { size: 60, bold: true, anchor: "middle" }),
-          note && diceText(centre, box[3] - 24, ...fittedNote(note, box[2] - box[0] - 16)),
-          diceText(24, 232, say("dice.picture.train"), { fill: DICE.muted, baseline: "hanging" }),
-        );
-        const rail = turnHeight - 26;
-        for (let x = 14; x < width - 14; x += 22) parts.push(s("rect", { x, y: rail + 2, width: 12, height: 7, fill: "#96826e" }));
-        parts.push(s("rect", { x: 10, y: rail - 1, width: width - 20, height: 4, fill: "#5a544e" }));
-        let x = 26;
-        const carH = (CAR * 64) / 100;
-        train.forEach((face, k) => {
-          if (k) parts.push(s("rect", { x: x - 14, y: rail - 20, width: 16, height: 4, fill: DICE.ink }));
-          parts.push(diceCar(face, x, rail - carH, CAR));
-          x += CAR + 12;
-        });
-        if (turn) {
-          for (let k = 0; k < turn.showing.length; k++) {
-            parts.push(s("rect", { x: x + 4, y: rail - carH + 6, width: CAR - 8, height: carH - 10, fill: "none", stroke: DICE.faint, "stroke-width": 2, "stroke-dasharray": "7 7" }));
-            x += CAR + 12;
-          }
-        }
-      }
-      parts.push(...diceScores(ctx, turnHeight, width));
+      const place = ctx.narrow ? NARROW : WIDE;
+      const { view } = ctx;
+      const turnHeight = view.turn || view.previous ? place.turnHeight : 0;
       const height = turnHeight + 112 + 64 * view.players.length + 18;
-      svg.append(s("rect", { width, height, fill: DICE.paper }), ...parts);
-      return { width, height };
+      svg.append(
+        s(
+          "g",
+          {},
+          s("rect", { width: place.width, height, fill: DICE.paper }),
+          turnHeight ? turnCard(ctx, turnShown(ctx), place) : [],
+          diceScores(ctx, turnHeight, place),
+        ),
+      );
+      return { width: place.width, height };
     },
 
     tip: () => null,
@@ -272,8 +326,9 @@
 
   /** The score table (render/dice.py's render_scores): players in seat order, progress to the target, last turns,
    * totals, the leader's or winners' marks. */
-  function diceScores(ctx, top, width) {
+  function diceScores(ctx, top, place) {
     const { view, say } = ctx;
+    const { width, bar, chipsX } = place;
     const elimination = view.options.mode === "elimination";
     const race = !elimination;
     const parts = [diceText(24, top + 30, say("dice.picture.scores"), { size: 30, bold: true })];
@@ -288,7 +343,7 @@
     const head = top + 112 - 8;
     parts.push(
       diceText(74, head, say("dice.picture.player"), { fill: DICE.muted, baseline: "auto" }),
-      diceText(400, head, say("dice.picture.last_turns"), { fill: DICE.muted, baseline: "auto" }),
+      diceText(chipsX, head, say("dice.picture.last_turns"), { fill: DICE.muted, baseline: "auto" }),
       diceText(width - 24, head, say(elimination ? "dice.picture.best" : "dice.picture.total"), { fill: DICE.muted, anchor: "end", baseline: "auto" }),
     );
     for (const player of view.players) {
@@ -303,7 +358,7 @@
       );
       if (view.turn && view.turn.seat === player.seat) parts.push(diceCar("E", 26, y + 19, 40));
       const mark = out ? say("dice.picture.out") : view.winners.includes(player.seat) ? say("dice.picture.winner") : "";
-      const room = 392 - 74 - (mark ? textWidth(mark, 20, true) + 62 : 36);
+      const room = chipsX - 8 - 74 - (mark ? textWidth(mark, 20, true) + 62 : 36);
       const [name] = fitted(ctx.name(player.seat), 23, Math.min(280, room), { bold: true, smallest: 23 });
       parts.push(diceText(74, middle, name, { size: 23, bold: true, fill: ink }));
       const end = 74 + textWidth(name, 23, true);
@@ -313,15 +368,16 @@
         parts.push(diceText(end + 14, middle, say("dice.picture.out"), { fill: DICE.muted, bold: true }));
       }
       if (race) {
-        parts.push(s("rect", { x: 74, y: y + 46, width: 286, height: 8, rx: 4, fill: "#e9e2d5" }));
+        const [x0, x1] = bar;
+        parts.push(s("rect", { x: x0, y: y + 46, width: x1 - x0, height: 8, rx: 4, fill: "#e9e2d5" }));
         if (player.total) {
-          const filled = (286 * Math.min(player.total, view.options.target)) / view.options.target;
-          parts.push(s("rect", { x: 74, y: y + 46, width: Math.max(filled, 8), height: 8, rx: 4, fill: colour }));
+          const filled = ((x1 - x0) * Math.min(player.total, view.options.target)) / view.options.target;
+          parts.push(s("rect", { x: x0, y: y + 46, width: Math.max(filled, 8), height: 8, rx: 4, fill: colour }));
         }
-        parts.push(s("rect", { x: 359, y: y + 42, width: 2, height: 16, fill: DICE.ink }));
+        parts.push(s("rect", { x: x1 - 1, y: y + 42, width: 2, height: 16, fill: DICE.ink }));
       }
-      player.turns.slice(-6).forEach((turn, k) => {
-        const x = 400 + k * 59;
+      player.turns.slice(-place.chips).forEach((turn, k) => {
+        const x = chipsX + k * 59;
         const crashed = turn.outcome === "crashed";
         const fillColour = crashed ? DICE.ink : turn.outcome === "bonus" ? DICE.gold : turn.points ? DICE.panel : "#e9e2d5";
         parts.push(s("rect", { x, y: y + 14, width: 54, height: 36, rx: 8, fill: fillColour, stroke: turn.points ? DICE.edge : DICE.faint, "stroke-width": 2 }));
