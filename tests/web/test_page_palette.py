@@ -52,11 +52,12 @@ def pictures_palette() -> dict[str, Any]:
 
 
 def page_palette() -> dict[str, Any]:
-    """The PALETTE object draw.js draws with (written as JSON, ended by a marker comment)."""
+    """The PALETTE object draw.js draws with (a plain object literal, ended by a marker comment), read as JSON."""
     text = SCRIPT.read_text(encoding="utf-8")
     found = re.search(r"const PALETTE = (\{.*?\});\s*// end of PALETTE", text, re.S)
-    assert found is not None, "draw.js must keep its PALETTE as JSON before `// end of PALETTE`"
-    return json.loads(found.group(1))
+    assert found is not None, "draw.js must keep its PALETTE as a plain object literal before `// end of PALETTE`"
+    keys_quoted = re.sub(r"([{,]\s*)([A-Za-z_]\w*)\s*:", r'\1"\2":', found.group(1))
+    return json.loads(re.sub(r",(\s*[}\]])", r"\1", keys_quoted))
 
 
 def test_the_page_draws_with_the_pictures_colours() -> None:

@@ -128,7 +128,9 @@
   // ---------------------------------------------------------------------------------------------- the page
 
   const $ = (id) => document.getElementById(id);
+  // The longest wait, in ms, before following a game again after the server refused it or went away.
   const MAX_RETRY = 30000;
+  // How long a replay played on shows each move, in ms.
   const PLAY_MS = 1000;
   const base = location.pathname.replace(/\/+$/, "");
 
@@ -180,12 +182,12 @@
     drawSide(kind, ctx);
     document.body.dataset.kind = state.game.kind;
     document.body.dataset.version = state.game.version;
-    document.body.dataset.state = state.game.finished ? "finished" : "live";
-    svg.dataset.drawn = `${state.game.kind}:${state.game.version}`;
     performance.mark("board-drawn", { detail: { version: state.game.version } });
     hideTip();
   }
 
+  /** Everything beside the board: the title, the banner, the players, the last move, the table, the story, the
+   * chart, and the page's own words. */
   function drawSide(kind, ctx) {
     const { say, state } = ctx;
     document.documentElement.lang = ctx.language;
@@ -221,7 +223,15 @@
           h(
             "span",
             { class: "counts" },
-            p.counts.map((count) => h("span", { title: count.title }, count.icon && icon(count.icon), count.label, h("b", { text: count.value }))),
+            p.counts.map((count) =>
+              h(
+                "span",
+                { title: count.title },
+                count.icon && icon(count.icon),
+                count.label,
+                h("b", { text: count.value }),
+              ),
+            ),
           ),
         ),
       ),
@@ -258,7 +268,16 @@
     const chart = $("chart");
     const grid = [0, top / 2, top].map((v) => [
       s("line", { x1: left, x2: w - 6, y1: round1(y(v)), y2: round1(y(v)), stroke: TTR.panel_active }),
-      s("text", { x: left - 4, y: round1(y(v)), "text-anchor": "end", "dominant-baseline": "central", "font-size": 10, fill: TTR.panel_muted, class: "svg-text", text: Math.round(v) }),
+      s("text", {
+        x: left - 4,
+        y: round1(y(v)),
+        "text-anchor": "end",
+        "dominant-baseline": "central",
+        "font-size": 10,
+        fill: TTR.panel_muted,
+        class: "svg-text",
+        text: Math.round(v),
+      }),
     ]);
     const lines = Array.from({ length: seats }, (_, seat) =>
       s("polyline", {
@@ -273,12 +292,21 @@
     const marker =
       scored === null
         ? null
-        : s("line", { x1: round1(x(scored)), x2: round1(x(scored)), y1: 4, y2: hgt - bottom, stroke: TTR.accent, "stroke-width": 2 });
-    chart.replaceChildren(...grid.flat(), ...lines, marker);
+        : s("line", {
+            x1: round1(x(scored)),
+            x2: round1(x(scored)),
+            y1: 4,
+            y2: hgt - bottom,
+            stroke: TTR.accent,
+            "stroke-width": 2,
+          });
+    chart.replaceChildren(...grid.flat(), ...lines, ...(marker ? [marker] : []));
     chart.onclick = page.frames
       ? (e) => {
           const rect = chart.getBoundingClientRect();
-          const point = Math.round(((((e.clientX - rect.left) / rect.width) * w - left) / (w - left - 6)) * (rows.length - 1));
+          const point = Math.round(
+            ((((e.clientX - rect.left) / rect.width) * w - left) / (w - left - 6)) * (rows.length - 1),
+          );
           const found = page.frames.findIndex((frame) => frame.scores.length - 1 >= point);
           stepTo(found < 0 ? page.frames.length - 1 : found);
         }
@@ -300,13 +328,17 @@
     node.hidden = false;
     const stage = $("stage").getBoundingClientRect();
     const x = Math.min(e.clientX - stage.left + 14, stage.width - node.offsetWidth - 6);
-    const y = e.clientY - stage.top + 16 + node.offsetHeight > stage.height ? e.clientY - stage.top - node.offsetHeight - 10 : e.clientY - stage.top + 16;
+    const y =
+      e.clientY - stage.top + 16 + node.offsetHeight > stage.height
+        ? e.clientY - stage.top - node.offsetHeight - 10
+        : e.clientY - stage.top + 16;
     node.style.left = `${Math.max(6, x)}px`;
     node.style.top = `${Math.max(6, y)}px`;
     for (const old of document.querySelectorAll(".hit.hover")) old.classList.remove("hover");
     target.classList.add("hover");
   }
 
+  /** Hide the name shown under the pointer. */
   function hideTip() {
     $("tip").hidden = true;
     for (const old of document.querySelectorAll(".hit.hover")) old.classList.remove("hover");
@@ -328,6 +360,7 @@
 
   // ---------------------------------------------------------------------------------------------- live and replay
 
+  /** Say how the page follows its game (`live`, `lost`, or neither once it is over). */
   function setStatus(key, cls) {
     const node = $("status");
     node.className = `status ${cls}`;
@@ -407,6 +440,7 @@
     await stepTo(page.frames.length - 1);
   }
 
+  /** Show the replay's frame `index` (kept within its frames), with its move's number. */
   function stepTo(index) {
     if (!page.frames) return Promise.resolve();
     page.frame = Math.max(0, Math.min(page.frames.length - 1, index));
@@ -430,6 +464,7 @@
 
   const STEPS = { first: () => 0, previous: (i) => i - 1, next: (i) => i + 1, last: () => Infinity };
 
+  /** Step the replay by a button's or a key's way (`first`, `previous`, `next`, `last`). */
   function step(how) {
     pause();
     return stepTo(STEPS[how](page.frame));
@@ -446,6 +481,7 @@
     }, PLAY_MS);
   }
 
+  /** Stop playing the replay on. */
   function pause() {
     clearInterval(page.playing);
     page.playing = null;
@@ -453,7 +489,8 @@
     $("play").classList.remove("playing");
   }
 
-  for (const button of document.querySelectorAll("[data-step]")) button.addEventListener("click", () => step(button.dataset.step));
+  for (const button of document.querySelectorAll("[data-step]"))
+    button.addEventListener("click", () => step(button.dataset.step));
   $("play").addEventListener("click", () => (page.playing ? pause() : play()));
   $("scrub").addEventListener("input", (e) => {
     pause();
@@ -477,7 +514,6 @@
   function fail(error) {
     console.error(error);
     if (page.state) return;
-    document.body.dataset.state = "refused";
     $("layout").replaceChildren(h("p", { class: "error", text: error.status ? `${error.status}` : "…" }));
   }
 

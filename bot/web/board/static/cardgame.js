@@ -19,13 +19,31 @@
   function pile(x, y, w, hgt, count, ticket) {
     const [fillColour, trim] = ticket ? [CG.ticket_back, CG.ticket_trim] : [CG.back, CG.back_trim];
     if (count <= 0) {
-      return s("rect", { x, y, width: w, height: hgt, rx: w * 0.14, fill: "none", stroke: TTR.panel_muted, "stroke-dasharray": "6 5" });
+      return s("rect", {
+        x,
+        y,
+        width: w,
+        height: hgt,
+        rx: w * 0.14,
+        fill: "none",
+        stroke: TTR.panel_muted,
+        "stroke-dasharray": "6 5",
+      });
     }
     const cards = [];
     for (let k = Math.min(3, Math.ceil(count / 10)) - 1; k >= 0; k--) {
       const [cx, cy] = [x + k * 4, y - k * 4];
       cards.push(
-        s("rect", { x: cx, y: cy, width: w, height: hgt, rx: w * 0.14, fill: fillColour, stroke: TTR.dark_ink, "stroke-width": 2 }),
+        s("rect", {
+          x: cx,
+          y: cy,
+          width: w,
+          height: hgt,
+          rx: w * 0.14,
+          fill: fillColour,
+          stroke: TTR.dark_ink,
+          "stroke-width": 2,
+        }),
         s("rect", {
           x: cx + w * 0.12,
           y: cy + w * 0.12,
@@ -60,7 +78,16 @@
   }
 
   function label(x, y, text, { size = 15, fill = TTR.panel_muted, anchor = "start", bold = false } = {}) {
-    return s("text", { x, y, "font-size": size, fill, "text-anchor": anchor, "font-weight": bold ? "bold" : null, class: "svg-text", text });
+    return s("text", {
+      x,
+      y,
+      "font-size": size,
+      fill,
+      "text-anchor": anchor,
+      "font-weight": bold ? "bold" : null,
+      class: "svg-text",
+      text,
+    });
   }
 
   /** Two fanned cards, the "cards in hand" icon (render/ttr/symbols.py). */
@@ -69,7 +96,16 @@
     return s(
       "g",
       {},
-      s("rect", { x, y: y + hgt * 0.08, width: cw, height: hgt * 0.92, rx: hgt * 0.1, fill: TTR.panel_card, stroke: TTR.panel_muted, "stroke-width": 2 }),
+      s("rect", {
+        x,
+        y: y + hgt * 0.08,
+        width: cw,
+        height: hgt * 0.92,
+        rx: hgt * 0.1,
+        fill: TTR.panel_card,
+        stroke: TTR.panel_muted,
+        "stroke-width": 2,
+      }),
       s("rect", { x: x + w - cw, y, width: cw, height: hgt * 0.92, rx: hgt * 0.1, fill: TTR.panel_muted }),
     );
   }
@@ -100,7 +136,8 @@
   function status(ctx) {
     const { view, say } = ctx;
     const params = { turn: view.turn, player: ctx.name(view.current) };
-    const key = { opening: "opening", over: "over", second_pick: "second_pick", tickets: "tickets" }[view.phase] ?? "to_play";
+    const key =
+      { opening: "opening", over: "over", second_pick: "second_pick", tickets: "tickets" }[view.phase] ?? "to_play";
     return say(`cardgame_picture.status.${key}`, params);
   }
 
@@ -114,7 +151,16 @@
     const played = move?.kind === "play" && move.seat === seat ? new Set(move.play.colors) : new Set();
     const back = active ? TTR.panel_active : TTR.panel_card;
     const parts = [
-      s("rect", { x, y, width: w, height: PANEL_H, rx: 10, fill: back, stroke: active ? TTR.accent : "none", "stroke-width": 3 }),
+      s("rect", {
+        x,
+        y,
+        width: w,
+        height: PANEL_H,
+        rx: 10,
+        fill: back,
+        stroke: active ? TTR.accent : "none",
+        "stroke-width": 3,
+      }),
       s("rect", { x, y, width: 6, height: PANEL_H, fill: colour }),
       s("circle", { cx: x + 32, cy: y + 28, r: 14, fill: "#fff" }),
       s("circle", { cx: x + 32, cy: y + 28, r: 12, fill: colour }),
@@ -134,7 +180,11 @@
       const gy = y + 54;
       parts.push(
         card(group.color, gx, gy, cw, chh, { rim: CG.card_rim, ring: played.has(group.color) ? TTR.accent : null }),
-        label(gx + 2, gy + chh + 20, `×${group.cards + group.locomotives}`, { size: 18, fill: TTR.panel_text, bold: true }),
+        label(gx + 2, gy + chh + 20, `×${group.cards + group.locomotives}`, {
+          size: 18,
+          fill: TTR.panel_text,
+          bold: true,
+        }),
       );
     });
     const sx = x + w - 88;
@@ -162,12 +212,17 @@
       const parts = [];
       const dead = view.deck_size === 0 && view.deck_number === 2 && view.face_up.length > 0;
       parts.push(label(PAD, 26, say(dead ? "cardgame_picture.table.face_up_dead" : "cardgame_picture.table.face_up")));
-      view.face_up.forEach((colour, k) => parts.push(card(colour, PAD + k * (CARD_W + 8), top, CARD_W, CARD_H, { rim: CG.card_rim })));
+      view.face_up.forEach((colour, k) =>
+        parts.push(card(colour, PAD + k * (CARD_W + 8), top, CARD_W, CARD_H, { rim: CG.card_rim })),
+      );
       const pilesX = PAD + 5 * (CARD_W + 8) + 8;
       const under = top + CARD_H + 20;
       parts.push(
         pile(pilesX, top, CARD_W, CARD_H, view.deck_size, false),
-        label(pilesX + CARD_W / 2, under, say("cardgame_picture.table.deck_of", { number: view.deck_number }), { size: 14, anchor: "middle" }),
+        label(pilesX + CARD_W / 2, under, say("cardgame_picture.table.deck_of", { number: view.deck_number }), {
+          size: 14,
+          anchor: "middle",
+        }),
         pile(pilesX + CARD_W + 16, top, CARD_W, CARD_H, view.ticket_deck_size, true),
         label(pilesX + CARD_W * 1.5 + 16, under, say("cardgame_picture.table.tickets"), { size: 14, anchor: "middle" }),
       );
@@ -180,7 +235,16 @@
         const bx = bonusX + (k % 3) * (bonusW + 8);
         const by = bonusTop + Math.floor(k / 3) * (bonusH + 4);
         parts.push(
-          s("rect", { x: bx, y: by, width: bonusW, height: bonusH, rx: 8, fill: CG.bonus_fill, stroke: CG.bonus_edge, "stroke-width": 2 }),
+          s("rect", {
+            x: bx,
+            y: by,
+            width: bonusW,
+            height: bonusH,
+            rx: 8,
+            fill: CG.bonus_fill,
+            stroke: CG.bonus_edge,
+            "stroke-width": 2,
+          }),
           star(bx + 16, by + 17, 20, CG.bonus_edge),
           label(bx + 30, by + 24, `+${bonus}`, { size: 20, fill: TTR.dark_ink, bold: true }),
           label(bx + 8, by + 44, ...cityFitted(say(`cardgame.city.${city}`), bonusW - 14)),
@@ -189,7 +253,12 @@
       const bonusBottom = bonusTop + Math.ceil(cities.length / 3) * (bonusH + 4);
       const discardsY = narrow ? bonusBottom + 16 : under;
       if (view.discard_size) {
-        parts.push(label(width - PAD, discardsY, say("cardgame_picture.table.discards", { count: view.discard_size }), { size: 14, anchor: "end" }));
+        parts.push(
+          label(width - PAD, discardsY, say("cardgame_picture.table.discards", { count: view.discard_size }), {
+            size: 14,
+            anchor: "end",
+          }),
+        );
       }
       const panelsTop = Math.max(under, discardsY) + 20;
       const columns = narrow ? 1 : 2;
@@ -249,18 +318,31 @@
       if (move.kind === "draw") {
         parts.push(
           words("cardgame_picture.last.drew", { count: move.face_up.length + move.blind }),
-          h("span", { class: "chips" }, [...move.face_up.map((colour) => chip(colour)), ...Array.from({ length: move.blind }, () => chip(null, true))]),
+          h("span", { class: "chips" }, [
+            ...move.face_up.map((colour) => chip(colour)),
+            ...Array.from({ length: move.blind }, () => chip(null, true)),
+          ]),
         );
       } else if (move.kind === "play" && move.play) {
         const play = move.play;
         parts.push(
           words("cardgame_picture.last.played", { count: play.cards + play.locomotives }),
-          h("span", { class: "chips" }, [...play.colors.map((colour) => chip(colour)), ...Array.from({ length: play.locomotives }, () => chip("locomotive"))]),
+          h("span", { class: "chips" }, [
+            ...play.colors.map((colour) => chip(colour)),
+            ...Array.from({ length: play.locomotives }, () => chip("locomotive")),
+          ]),
         );
-        if (play.robbed_seat !== null) parts.push(words("cardgame_picture.last.robbed", { victim: ctx.name(play.robbed_seat), count: play.robbed_cards }));
+        if (play.robbed_seat !== null)
+          parts.push(
+            words("cardgame_picture.last.robbed", { victim: ctx.name(play.robbed_seat), count: play.robbed_cards }),
+          );
       } else if (move.kind === "tickets") {
         const kept = move.tickets_kept;
-        parts.push(kept === null ? words("cardgame_picture.last.choosing", { drawn: move.tickets_drawn }) : words("cardgame_picture.last.kept", { kept, drawn: move.tickets_drawn }));
+        parts.push(
+          kept === null
+            ? words("cardgame_picture.last.choosing", { drawn: move.tickets_drawn })
+            : words("cardgame_picture.last.kept", { kept, drawn: move.tickets_drawn }),
+        );
       } else {
         parts.push(words("cardgame_picture.last.passed"));
       }

@@ -20,52 +20,144 @@
       s("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: r, fill: fillColour, ...pen });
     const poly = (list, fillColour) => s("polygon", { points: points(list), fill: fillColour, ...pen });
     const circle = (cx, cy, r, fillColour) => s("circle", { cx, cy, r, fill: fillColour, ...pen });
-    const stroke = (list, width = 1.6) => s("polyline", { points: points(list), fill: "none", stroke: ink, "stroke-width": width });
-    const wheel = (x, r = 6.5) => [circle(x, 64 - r - 0.5, r, DICE.wheel), circle(x, 64 - r - 0.5, r * 0.3, DICE.window)];
-    const underframe = (x0 = 8, x1 = 92) => [rect(x0, 46, x1, 51, ink), ...[x0 + 12, x0 + 25, x1 - 25, x1 - 12].map((x) => wheel(x))];
+    const stroke = (list, width = 1.6) =>
+      s("polyline", { points: points(list), fill: "none", stroke: ink, "stroke-width": width });
+    const wheel = (x, r = 6.5) => [
+      circle(x, 64 - r - 0.5, r, DICE.wheel),
+      circle(x, 64 - r - 0.5, r * 0.3, DICE.window),
+    ];
+    const underframe = (x0 = 8, x1 = 92) => [
+      rect(x0, 46, x1, 51, ink),
+      ...[x0 + 12, x0 + 25, x1 - 25, x1 - 12].map((x) => wheel(x)),
+    ];
     const body = PALETTE.dice.body;
     const cars = {
       E: [
-        poly([[1, 58], [12, 44], [16, 58]], ink),
+        poly(
+          [
+            [1, 58],
+            [12, 44],
+            [16, 58],
+          ],
+          ink,
+        ),
         rect(8, 43, 94, 50, ink),
-        poly([[20, 22], [32, 22], [34, 8], [18, 8]], ink),
+        poly(
+          [
+            [20, 22],
+            [32, 22],
+            [34, 8],
+            [18, 8],
+          ],
+          ink,
+        ),
         rect(15, 4, 37, 9, ink),
         rect(12, 20, 72, 45, body.E, 9),
         rect(42, 13, 54, 22, body.E, 4),
         rect(68, 8, 94, 45, body.E),
         rect(64, 3, 98, 9, ink),
         rect(74, 14, 88, 26, DICE.window),
-        ...[[20, 6.5], [40, 9.5], [62, 9.5], [85, 6.5]].map(([x, r]) => wheel(x, r)),
-        stroke([[40, 54], [62, 54]], 2.4),
+        ...[
+          [20, 6.5],
+          [40, 9.5],
+          [62, 9.5],
+          [85, 6.5],
+        ].map(([x, r]) => wheel(x, r)),
+        stroke(
+          [
+            [40, 54],
+            [62, 54],
+          ],
+          2.4,
+        ),
       ],
       C: [
-        ...[[20, 11], [36, 14], [52, 12], [67, 14], [81, 10]].map(([x, r]) => circle(x, 30, r, ink)),
+        ...[
+          [20, 11],
+          [36, 14],
+          [52, 12],
+          [67, 14],
+          [81, 10],
+        ].map(([x, r]) => circle(x, 30, r, ink)),
         rect(8, 28, 92, 47, body.C),
-        stroke([[8, 37], [92, 37]]),
+        stroke([
+          [8, 37],
+          [92, 37],
+        ]),
         ...underframe(),
       ],
       T: [
         rect(44, 8, 56, 18, body.T, 2),
         rect(40, 5, 60, 9, ink),
         rect(4, 16, 96, 46, body.T, 15),
-        stroke([[28, 17], [28, 45]]),
-        stroke([[72, 17], [72, 45]]),
+        stroke([
+          [28, 17],
+          [28, 45],
+        ]),
+        stroke([
+          [72, 17],
+          [72, 45],
+        ]),
         ...underframe(),
       ],
       H: [
-        poly([[10, 16], [28, 7], [50, 4], [72, 7], [90, 16]], "#d6b268"),
-        poly([[26, 42], [40, 42], [37, 50], [29, 50]], body.H),
-        poly([[60, 42], [74, 42], [71, 50], [63, 50]], body.H),
-        poly([[4, 14], [96, 14], [80, 43], [20, 43]], body.H),
-        ...[32, 50, 68].map((x) => stroke([[x, 15], [x, 42]])),
+        poly(
+          [
+            [10, 16],
+            [28, 7],
+            [50, 4],
+            [72, 7],
+            [90, 16],
+          ],
+          "#d6b268",
+        ),
+        poly(
+          [
+            [26, 42],
+            [40, 42],
+            [37, 50],
+            [29, 50],
+          ],
+          body.H,
+        ),
+        poly(
+          [
+            [60, 42],
+            [74, 42],
+            [71, 50],
+            [63, 50],
+          ],
+          body.H,
+        ),
+        poly(
+          [
+            [4, 14],
+            [96, 14],
+            [80, 43],
+            [20, 43],
+          ],
+          body.H,
+        ),
+        ...[32, 50, 68].map((x) =>
+          stroke([
+            [x, 15],
+            [x, 42],
+          ]),
+        ),
         ...underframe(10, 90),
       ],
       B: [
         rect(8, 6, 92, 47, body.B),
         rect(5, 2, 95, 7, ink),
         rect(38, 11, 62, 45, body.B),
-        stroke([[38, 11], [62, 45]]),
-        stroke([[62, 11], [38, 45]]),
+        stroke([
+          [38, 11],
+          [62, 45],
+        ]),
+        stroke([
+          [62, 11],
+          [38, 45],
+        ]),
         ...underframe(),
       ],
       K: [
@@ -76,10 +168,22 @@
         rect(10, 18, 90, 22, ink),
         rect(21, 27, 31, 37, DICE.window),
         rect(69, 27, 79, 37, DICE.window),
-        stroke([[4, 30], [4, 47]]),
-        stroke([[96, 30], [96, 47]]),
-        stroke([[4, 30], [14, 30]]),
-        stroke([[86, 30], [96, 30]]),
+        stroke([
+          [4, 30],
+          [4, 47],
+        ]),
+        stroke([
+          [96, 30],
+          [96, 47],
+        ]),
+        stroke([
+          [4, 30],
+          [14, 30],
+        ]),
+        stroke([
+          [86, 30],
+          [96, 30],
+        ]),
         ...underframe(),
       ],
     };
@@ -95,7 +199,12 @@
     });
   }
 
-  function diceText(x, y, text, { size = 20, fill = DICE.ink, anchor = "start", bold = false, baseline = "central" } = {}) {
+  function diceText(
+    x,
+    y,
+    text,
+    { size = 20, fill = DICE.ink, anchor = "start", bold = false, baseline = "central" } = {},
+  ) {
     return s("text", {
       x,
       y,
@@ -113,7 +222,9 @@
   function scoreHow(say, train, score) {
     if (!score.complete) return say("dice.picture.incomplete");
     if (score.bonus) return say("dice.picture.bonus");
-    const parts = (score.banked ? [String(score.banked)] : []).concat(train.filter((f) => f in CARGO).map((f) => String(CARGO[f])));
+    const parts = (score.banked ? [String(score.banked)] : []).concat(
+      train.filter((f) => f in CARGO).map((f) => String(CARGO[f])),
+    );
     if (score.caboose) return `2 × (${[...parts, "1"].join(" + ")})`;
     return parts.length > 1 ? parts.join(" + ") : "";
   }
@@ -138,8 +249,26 @@
 
   // Where things go on a wide screen (the picture's own places) and on a phone (the score under the dice, smaller
   // cars, fewer past turns), so that a phone shows the table larger.
-  const WIDE = { width: 900, dieGap: 12, car: CAR, turnHeight: 400, scoreBelow: false, bar: [74, 360], chipsX: 400, chips: 6 };
-  const NARROW = { width: 640, dieGap: 8, car: 92, turnHeight: 430, scoreBelow: true, bar: [74, 260], chipsX: 290, chips: 4 };
+  const WIDE = {
+    width: 900,
+    dieGap: 12,
+    car: CAR,
+    turnHeight: 400,
+    scoreBelow: false,
+    bar: [74, 360],
+    chipsX: 400,
+    chips: 6,
+  };
+  const NARROW = {
+    width: 640,
+    dieGap: 8,
+    car: 92,
+    turnHeight: 430,
+    scoreBelow: true,
+    bar: [74, 260],
+    chipsX: 290,
+    chips: 4,
+  };
 
   /** What the turn card shows: the turn in play, or the last one played. */
   function turnShown(ctx) {
@@ -152,7 +281,9 @@
         train: turn.train,
         addable: new Set((view.legal || []).flatMap((action) => action.faces || [])),
         slots: turn.showing.length,
-        status: turn.freight ? say("dice.picture.freight_roll") : say("dice.picture.roll", { roll: turn.rolls, max: turn.max_rolls }),
+        status: turn.freight
+          ? say("dice.picture.freight_roll")
+          : say("dice.picture.roll", { roll: turn.rolls, max: turn.max_rolls }),
         alert: false,
         points: turn.score.points,
         note: scoreHow(say, turn.train, turn.score),
@@ -187,28 +318,53 @@
     const [name] = fitted(ctx.name(shown.seat), 28, 300, { bold: true, smallest: 28 });
     const parts = [
       diceText(24, 32, name, { size: 28, bold: true }),
-      diceText(24 + textWidth(name, 28, true) + 16, 32, shown.status, { size: 22, fill: shown.alert ? DICE.accent : DICE.muted, bold: shown.alert }),
+      diceText(24 + textWidth(name, 28, true) + 16, 32, shown.status, {
+        size: 22,
+        fill: shown.alert ? DICE.accent : DICE.muted,
+        bold: shown.alert,
+      }),
       diceText(24, 62, say("dice.picture.table"), { fill: DICE.muted, baseline: "hanging" }),
     ];
     if (shown.pips) {
       const [used, total] = shown.pips;
       for (let k = 0; k < total; k++) {
         const x = width - 24 - total * 28 + k * 28;
-        parts.push(s("rect", { x, y: 22, width: 20, height: 20, rx: 5, fill: k < used ? DICE.ink : DICE.panel, stroke: DICE.ink, "stroke-width": 2 }));
+        parts.push(
+          s("rect", {
+            x,
+            y: 22,
+            width: 20,
+            height: 20,
+            rx: 5,
+            fill: k < used ? DICE.ink : DICE.panel,
+            stroke: DICE.ink,
+            "stroke-width": 2,
+          }),
+        );
       }
       parts.push(diceText(width - 34 - total * 28, 32, say("dice.picture.rolls"), { fill: DICE.muted, anchor: "end" }));
     } else if (shown.banked) {
-      parts.push(diceText(width - 24, 32, say("dice.picture.bank", { banked: shown.banked }), { anchor: "end", bold: true }));
+      parts.push(
+        diceText(width - 24, 32, say("dice.picture.bank", { banked: shown.banked }), { anchor: "end", bold: true }),
+      );
     }
     const panelRight = 16 + 6 * DIE + 5 * place.dieGap + 20;
     parts.push(s("rect", { x: 16, y: 88, width: panelRight - 16, height: DIE + 26, rx: 14, fill: "#e9e2d5" }));
     const showing = [...shown.showing].sort((a, b) => FACE_ORDER.indexOf(a) - FACE_ORDER.indexOf(b));
     if (!showing.length) {
-      parts.push(diceText((16 + panelRight) / 2, 88 + (DIE + 26) / 2, say("dice.picture.all_in_train"), { size: 22, fill: DICE.muted, anchor: "middle" }));
+      parts.push(
+        diceText((16 + panelRight) / 2, 88 + (DIE + 26) / 2, say("dice.picture.all_in_train"), {
+          size: 22,
+          fill: DICE.muted,
+          anchor: "middle",
+        }),
+      );
     }
     showing.forEach((face, k) => parts.push(die(face, 26 + k * (DIE + place.dieGap), 98, shown.addable.has(face))));
     parts.push(...scoreCard(shown, place, panelRight));
-    parts.push(diceText(24, place.scoreBelow ? 312 : 232, say("dice.picture.train"), { fill: DICE.muted, baseline: "hanging" }));
+    parts.push(
+      diceText(24, place.scoreBelow ? 312 : 232, say("dice.picture.train"), { fill: DICE.muted, baseline: "hanging" }),
+    );
     parts.push(...rails(shown, place));
     return parts;
   }
@@ -218,15 +374,40 @@
     const value = face === "K" ? "×2" : CARGO[face];
     return [
       s("rect", { x: x + 3, y: y + 4, width: DIE, height: DIE, rx: 16, fill: DICE.shadow }),
-      s("rect", { x, y, width: DIE, height: DIE, rx: 16, fill: ok ? DICE.panel : "#eee9e0", stroke: ok ? DICE.ink : DICE.faint, "stroke-width": ok ? 3 : 2 }),
+      s("rect", {
+        x,
+        y,
+        width: DIE,
+        height: DIE,
+        rx: 16,
+        fill: ok ? DICE.panel : "#eee9e0",
+        stroke: ok ? DICE.ink : DICE.faint,
+        "stroke-width": ok ? 3 : 2,
+      }),
       diceCar(face, x + 6, y + DIE - 61, 80, !ok),
-      value && diceText(x + DIE - 9, y + 18, value, { size: 24, bold: true, anchor: "end", fill: ok ? DICE.ink : DICE.faded_ink }),
+      value &&
+        diceText(x + DIE - 9, y + 18, value, {
+          size: 24,
+          bold: true,
+          anchor: "end",
+          fill: ok ? DICE.ink : DICE.faded_ink,
+        }),
     ];
   }
 
   /** What the train scores and how: beside the dice on a wide screen, under them on a phone. */
   function scoreCard(shown, place, panelRight) {
-    const card = (box) => s("rect", { x: box[0], y: box[1], width: box[2] - box[0], height: box[3] - box[1], rx: 14, fill: DICE.panel, stroke: DICE.edge, "stroke-width": 2 });
+    const card = (box) =>
+      s("rect", {
+        x: box[0],
+        y: box[1],
+        width: box[2] - box[0],
+        height: box[3] - box[1],
+        rx: 14,
+        fill: DICE.panel,
+        stroke: DICE.edge,
+        "stroke-width": 2,
+      });
     if (place.scoreBelow) {
       const box = [16, 220, place.width - 16, 296];
       const middle = (box[1] + box[3]) / 2;
@@ -253,7 +434,8 @@
     const rail = place.turnHeight - 26;
     const carH = (car * 64) / 100;
     const parts = [];
-    for (let x = 14; x < width - 14; x += 22) parts.push(s("rect", { x, y: rail + 2, width: 12, height: 7, fill: "#96826e" }));
+    for (let x = 14; x < width - 14; x += 22)
+      parts.push(s("rect", { x, y: rail + 2, width: 12, height: 7, fill: "#96826e" }));
     parts.push(s("rect", { x: 10, y: rail - 1, width: width - 20, height: 4, fill: "#5a544e" }));
     let x = 26;
     shown.train.forEach((face, k) => {
@@ -262,7 +444,18 @@
       x += car + 12;
     });
     for (let k = 0; k < shown.slots; k++) {
-      parts.push(s("rect", { x: x + 4, y: rail - carH + 6, width: car - 8, height: carH - 10, fill: "none", stroke: DICE.faint, "stroke-width": 2, "stroke-dasharray": "7 7" }));
+      parts.push(
+        s("rect", {
+          x: x + 4,
+          y: rail - carH + 6,
+          width: car - 8,
+          height: carH - 10,
+          fill: "none",
+          stroke: DICE.faint,
+          "stroke-width": 2,
+          "stroke-dasharray": "7 7",
+        }),
+      );
       x += car + 12;
     }
     return parts;
@@ -318,7 +511,12 @@
       const record = view.previous;
       if (!record) return null;
       const word = say(`dice.picture.${OUTCOME_WORD[record.outcome] ?? "score"}`);
-      return [badge(ctx, record.seat), h("span", { class: "who", text: ctx.name(record.seat) }), h("span", { text: word }), h("span", { class: "gain", text: `+${record.points}` })];
+      return [
+        badge(ctx, record.seat),
+        h("span", { class: "who", text: ctx.name(record.seat) }),
+        h("span", { text: word }),
+        h("span", { class: "gain", text: `+${record.points}` }),
+      ];
     },
 
     table: () => null,
@@ -336,15 +534,31 @@
     if (!elimination) details.push(say("dice.picture.target", { target: view.options.target }));
     else if (view.bar !== null) details.push(say("dice.picture.bar", { bar: view.bar }));
     parts.push(diceText(24, top + 66, details.join(" · "), { fill: DICE.muted }));
-    const chipWord = view.over ? "game_over" : view.tie_break.length ? "tie_break" : view.last_round ? "last_round" : null;
+    const chipWord = view.over
+      ? "game_over"
+      : view.tie_break.length
+        ? "tie_break"
+        : view.last_round
+          ? "last_round"
+          : null;
     if (chipWord) {
-      parts.push(diceText(width - 24, top + 32, say(`dice.picture.${chipWord}`), { anchor: "end", bold: true, fill: view.over ? DICE.ink : DICE.accent }));
+      parts.push(
+        diceText(width - 24, top + 32, say(`dice.picture.${chipWord}`), {
+          anchor: "end",
+          bold: true,
+          fill: view.over ? DICE.ink : DICE.accent,
+        }),
+      );
     }
     const head = top + 112 - 8;
     parts.push(
       diceText(74, head, say("dice.picture.player"), { fill: DICE.muted, baseline: "auto" }),
       diceText(chipsX, head, say("dice.picture.last_turns"), { fill: DICE.muted, baseline: "auto" }),
-      diceText(width - 24, head, say(elimination ? "dice.picture.best" : "dice.picture.total"), { fill: DICE.muted, anchor: "end", baseline: "auto" }),
+      diceText(width - 24, head, say(elimination ? "dice.picture.best" : "dice.picture.total"), {
+        fill: DICE.muted,
+        anchor: "end",
+        baseline: "auto",
+      }),
     );
     for (const player of view.players) {
       const y = top + 112 + player.seat * 64;
@@ -353,7 +567,15 @@
       const ink = out ? DICE.muted : DICE.ink;
       const middle = y + (race ? 24 : 32);
       parts.push(
-        s("rect", { x: 14, y: y + 3, width: width - 28, height: 58, rx: 12, fill: out ? "#ece7de" : DICE.panel, stroke: DICE.edge }),
+        s("rect", {
+          x: 14,
+          y: y + 3,
+          width: width - 28,
+          height: 58,
+          rx: 12,
+          fill: out ? "#ece7de" : DICE.panel,
+          stroke: DICE.edge,
+        }),
         s("rect", { x: 14, y: y + 3, width: 7, height: 58, rx: 3, fill: colour }),
       );
       if (view.turn && view.turn.seat === player.seat) parts.push(diceCar("E", 26, y + 19, 40));
@@ -363,7 +585,10 @@
       parts.push(diceText(74, middle, name, { size: 23, bold: true, fill: ink }));
       const end = 74 + textWidth(name, 23, true);
       if (view.winners.includes(player.seat)) {
-        parts.push(star(end + 20, middle, 24, DICE.gold), diceText(end + 40, middle, say("dice.picture.winner"), { bold: true }));
+        parts.push(
+          star(end + 20, middle, 24, DICE.gold),
+          diceText(end + 40, middle, say("dice.picture.winner"), { bold: true }),
+        );
       } else if (out) {
         parts.push(diceText(end + 14, middle, say("dice.picture.out"), { fill: DICE.muted, bold: true }));
       }
@@ -379,12 +604,38 @@
       player.turns.slice(-place.chips).forEach((turn, k) => {
         const x = chipsX + k * 59;
         const crashed = turn.outcome === "crashed";
-        const fillColour = crashed ? DICE.ink : turn.outcome === "bonus" ? DICE.gold : turn.points ? DICE.panel : "#e9e2d5";
-        parts.push(s("rect", { x, y: y + 14, width: 54, height: 36, rx: 8, fill: fillColour, stroke: turn.points ? DICE.edge : DICE.faint, "stroke-width": 2 }));
+        const fillColour = crashed
+          ? DICE.ink
+          : turn.outcome === "bonus"
+            ? DICE.gold
+            : turn.points
+              ? DICE.panel
+              : "#e9e2d5";
+        parts.push(
+          s("rect", {
+            x,
+            y: y + 14,
+            width: 54,
+            height: 36,
+            rx: 8,
+            fill: fillColour,
+            stroke: turn.points ? DICE.edge : DICE.faint,
+            "stroke-width": 2,
+          }),
+        );
         parts.push(
           crashed
-            ? s("path", { d: `M${x + 19} ${y + 24}L${x + 35} ${y + 40}M${x + 35} ${y + 24}L${x + 19} ${y + 40}`, stroke: DICE.panel, "stroke-width": 4 })
-            : diceText(x + 27, y + 32, turn.points, { size: 22, bold: Boolean(turn.points), fill: turn.points ? DICE.ink : DICE.muted, anchor: "middle" }),
+            ? s("path", {
+                d: `M${x + 19} ${y + 24}L${x + 35} ${y + 40}M${x + 35} ${y + 24}L${x + 19} ${y + 40}`,
+                stroke: DICE.panel,
+                "stroke-width": 4,
+              })
+            : diceText(x + 27, y + 32, turn.points, {
+                size: 22,
+                bold: Boolean(turn.points),
+                fill: turn.points ? DICE.ink : DICE.muted,
+                anchor: "middle",
+              }),
         );
       });
       parts.push(diceText(width - 28, y + 32, player.standing, { size: 34, bold: true, anchor: "end", fill: ink }));

@@ -10,15 +10,85 @@ window.Board = (() => {
   // render/dice.py, render/dice_faces.py): the card game and the dice game have no map to bring them, and the page
   // has no build step to read them from Python, so tests/web/test_page_palette.py holds this copy equal to them.
   const PALETTE = {
-    "card": {"purple": "#9a499f", "white": "#f7f7f2", "blue": "#3e66e8", "yellow": "#ffd514", "orange": "#e18823", "black": "#2c2c30", "red": "#bf1906", "green": "#0e974b", "gray": "#acaca8", "locomotive": "#787878"},
-    "symbol": {"purple": "diamond", "white": "ring", "blue": "square", "yellow": "star", "orange": "triangle", "black": "disk", "red": "heart", "green": "plus", "gray": "", "locomotive": "wheel"},
-    "stripes": ["#d6342e", "#ef8726", "#f4ce2e", "#389c48", "#2e6ece", "#9252b0"],
-    "free_fade": 0.45,
-    "free_fade_black": 0.3,
-    "ttr": {"sea": "#c4dae4", "land": "#f0e8d0", "coast": "#96acb6", "rail": "#807460", "car_outline": "#3a3632", "city_fill": "#b22228", "city_ring": "#fffaf0", "label_ink": "#18181c", "label_halo": "#fffcf4", "highlight": "#ffffff", "band_outline": "#141418", "winner_glow": "#ffc400", "closed_fill": "#807e7a", "dark_ink": "#1c1c20", "light_ink": "#ffffff", "banner": "#ce2c24", "panel_bg": "#232936", "panel_card": "#31394a", "panel_active": "#46526c", "panel_text": "#f0f2f6", "panel_muted": "#a8b2c4", "accent": "#ffcc40", "tunnel_ink": "#18161a", "card_back": "#363e54", "card_back_ink": "#a8b2c4"},
-    "cardgame": {"back": "#781e2c", "back_trim": "#e8be5c", "ticket_back": "#e2d6ba", "ticket_trim": "#967a46", "bonus_fill": "#fff0c4", "bonus_edge": "#c49634", "card_rim": "#d6dce8"},
-    "dice": {"paper": "#f4efe6", "panel": "#fffdf8", "edge": "#d6cec0", "shadow": "#ded6c8", "muted": "#625a50", "faint": "#beb7aa", "faded_ink": "#928a7e", "accent": "#c43e30", "gold": "#e8b634", "ink": "#222226", "wheel": "#34343a", "window": "#ece8d6", "body": {"E": "#305296", "C": "#5c5c62", "T": "#aab4be", "H": "#428a54", "B": "#9c5e34", "K": "#cc3a2e"}}
-  };  // end of PALETTE
+    card: {
+      purple: "#9a499f",
+      white: "#f7f7f2",
+      blue: "#3e66e8",
+      yellow: "#ffd514",
+      orange: "#e18823",
+      black: "#2c2c30",
+      red: "#bf1906",
+      green: "#0e974b",
+      gray: "#acaca8",
+      locomotive: "#787878",
+    },
+    symbol: {
+      purple: "diamond",
+      white: "ring",
+      blue: "square",
+      yellow: "star",
+      orange: "triangle",
+      black: "disk",
+      red: "heart",
+      green: "plus",
+      gray: "",
+      locomotive: "wheel",
+    },
+    stripes: ["#d6342e", "#ef8726", "#f4ce2e", "#389c48", "#2e6ece", "#9252b0"],
+    free_fade: 0.45,
+    free_fade_black: 0.3,
+    ttr: {
+      sea: "#c4dae4",
+      land: "#f0e8d0",
+      coast: "#96acb6",
+      rail: "#807460",
+      car_outline: "#3a3632",
+      city_fill: "#b22228",
+      city_ring: "#fffaf0",
+      label_ink: "#18181c",
+      label_halo: "#fffcf4",
+      highlight: "#ffffff",
+      band_outline: "#141418",
+      winner_glow: "#ffc400",
+      closed_fill: "#807e7a",
+      dark_ink: "#1c1c20",
+      light_ink: "#ffffff",
+      banner: "#ce2c24",
+      panel_bg: "#232936",
+      panel_card: "#31394a",
+      panel_active: "#46526c",
+      panel_text: "#f0f2f6",
+      panel_muted: "#a8b2c4",
+      accent: "#ffcc40",
+      tunnel_ink: "#18161a",
+      card_back: "#363e54",
+      card_back_ink: "#a8b2c4",
+    },
+    cardgame: {
+      back: "#781e2c",
+      back_trim: "#e8be5c",
+      ticket_back: "#e2d6ba",
+      ticket_trim: "#967a46",
+      bonus_fill: "#fff0c4",
+      bonus_edge: "#c49634",
+      card_rim: "#d6dce8",
+    },
+    dice: {
+      paper: "#f4efe6",
+      panel: "#fffdf8",
+      edge: "#d6cec0",
+      shadow: "#ded6c8",
+      muted: "#625a50",
+      faint: "#beb7aa",
+      faded_ink: "#928a7e",
+      accent: "#c43e30",
+      gold: "#e8b634",
+      ink: "#222226",
+      wheel: "#34343a",
+      window: "#ece8d6",
+      body: { E: "#305296", C: "#5c5c62", T: "#aab4be", H: "#428a54", B: "#9c5e34", K: "#cc3a2e" },
+    },
+  }; // end of PALETTE
   const TTR = PALETTE.ttr;
 
   // ---------------------------------------------------------------------------------------------- small helpers
@@ -231,21 +301,42 @@ window.Board = (() => {
     return h("span", { class: "badge", style: `background:${colour};color:${inkOn(colour)}`, text: seat + 1 });
   }
 
-
   /** A small icon for a count (render/ttr/symbols.py's icons), in the text's colour: `cars`, `cards`, `tickets`,
    * `stations`, `stack`. */
   function icon(name) {
     const paint = { fill: "currentColor" };
     const shapes = {
-      cars: [s("rect", { x: 1, y: 4, width: 22, height: 10, rx: 2, ...paint }), s("circle", { cx: 7, cy: 17, r: 3, ...paint }), s("circle", { cx: 17, cy: 17, r: 3, ...paint })],
+      cars: [
+        s("rect", { x: 1, y: 4, width: 22, height: 10, rx: 2, ...paint }),
+        s("circle", { cx: 7, cy: 17, r: 3, ...paint }),
+        s("circle", { cx: 17, cy: 17, r: 3, ...paint }),
+      ],
       cards: [
-        s("rect", { x: 2, y: 3, width: 12, height: 17, rx: 2, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+        s("rect", {
+          x: 2,
+          y: 3,
+          width: 12,
+          height: 17,
+          rx: 2,
+          fill: "none",
+          stroke: "currentColor",
+          "stroke-width": 2,
+        }),
         s("rect", { x: 9, y: 1, width: 12, height: 17, rx: 2, ...paint }),
       ],
       tickets: [s("path", { d: "M2 6H22V9A3 3 0 0 0 22 15V18H2V15A3 3 0 0 0 2 9Z", ...paint })],
       stations: [s("path", { d: "M3 10L12 2L21 10V21H3Z", ...paint })],
       stack: [
-        s("rect", { x: 6, y: 1, width: 13, height: 17, rx: 2, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+        s("rect", {
+          x: 6,
+          y: 1,
+          width: 13,
+          height: 17,
+          rx: 2,
+          fill: "none",
+          stroke: "currentColor",
+          "stroke-width": 2,
+        }),
         s("rect", { x: 3, y: 4, width: 13, height: 17, rx: 2, ...paint }),
       ],
     };

@@ -63,7 +63,11 @@
     const last = track.slots[track.slots.length - 1];
     const n = centres.length;
     return {
-      points: [along(centres[0], first.angle, -first.length / 2), ...centres, along(centres[n - 1], last.angle, last.length / 2)],
+      points: [
+        along(centres[0], first.angle, -first.length / 2),
+        ...centres,
+        along(centres[n - 1], last.angle, last.length / 2),
+      ],
       width: twin ? BAND_DOUBLE : BAND,
       numbers: centres.filter((_, i) => i % 2 === Math.floor(n / 2) % 2),
     };
@@ -238,7 +242,12 @@
     ]);
     const labels = [...map.cities.keys()].map((id) => {
       const { label, ascent } = spots.get(id);
-      return s("text", { x: round1(label[0] + 1), y: round1(label[1] + 1 + ascent), class: "city-name", text: names.get(id) });
+      return s("text", {
+        x: round1(label[0] + 1),
+        y: round1(label[1] + 1 + ascent),
+        class: "city-name",
+        text: names.get(id),
+      });
     });
     const art = {
       names,
@@ -260,7 +269,13 @@
       ),
       labels: s(
         "g",
-        { fill: TTR.label_ink, stroke: TTR.label_halo, "stroke-width": 4, "stroke-linejoin": "round", "pointer-events": "none" },
+        {
+          fill: TTR.label_ink,
+          stroke: TTR.label_halo,
+          "stroke-width": 4,
+          "stroke-linejoin": "round",
+          "pointer-events": "none",
+        },
         labels,
       ),
     };
@@ -277,7 +292,10 @@
     const w = track.width;
     const parts = [];
     if (track.tunnel) {
-      parts.push(carRect(slot, w, SLIM + 2.4, { fill: TTR.tunnel_ink }), carRect(slot, w, SLIM + 1, { fill: "#ffffff" }));
+      parts.push(
+        carRect(slot, w, SLIM + 2.4, { fill: TTR.tunnel_ink }),
+        carRect(slot, w, SLIM + 1, { fill: "#ffffff" }),
+      );
     }
     const fillColour = freeFill(track.colour);
     const outline = { stroke: TTR.car_outline, "stroke-width": 1 };
@@ -325,7 +343,12 @@
         "stroke-width": line.width + 2 * OUTLINE,
         ...round,
       }),
-      s("polyline", { points: points(outlined), stroke: TTR.band_outline, "stroke-width": line.width + 2 * OUTLINE, ...round }),
+      s("polyline", {
+        points: points(outlined),
+        stroke: TTR.band_outline,
+        "stroke-width": line.width + 2 * OUTLINE,
+        ...round,
+      }),
       s("polyline", { points: points(line.points), stroke: colour, "stroke-width": line.width, ...round }),
       line.numbers.map(([x, y]) =>
         s("text", {
@@ -401,7 +424,13 @@
       last && s("circle", { cx: x, cy: y, r: STATION_SIZE * 0.78, fill: TTR.highlight }),
       s("rect", { x: x0 + 1.5, y: roof + 1.5, width: STATION_SIZE, height: y1 - roof, fill: "rgb(0 0 0 / 40%)" }),
       s("polygon", {
-        points: points([[x0, roof], [x, y0], [x1, roof], [x1, y1], [x0, y1]]),
+        points: points([
+          [x0, roof],
+          [x, y0],
+          [x1, roof],
+          [x1, y1],
+          [x0, y1],
+        ]),
         fill: colour,
         stroke: TTR.dark_ink,
         "stroke-width": 1.5,
@@ -431,7 +460,7 @@
 
   function cityName(ctx, id) {
     const city = ctx.map.cities.get(id);
-    return city ? city.name[ctx.language] ?? city.name.en ?? id : id;
+    return city ? (city.name[ctx.language] ?? city.name.en ?? id) : id;
   }
 
   function ends(ctx, trackId) {
@@ -454,9 +483,12 @@
       const track = (id) => map.tracks.get(Number(id));
       const marks = [
         ...(view.closed || []).filter(track).map((id) => closedTrack(track(id))),
-        ...winnersTrail(view).filter(track).map((id) => mark(track(id), "winner")),
+        ...winnersTrail(view)
+          .filter(track)
+          .map((id) => mark(track(id), "winner")),
       ];
-      if (!view.final && move && MARKED_KINDS.has(move.kind) && track(move.track)) marks.push(mark(track(move.track), "last"));
+      if (!view.final && move && MARKED_KINDS.has(move.kind) && track(move.track))
+        marks.push(mark(track(move.track), "last"));
       if (view.tunnel && track(view.tunnel.track)) marks.push(mark(track(view.tunnel.track), "tunnel"));
       const bands = Object.entries(view.owners)
         .filter(([id]) => track(id))
@@ -500,7 +532,13 @@
       const owner = view.owners[track.id];
       const scored = map.scoring?.route_points?.[track.length] ?? 0;
       const lines = [
-        [chip(track.colour === "gray" ? "gray" : track.colour), " ", say("web.page.route_length", { length: track.length }), " · ", say("ttr_picture.move.points", { points: scored })],
+        [
+          chip(track.colour === "gray" ? "gray" : track.colour),
+          " ",
+          say("web.page.route_length", { length: track.length }),
+          " · ",
+          say("ttr_picture.move.points", { points: scored }),
+        ],
       ];
       if (track.tunnel) lines.push(say("web.page.tunnel"));
       if (track.locomotives) lines.push(say("web.page.ferry", { count: track.locomotives }));
@@ -514,7 +552,10 @@
       const { view, say } = ctx;
       if (view.result) {
         const winners = view.result.winners.map((seat) => ctx.name(seat)).join(", ");
-        return { text: say("ttr_picture.banner.over", { count: view.result.winners.length, players: winners }), over: true };
+        return {
+          text: say("ttr_picture.banner.over", { count: view.result.winners.length, players: winners }),
+          over: true,
+        };
       }
       if (view.last_round) return { text: say("ttr_picture.banner.last_round", { turns: view.turns_left ?? 0 }) };
       return null;
@@ -550,7 +591,11 @@
         return [
           ...who(view.current),
           words("ttr_picture.move.tunnel", ends(ctx, view.tunnel.track)),
-          h("span", { class: "chips" }, view.tunnel.revealed.map((colour) => chip(colour))),
+          h(
+            "span",
+            { class: "chips" },
+            view.tunnel.revealed.map((colour) => chip(colour)),
+          ),
           h("span", { class: "gain", text: say("ttr_picture.move.tunnel_extra", { extra: view.tunnel.extra }) }),
         ];
       }
@@ -614,7 +659,12 @@
           { class: "row market" },
           view.market.map((colour) => chip(colour)),
           h("span", { class: "pile" }, chip(null, true), h("b", { text: view.deck_size })),
-          h("span", { class: "pile", title: say("ttr_picture.counter.tickets") }, icon("tickets"), h("b", { text: view.ticket_deck_size })),
+          h(
+            "span",
+            { class: "pile", title: say("ttr_picture.counter.tickets") },
+            icon("tickets"),
+            h("b", { text: view.ticket_deck_size }),
+          ),
         ),
         h("h2", { text: say("web.page.route_points") }),
         h(
@@ -624,7 +674,11 @@
             h(
               "span",
               { title: say("web.page.route_length", { length: Number(length) }) },
-              h("span", { class: "cars" }, Array.from({ length: Number(length) }, () => h("i"))),
+              h(
+                "span",
+                { class: "cars" },
+                Array.from({ length: Number(length) }, () => h("i")),
+              ),
               h("b", { text: scored }),
             ),
           ),
