@@ -86,7 +86,10 @@ class Settings(BaseSettings):
     )
     web_url: str | None = Field(
         default=None,
-        description="The public base URL of those pages, for links in Discord (default: `http://` + `web_listen`).",
+        max_length=400,
+        pattern=r"^https?://",
+        description="The public base URL of those pages, for links in Discord (default: `http://` + `web_listen`;"
+        " at most 400 characters, so a signed link stays within Discord's 512).",
     )
     web_secret: SecretStr | None = Field(
         default=None, description="The secret that signs board links (needed with `web_listen`; keep it private)."

@@ -4,6 +4,7 @@ board pages when `web_listen` is set; off when the settings name no address."""
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -18,9 +19,11 @@ log = logging.getLogger(__name__)
 
 
 def split_address(address: str) -> tuple[str, int]:
-    """Read `host:port` (`[::1]:8080` for IPv6); port 0 picks a free one."""
-    host, _, port = address.rpartition(":")
-    return host.strip("[]") or "0.0.0.0", int(port)
+    """Read `host:port` (`[::1]:8080` for IPv6, `:8080` for every address); port 0 picks a free one."""
+    parts = urlsplit(f"//{address}")
+    if parts.port is None:
+        raise ValueError(f"{address!r} names no port")
+    return parts.hostname or "0.0.0.0", parts.port
 
 
 class WebServer:
@@ -53,7 +56,8 @@ class WebServer:
         if base is None:
             host, _ = split_address(self._settings.web_listen)
             base = f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
-        return f"{base.rstrip('/')}/b/{fresh(secret.get_secret_value().encode(), game_id, now)}"
+        token = fresh(secret.get_secret_value().encode("utf-8"), game_id, now)
+        return f"{base.rstrip('/')}/b/{token}"
 
     async def start(self) -> None:
         """Listen, if an address is set."""

@@ -72,7 +72,7 @@ async def get_json(url: str, **headers: str) -> tuple[int, Any]:
 
 async def next_event(response: aiohttp.ClientResponse) -> tuple[str, str]:
     """The next event of a Server-Sent Events stream (pings skipped): its name and data."""
-    name, data = "message", []
+    name, data = "message", list[str]()
     while True:
         line = (await response.content.readline()).decode().rstrip("\n")
         if not line:

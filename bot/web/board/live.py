@@ -3,7 +3,7 @@ open event streams within moments.
 
 A game is built only while someone looks: at a page's first read, then at each version shown while a stream of it
 is open (a version shown while nobody follows it marks the data stale, built again at the next read). Its story is
-told from the log once and then move by move (`telling.py`), off the event loop.
+told from the log once and then move by move (`rules.history.Telling`), off the event loop.
 
 Bounded: at most `web_streams_per_game` streams of one game and `web_streams` in all are open (more are refused);
 each stream has a queue of `STREAM_QUEUE` updates, and a client too slow to take them is dropped, not buffered for;
@@ -25,7 +25,7 @@ from bot.settings import Settings
 from bot.storage.games import GameRecord
 from bot.ui.parts import Bot
 from bot.web.board.page_data import as_json, page_data
-from bot.web.board.telling import Telling
+from rules.history import Telling
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +56,10 @@ class Stream:
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(STREAM_QUEUE))
     dropped: bool = False
 
-    def send(self, message: bytes) -> None:
-        """Queue a message; a client whose queue is full is too slow: its connection is cut."""
+    def send(self, message: bytes) -> bool:
+        """Queue a message; a client whose queue is full is too slow: its connection is cut (False, the first time)."""
         if self.dropped:
-            return
+            return True
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -67,6 +67,8 @@ class Stream:
             self.dropped = True
             if self.transport is not None:
                 self.transport.abort()
+            return False
+        return True
 
 
 class GameFeed:
@@ -95,6 +97,8 @@ class Board(GameListener):
         self._feeds: OrderedDict[int, GameFeed] = OrderedDict()
         """Game id → its feed, the least recently read first."""
         self._streams = 0
+        self.dropped = 0
+        """How many streams were cut for being too slow."""
 
     # ---- attached to the bot while the server runs ------------------------------------------------------------
 
@@ -110,11 +114,13 @@ class Board(GameListener):
 
     async def close(self) -> None:
         """End every open stream (the server is stopping)."""
+        pushing = [feed.pushing for feed in self._feeds.values() if feed.pushing is not None]
         for feed in self._feeds.values():
             for stream in feed.streams:
                 stream.send(CLOSED)
-            if feed.pushing is not None:
-                feed.pushing.cancel()
+        for task in pushing:
+            task.cancel()
+        await asyncio.gather(*pushing, return_exceptions=True)
 
     # ---- what the pages read ---------------------------------------------------------------------------------
 
@@ -187,8 +193,8 @@ class Board(GameListener):
             except Exception:
                 log.exception("could not build the board data of game %d", feed.game_id)
                 return
-            for stream in list(feed.streams):
-                stream.send(event(data))
+            message = event(data)
+            self.dropped += sum(not stream.send(message) for stream in list(feed.streams))
 
     def _feed(self, game_id: int) -> GameFeed:
         """A game's feed, made if new, and marked as read now."""

@@ -2,8 +2,10 @@
 public story, the public scores and the words to show them with; never a hand, the deck, a ticket held or the seed.
 
 The view is the engine's public view (`engine.view(state, None)`), dumped as JSON as the engine defines it; the
-story, the last move and the scores come from the log as the table told it (`telling.py`). Names are people's
-display names as the bot shows them (normalised, not escaped: the page must insert them as text, never as HTML).
+story, the last move and the scores come from the log as the table told it (`rules.history.Telling`): `story` holds
+the newest `STORY_LINES` lines of the `told` lines so far (every update carries it whole; a replay holds them all).
+Names are people's display names as the bot shows them (normalised, not escaped: the page must insert them as text,
+never as HTML).
 
 `words` holds the raw templates of the game's language, keyed as in bot/i18n: `{name}` is a value, and
 `{count:one=# card|few=…|many=…|other=# cards}` a plural choice by the CLDR rules of the language (`#` is the number;
@@ -17,7 +19,7 @@ story lines were told by then (`told`) and how many points of the score series w
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -27,13 +29,16 @@ from bot.game_entry import GameInfo
 from bot.i18n import FALLBACK, render, table, text
 from bot.storage.games import GameRecord
 from bot.ui.names import shown_names
-from bot.web.board.telling import Telling, Told
+from rules.history import Telling, Told
 
 GAME_TABLES = ("color", "phase", "face", "map", "picture", "score", "city", "ticket", "track", "cards")
 """The tables of a game's words the page may show (its own names of things); events, refusals, buttons and options
 are the chat's."""
 PRIVATE_PICTURES = ("hand", "choice")
 """The tables of a game's picture words that only a player's own pictures show."""
+STORY_LINES = 100
+"""Story lines a page's data carries, the newest: every live update sends them all, so they are bounded (a game of
+Ticket to Ride tells some 300; the replay has every one)."""
 
 
 def page_data(info: GameInfo, record: GameRecord, state: BaseModel, telling: Telling, language: str) -> dict[str, Any]:
@@ -46,7 +51,8 @@ def page_data(info: GameInfo, record: GameRecord, state: BaseModel, telling: Tel
         "words": page_words(info.namespace, language, mapped=_on_a_map(view)),
         "view": view.model_dump(mode="json"),
         "last": last_move(telling.moves[-1], names, language) if telling.moves else None,
-        "story": [line for move in telling.moves for line in lines(move, names, language)],
+        "story": newest_lines(telling.moves, names, language),
+        "told": sum(len(move.events) for move in telling.moves),
         "scores": [list(points) for points in telling.score_series()],
     }
 
@@ -81,7 +87,7 @@ def replay_data(info: GameInfo, record: GameRecord, telling: Telling, language: 
 
 def as_json(data: Mapping[str, Any]) -> bytes:
     """Page data as compact UTF-8 JSON on one line (an event stream's `data:` takes it as is)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def about(info: GameInfo, record: GameRecord, view: BaseModel, language: str) -> dict[str, Any]:
@@ -112,6 +118,16 @@ def seats(info: GameInfo, record: GameRecord) -> list[dict[str, Any]]:
 def lines(move: Told, names: Mapping[int, str], language: str) -> list[str]:
     """A move's public events worded, one line each."""
     return [render(language, event, names) for event in move.events]
+
+
+def newest_lines(moves: Sequence[Told], names: Mapping[int, str], language: str) -> list[str]:
+    """The newest `STORY_LINES` lines of the moves' story, oldest first (only those are worded)."""
+    found: list[str] = []
+    for move in reversed(moves):
+        found[:0] = lines(move, names, language)
+        if len(found) >= STORY_LINES:
+            break
+    return found[-STORY_LINES:]
 
 
 def _on_a_map(view: BaseModel) -> bool:

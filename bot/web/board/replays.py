@@ -9,7 +9,7 @@ from collections import OrderedDict
 from bot.storage.games import GameRecord
 from bot.ui.parts import Bot
 from bot.web.board.page_data import as_json, replay_data
-from bot.web.board.telling import told
+from rules.history import tell_moves
 
 KEPT = 8
 """Replays kept built, the most recently read."""
@@ -33,7 +33,7 @@ class Replays:
 
             def build() -> bytes:
                 start = engine.new_game(engine.load_options(record.options), len(record.seats), record.seed)
-                return as_json(replay_data(info, record, told(engine, start, moves, keep_views=True), language))
+                return as_json(replay_data(info, record, tell_moves(engine, start, moves, keep_views=True), language))
 
             found = await asyncio.to_thread(build)
             self._built[record.id] = found

@@ -76,7 +76,7 @@ class BoardRoutes:
         self.board = board
         self.replays = Replays(bot)
         self.static = StaticFiles()
-        self._secret = settings.web_secret.get_secret_value().encode()
+        self._secret = settings.web_secret.get_secret_value().encode("utf-8")
 
     def add_to(self, app: web.Application) -> None:
         """Add the routes to an application."""
@@ -126,7 +126,7 @@ class BoardRoutes:
         try:
             await response.prepare(request)
             data = await self._data(game_id)  # after opening: an update meanwhile is queued, never missed
-            await response.write(f"retry: {RETRY_MS}\n".encode() + event(data))
+            await response.write(f"retry: {RETRY_MS}\n".encode("ascii") + event(data))
             while not stream.dropped:
                 try:
                     message = await asyncio.wait_for(stream.queue.get(), PING_SECONDS)

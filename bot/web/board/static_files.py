@@ -63,7 +63,7 @@ class StaticFiles:
 
     def _versioned(self, reference: re.Match[bytes]) -> bytes:
         found = self.files.get(reference[1].decode())
-        return reference[0] if found is None else reference[0] + b"?v=" + found.version.encode()
+        return reference[0] if found is None else reference[0] + b"?v=" + found.version.encode("ascii")
 
     async def serve(self, request: web.Request) -> web.StreamResponse:
         """`GET /web/static/{name}`: a file with its ETag and how long it may be kept; 304 when the client has it."""

@@ -66,5 +66,5 @@ def check(secret: bytes, token: str, now: float) -> Opened | Refusal:
 
 
 def _signature(secret: bytes, game_id: int, expires: int) -> str:
-    digest = hmac.new(secret, f"board:{game_id}.{expires}".encode(), hashlib.sha256).digest()
+    digest = hmac.new(secret, f"board:{game_id}.{expires}".encode("ascii"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
