@@ -369,23 +369,18 @@ def _claim(state: TtrState, seat: int, action: Claim) -> Outcome:
         _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
         return _end_turn(state, changes, events, _claimed(board, seat, track))
     extra = sum(1 for c in revealed if c in (LOCO, pay_color))
-    events.append(
-        _event(
-            "ttr.event.tunnel_revealed",
-            params={
-                "seat": seat,
-                "track": board.track_message(track),
-                "cards": [COLOR_MESSAGES[c] for c in revealed],
-                "extra": extra,
-            },
-        )
-    )
-    length = board.track_len[track]
-    if extra == 0:
+    params: dict[str, Param] = {
+        "seat": seat,
+        "track": board.track_message(track),
+        "cards": [COLOR_MESSAGES[c] for c in revealed],
+    }
+    if extra == 0:  # an event of its own: "no extra cards" reads better than a count of none
+        events.append(_event("ttr.event.tunnel_no_extra", params=params))
         changes["discard"] += tuple(revealed)
         _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
         return _end_turn(state, changes, events, _claimed(board, seat, track))
-    if not extra_payments(state.hands[seat], pay_color, action.locomotives, length, extra):
+    events.append(_event("ttr.event.tunnel_revealed", params={**params, "extra": extra}))
+    if not extra_payments(state.hands[seat], pay_color, action.locomotives, board.track_len[track], extra):
         changes["discard"] += tuple(revealed)
         events.append(
             _event(
@@ -547,6 +542,8 @@ def _keep_drawn(state: TtrState, seat: int, action: KeepTickets) -> Outcome:
 def _build_station(state: TtrState, seat: int, action: BuildStation) -> Outcome:
     """Build a station on a free city for 1, 2, then 3 cards of one colour (R-EU-4)."""
     board = board_for(state.map_id)
+    if not board.game_map.rules.stations_per_player:
+        raise IllegalAction(TtrReason.NO_STATIONS_ON_MAP, map=Message(key=f"ttr.map.{state.map_id}"))
     city = board.city_index.get(action.city)
     if city is None:
         raise IllegalAction(TtrReason.UNKNOWN_CITY, city=action.city)

@@ -265,7 +265,7 @@ def test_spot_checks_read_right(language: str, key: str) -> None:
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "Ann claimed Boston – Miami (2) with 2 × red: +1 point."),
+        ("en", "Ann claims Boston – Miami (2) with 2 × red: +1 point."),
         ("ru", "Ann проходит перегон Бостон – Майами (2), сыграв красный × 2: +1 очко."),
     ],
 )

@@ -174,7 +174,7 @@ async def test_europe_whole_game_with_a_tunnel_paid_one_withdrawn_and_a_station(
     assert "withdraw" in done and any(a.startswith("pay:") for a in done)
     assert any(a.startswith("station:") for a in done)
     shown = "\n".join(public_words(r) for m in stand_in.channel_messages() for r in revisions(m))
-    assert "gives up the tunnel" in shown and "built a station" in shown
+    assert "gives up the tunnel" in shown and "builds a station" in shown
     assert "gives up the tunnel" in stand_in.transcript(), "a turn message keeps telling the last turn"
     choices = [
         m

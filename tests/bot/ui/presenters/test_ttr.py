@@ -228,14 +228,14 @@ def test_narration_words_each_public_event_once_and_the_summary_leaves_out_the_p
         assert not any(event.key in line for line in told), f"{event.key} shown raw"
     assert all(russian(line) is (language == "ru") for line in told)
     if language == "en":
-        assert summed == ["Ann drew 2 cards from the deck."]
+        assert summed == ["Ann draws 2 cards from the deck."]
 
 
 def test_r_v3_narration_makes_the_start_of_play_loud_and_never_says_which_tickets_were_kept() -> None:
     game = kept(kept(opening(), 0), 1)
     kept(game, 2)
     lines = PRESENTER.narrate("en", game.events, {0: "Ann", 1: "Ben", 2: "Cleo"}, summary=False)
-    assert lines == ["Cleo kept 3 tickets.", "**Everyone has chosen. Ann plays first.**"]
+    assert lines == ["Cleo keeps 3 tickets.", "**Everyone has chosen. Ann plays first.**"]
     told = "\n".join(lines)
     for ticket in game.seat(2).tickets:
         assert ticket_words("en", "usa", ticket.id).split(" (")[0] not in told
@@ -401,7 +401,7 @@ def test_r_v1_while_a_tunnel_waits_everyone_is_told_the_cards_turned_up_and_no_d
 @pytest.mark.parametrize(
     ("move", "told"),
     [
-        (PayTunnel(locomotives=1), "Ann claimed Marseille – Zürich (2) with 1 × purple + 2 × locomotive: +2 points."),
+        (PayTunnel(locomotives=1), "Ann claims Marseille – Zürich (2) with 1 × purple + 2 × locomotive: +2 points."),
         (Withdraw(), "Ann gives up the tunnel Marseille – Zürich (2) and takes the cards back."),
     ],
 )
