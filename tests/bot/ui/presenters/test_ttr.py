@@ -441,6 +441,18 @@ async def test_r_eu_4_my_hand_in_europe_offers_a_station_on_every_city_in_menus_
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+async def test_my_hand_suggests_a_station_only_where_the_player_has_one_to_build(language: str) -> None:
+    station = {"en": "station", "ru": "станци"}[language]
+    usa = await PRESENTER.hand(language, record(GAME, 3), started().seat(0))
+    assert station not in usa.content, "the USA map has no stations"
+    game = europe()
+    assert station in (await PRESENTER.hand(language, record(GAME, 3), game.seat(0))).content
+    none_left = game.state.model_copy(update={"stations_left": (0, 3, 3)})
+    view = ENGINE.view(none_left, 0)
+    assert station not in (await PRESENTER.hand(language, record(GAME, 3), view)).content  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_r_eu_4_a_station_city_picked_narrows_to_each_card_the_first_station_may_cost(language: str) -> None:
     game = europe()
     game_record = record(GAME, 3)
