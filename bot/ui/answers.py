@@ -228,6 +228,16 @@ async def _replace(
         await interaction.response.edit_message(**kwargs)
 
 
+async def withdraw(interaction: discord.Interaction[Any]) -> None:
+    """Take back what a person was privately shown for a move that the public messages now tell: the private menu
+    they picked the move in, or a command's "thinking" (a private answer would only repeat the public line)."""
+    await acknowledge(interaction)
+    try:
+        await interaction.delete_original_response()
+    except discord.NotFound:
+        log.info("interaction %s: its private message was gone already", interaction.id)
+
+
 def is_private(message: discord.Message | None) -> bool:
     """Whether an interaction came from an ephemeral message."""
     return message is not None and message.flags.ephemeral

@@ -244,12 +244,12 @@ def _card_event(key: str, seat: int, card: int, private: bool) -> Event:
 
 
 @lru_cache(maxsize=1024)
-def _drew_events(seat: int, picks: tuple[tuple[int, bool], ...]) -> tuple[Event, Event, LastMove]:
-    """The public summary and private list of a finished card draw, and its record."""
-    cards: list[str | int | Message] = [COLOR_MESSAGES[c] for c, _ in picks]
+def _drew_events(seat: int, picks: tuple[tuple[int, bool], ...]) -> tuple[Event, LastMove]:
+    """The public summary of a finished card draw and its record (each blind card was told to its drawer as it was
+    drawn: a private list of them all would only repeat that, and the face-up ones, which everyone saw)."""
     face_up_taken = tuple(c for c, up in picks if up)
     move = last_move(seat, MoveKind.CARDS, face_up=face_up_taken, blind=len(picks) - len(face_up_taken))
-    return _drew_summary(seat, picks), _event("ttr.event.you_drew_cards", params={"cards": cards}, to=seat), move
+    return _drew_summary(seat, picks), move
 
 
 def _keep_opening(state: TtrState, seat: int, action: KeepTickets) -> Outcome:
@@ -327,9 +327,8 @@ def _pick_card(state: TtrState, seat: int, action: DrawCard, first: bool) -> Out
         changes["first_pick"], changes["first_pick_face_up"] = card, face_up
         return evolve(state, changes), events
     picks = ((card, face_up),) if first else ((state.first_pick, state.first_pick_face_up), (card, face_up))
-    summary, listed, move = _drew_events(seat, picks)
+    summary, move = _drew_events(seat, picks)
     events.append(summary)
-    events.append(listed)
     return _end_turn(state, changes, events, move, piles)
 
 

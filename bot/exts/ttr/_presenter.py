@@ -235,10 +235,6 @@ class TtrPresenter:
         """A second card to pick, a tunnel to pay for, or tickets to keep."""
         return public.phase in (Phase.SECOND_PICK, Phase.TUNNEL, Phase.TICKETS)
 
-    def own_move(self, events: list[Event]) -> list[Event]:
-        """All of a move's events are the actor's own."""
-        return events
-
     def narrowed(
         self, language: str, record: GameRecord, view: SeatView, step: Step
     ) -> PrivateMessage | TtrAction | None:
