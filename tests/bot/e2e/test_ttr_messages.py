@@ -1,16 +1,24 @@
 """What a Ticket to Ride game says, and to whom, through the real bot on the local Discord: a private message only
-where it adds to the public line (one per turn of cards drawn) and the last turn told once."""
+where it adds to the public line (one per turn of cards drawn), the last turn told once, and the face-up cards in
+words while the board above shows an older row."""
 
 from __future__ import annotations
 
 from itertools import groupby
 
 from bench.private_messages import plain_lines, repeating
+from bot.app import Conductor
+from bot.exts.ttr._presenter import face_up_row
 from localdiscord import LocalDiscord, RecordedMessage
-from tests.bot.e2e.helpers import Running, fix_seed, people, table
+from rules.ttr.view import PublicView
+from tests.bot.e2e.helpers import Running, controls, fix_seed, people, playing, table
 
 GAME = "ticket-to-ride"
 USA = {"map": "usa"}
+
+
+def public(bot: Conductor, game_id: int) -> PublicView:
+    return bot.service.view(game_id, None)  # type: ignore[return-value]
 
 
 def game_messages(stand_in: LocalDiscord, channel_id: int) -> list[RecordedMessage]:
@@ -47,3 +55,22 @@ async def test_a_whole_two_player_game_sends_no_private_message_that_repeats_the
     assert story and all(line.startswith(last_mover) for line in story), "the last turn is told in its own message"
     assert not set(story) & set(plain_lines(final.text)), "and not again in the final one"
 
+
+async def test_the_face_up_row_is_told_in_words_while_the_board_above_shows_an_older_one(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 4, options=USA)
+        message = await players.turn_message(game_id)
+        view = public(bot, game_id)
+        assert message.pictures and face_up_row("en", view) not in message.text, "the board just posted is current"
+        mover = people(stand_in, "Ann", "Ben")[view.current or 0]
+        taken = next(k for k, c in controls(message).items() if k.startswith("take:") and "locomotive" not in k)
+        await stand_in.click(mover, message, controls(message)[taken]["custom_id"])
+        message = await players.turn_message(game_id)
+        row = face_up_row("en", public(bot, game_id))
+        assert row in message.text, "the first card taken face up: the turn's own message says the new row"
+        await stand_in.click(mover, message, controls(message)["act:draw:deck"]["custom_id"])
+        message = await players.turn_message(game_id)
+        assert not message.pictures, "no board after a turn of cards"
+        assert face_up_row("en", public(bot, game_id)) == row in message.text, "the next turn says it too"

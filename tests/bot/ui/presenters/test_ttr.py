@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.exts.ttr import _pictures
-from bot.exts.ttr._map import city_name, fold, game_map, route_name, ticket_words
-from bot.exts.ttr._presenter import CityPicked, Paying, TtrPresenter
+from bot.exts.ttr._map import COLOR_EMOJI, city_name, fold, game_map, route_name, ticket_words
+from bot.exts.ttr._presenter import CityPicked, Paying, TtrPresenter, face_up_row
 from bot.exts.ttr._private import Target
 from bot.i18n import text
 from bot.ui.answers import PrivateMessage
@@ -339,6 +339,28 @@ async def test_the_final_message_names_the_winner_with_the_score_sheet_and_the_b
     assert ranking[0].startswith(f"1. {winners[0]}") and "🏆" in ranking[0]
     assert len(message.blocks) == 2 + 3, "each player's tickets and longest route"
     assert russian(said(message)) is (language == "ru")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_r_eu_9_the_final_message_says_what_the_stations_not_built_are_worth(language: str) -> None:
+    game = europe().until(lambda view: view.result is not None)
+    result = ENGINE.result(game.state)
+    assert result is not None
+    message = await PRESENTER.final(language, record(GAME, 3, status="finished"), game.public, [], result)
+    for player in game.public.players:
+        left = player.stations_left
+        line = text(language, "ttr_bot.final.stations", count=left, points=4 * left)
+        assert f"+{4 * left}" in line and line in said(message), "each station not built is worth 4 (R-EU-9)"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_face_up_row_in_words_names_each_card_with_its_square_in_order(language: str) -> None:
+    view = started().public
+    line = face_up_row(language, view)
+    shown = [f"{COLOR_EMOJI[c]} {text(language, f'ttr.color.{c}')}" for c in view.market]
+    assert len(view.market) == 5 and all(card in line for card in shown)
+    assert [line.index(card) for card in shown] == sorted(line.index(card) for card in shown), "in the row's order"
+    assert line == text(language, "ttr_turn.face_up", cards=" · ".join(shown))
 
 
 @pytest.mark.slow
