@@ -229,8 +229,8 @@ async def _replace(
 
 
 async def withdraw(interaction: discord.Interaction[Any]) -> None:
-    """Take back what a person was privately shown for a move that the public messages now tell: the private menu
-    they picked the move in, or a command's "thinking" (a private answer would only repeat the public line)."""
+    """Take back the private message a person picked a move in (a menu, now spent), once the public messages tell
+    the move: an answer in its place would only repeat the public line."""
     await acknowledge(interaction)
     try:
         await interaction.delete_original_response()

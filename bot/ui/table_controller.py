@@ -188,8 +188,9 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
 
     async def _answer_actor(self, outcome: Outcome, interaction: discord.Interaction[Any]) -> None:
         """The actor's own answer, only where it says what the public messages do not: their next private choice,
-        or what they alone may know (a card drawn blind, the tickets kept). The private menu a move was picked in,
-        or a command's "thinking", is withdrawn; a public button is answered by the public update."""
+        or what they alone may know (a card drawn blind, the tickets kept). The private menu a move was picked in is
+        withdrawn, a command is answered "Done." (the public message it changed may be far up the channel), and a
+        public button by the public update."""
         language = language_of(interaction.locale)
         names = self.names(outcome.record)
         private = [render(language, e, names) for e in outcome.events if e.to == outcome.seat]
@@ -199,8 +200,10 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             await answer(interaction, await self.table.hand(language, outcome.record, mine, private), replace=True)
         elif private:
             await self._tell(outcome, interaction, private)
-        elif is_private(interaction.message) or interaction.type is discord.InteractionType.application_command:
+        elif is_private(interaction.message):
             await withdraw(interaction)
+        elif interaction.type is discord.InteractionType.application_command:
+            await answer(interaction, Reply(text(language, "bot.answer.done")))
 
     async def _tell(self, outcome: Outcome, interaction: discord.Interaction[Any], lines: list[str]) -> None:
         """Tell the actor privately what only they may know of their move: added to the private answer of their

@@ -74,3 +74,17 @@ async def test_the_face_up_row_is_told_in_words_while_the_board_above_shows_an_o
         message = await players.turn_message(game_id)
         assert not message.pictures, "no board after a turn of cards"
         assert face_up_row("en", public(bot, game_id)) == row in message.text, "the next turn says it too"
+
+
+async def test_a_move_typed_as_a_command_is_answered_done_not_with_the_public_line(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Dan"), 2, options=USA)
+        view = public(bot, game_id)
+        colour = next(c for c in view.market if c != "locomotive")
+        person = people(stand_in, "Ann", "Dan")[view.current or 0]
+        typed = await stand_in.slash(person, "draw", {"card": colour})
+        assert typed.ephemeral and typed.text == {"Ann": "Done.", "Dan": "Готово."}[person.name]
+        shown = await players.turn_message(game_id)
+        assert f"takes a face-up {colour} card" in shown.text, "the move is told in public, in the server's language"
