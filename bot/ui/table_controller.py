@@ -45,9 +45,10 @@ class TableView(Protocol):
         ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class Told:
-    """A person's private answer to a move of a turn that goes on: the interaction it answered, and its lines."""
+    """A person's private answer to a move of a turn that goes on: the seat and the version of the move it tells
+    last, the interaction whose answer it is, and its lines."""
 
     seat: int
     version: int
@@ -212,22 +213,27 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         game_id, version = outcome.record.id, outcome.record.version
         earlier = self._told.pop(game_id, None)
         clicked = interaction.type is discord.InteractionType.component and not is_private(interaction.message)
+        told = None
         if clicked and earlier is not None and (earlier.seat, earlier.version) == (outcome.seat, version - 1):
-            lines = [*earlier.lines, *lines]
-            try:
-                await earlier.interaction.edit_original_response(content=fit("\n".join(lines)))
-                told = earlier.interaction  # the click itself is acknowledged by the public update
-            except discord.HTTPException as error:  # its token lasts 15 minutes: a new answer then
-                log.info("game %s: the turn's private answer could not be added to (%s)", game_id, error)
-                told = None
-        else:
-            told = None
+            told = await self._added_to(earlier, lines, version)  # the click is acknowledged by the public update
         if told is None:
             await answer(interaction, Reply("\n".join(lines)), replace=True)
-            told = interaction
+            told = Told(outcome.seat, version, interaction, lines)
         public = cast(PublicT, self.engine.view(cast(StateT, outcome.state), None))
         if self.table.turn_goes_on(public) and public.current == outcome.seat:
-            self._told[game_id] = Told(outcome.seat, version, told, lines)
+            self._told[outcome.record.id] = told
+
+    @staticmethod
+    async def _added_to(earlier: Told, lines: list[str], version: int) -> Told | None:
+        """The turn's private answer with these lines added, or None when it cannot be edited any more (an
+        interaction's token lasts 15 minutes)."""
+        added = [*earlier.lines, *lines]
+        try:
+            await earlier.interaction.edit_original_response(content=fit("\n".join(added)))
+        except discord.HTTPException as error:
+            log.info("the private answer of interaction %s could not be added to: %s", earlier.interaction.id, error)
+            return None
+        return Told(earlier.seat, version, earlier.interaction, added)
 
     async def _narrow(self, interaction: discord.Interaction[Any], cid: ComponentId, step: Step) -> None:
         """A pick in a private narrowing menu: the next menu, or the move itself."""

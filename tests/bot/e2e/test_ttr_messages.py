@@ -88,3 +88,26 @@ async def test_a_move_typed_as_a_command_is_answered_done_not_with_the_public_li
         assert typed.ephemeral and typed.text == {"Ann": "Done.", "Dan": "Готово."}[person.name]
         shown = await players.turn_message(game_id)
         assert f"takes a face-up {colour} card" in shown.text, "the move is told in public, in the server's language"
+
+
+async def test_two_cards_drawn_blind_are_one_private_message_or_two_once_the_first_can_no_longer_change(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 5, options=USA)
+        answers = []
+        for expire in (False, True):
+            mover = people(stand_in, "Ann", "Ben")[public(bot, game_id).current or 0]
+            message = await players.turn_message(game_id)
+            first = await stand_in.click(mover, message, controls(message)["act:draw:deck"]["custom_id"])
+            if expire:  # the second card 15 minutes later: the first card's answer cannot be edited any more
+                stand_in.expire_interaction(first)
+            message = await players.turn_message(game_id)
+            second = await stand_in.click(mover, message, controls(message)["act:draw:deck"]["custom_id"])
+            answers.append((first, second))
+        (first, second), (late_first, late_second) = answers
+        assert first.message is not None and first.message.ephemeral
+        assert second.message is None or not second.message.ephemeral, "no private message of its own"
+        assert first.message.text.count("You drew") == 2 and len(first.message.history) == 1, "told in the first's"
+        assert late_first.message is not None and late_second.message is not None and late_second.message.ephemeral
+        assert late_first.message.text.count("You drew") == late_second.message.text.count("You drew") == 1
