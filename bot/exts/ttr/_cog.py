@@ -126,8 +126,8 @@ class TtrCog(commands.Cog, SharedCommands):
             return
         record, public, language = found_game
         if not game_map(public.map).rules.stations_per_player:  # said before any city is looked up
-            game_map_name = text(language, f"ttr.map.{public.map}")
-            await reply_private(interaction, text(language, "ttr.reason.no_stations_on_map", map=game_map_name))
+            map_name = text(language, f"ttr.map.{public.map}")
+            await reply_private(interaction, text(language, "ttr.reason.no_stations_on_map", map=map_name))
             return
         city_id = find_city(language, public.map, city)
         if city_id is None:
