@@ -6,7 +6,7 @@ It lives outside the extension packages, so reloading one of them never leaves t
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -14,9 +14,11 @@ from discord import app_commands
 from bot.games import GAMES
 from bot.i18n import command_mention, language_of, render, text
 from bot.services.errors import ServiceError
-from bot.services.games import GameService
 from bot.storage.games import GameRecord
 from bot.ui.answers import reply_private
+
+if TYPE_CHECKING:
+    from bot.ui.parts import Bot
 
 
 class SharedCommands:
@@ -54,31 +56,52 @@ class SharedCommands:
         await lacking(interaction, record, "tickets")
 
 
-async def own_game(
-    service: GameService, interaction: discord.Interaction[Any], game: str, command: str
-) -> GameRecord | None:
+async def own_game(bot: Bot, interaction: discord.Interaction[Any], game: str, command: str) -> GameRecord | None:
     """This channel's game of kind `game`, for a command only that game has; or a private answer why not: the
-    channel plays another game (which has no such command, as the shared commands say), or none (pointing to the
-    person's game of that kind elsewhere, if any)."""
+    channel (or a thread opened from it) plays another game, whose kind is named with the game the command belongs
+    to; or none is played here (pointing to the person's game of that kind elsewhere, if any)."""
     channel_id = interaction.channel_id or 0
     try:
-        return await service.game_in_channel(channel_id, game, user_id=interaction.user.id)
+        return await bot.service.game_in_channel(channel_id, game, user_id=interaction.user.id)
     except ServiceError as error:
         refusal = error
-    try:
-        other = await service.game_in_channel(channel_id)
-    except ServiceError:
-        await reply_private(interaction, render(language_of(interaction.locale), refusal.message))
+    language = language_of(interaction.locale)
+    other = await played_here(bot, channel_id)
+    if other is None or other.game == game:  # its thread, or the person's own game elsewhere: the refusal points
+        await reply_private(interaction, render(language, refusal.message))
         return None
-    await lacking(interaction, other, command)
+    names = {"game": game_name(language, other.game), "owner": game_name(language, game)}
+    mention = command_mention(command)
+    if other.channel_id == channel_id:
+        answer = text(language, "play.reason.another_games_command", command=mention, **names)
+    else:
+        answer = text(
+            language, "play.reason.another_games_command_in", command=mention, channel=f"<#{other.channel_id}>", **names
+        )
+    await reply_private(interaction, answer)
     return None
+
+
+async def played_here(bot: Bot, channel_id: int) -> GameRecord | None:
+    """The open game of a channel, or of a thread opened from it (a server that plays each game in a thread)."""
+    try:
+        return await bot.service.game_in_channel(channel_id)
+    except ServiceError:
+        pass
+    in_threads = await bot.records.open_games_in_threads_of(channel_id)
+    return await bot.records.get(in_threads[0]) if in_threads else None
+
+
+def game_name(language: str, game: str) -> str:
+    """A game's name as people read it (its id when the game is not loaded)."""
+    info = GAMES.get(game)
+    return text(language, f"bot.game.{info.namespace}") if info is not None else game
 
 
 async def lacking(interaction: discord.Interaction[Any], record: GameRecord, command: str) -> None:
     """Say privately that the channel's game has no such command."""
     language = language_of(interaction.locale)
-    info = GAMES.get(record.game)
-    game = text(language, f"bot.game.{info.namespace}") if info is not None else record.game
+    game = game_name(language, record.game)
     await reply_private(
         interaction, text(language, "play.reason.no_such_command", command=command_mention(command), game=game)
     )

@@ -110,8 +110,9 @@ async def run_sandbox(
             print("\n" + "\n\n".join(discord.transcript(place) for place in places))
             progress.say(f"Writing pictures to {out.resolve()}…")
             written = sum(_write_pictures(discord.channel_messages(place), out) for place in places)
-            for person in people:
-                written += _write_pictures(discord.ephemerals(person), out, prefix=f"private-{person.name}-")
+            for person in people:  # every private message they got, the menus withdrawn once used included
+                got = [m for m in discord.messages if m.ephemeral and m.recipient_id == person.id]
+                written += _write_pictures(got, out, prefix=f"private-{person.name}-")
             progress.say(f"{written} pictures written.")
             problems = [*discord.unhandled, *discord.logged_errors]
     for problem in problems:

@@ -242,6 +242,16 @@ def _acknowledged(interaction: discord.Interaction[Any]) -> None:
     bot.metrics.acknowledged((discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
+async def withdraw(interaction: discord.Interaction[Any]) -> None:
+    """Take back the private message a person picked a move in (a menu, now spent), once the public messages tell
+    the move: an answer in its place would only repeat the public line."""
+    await acknowledge(interaction)
+    try:
+        await interaction.delete_original_response()
+    except discord.NotFound:
+        log.info("interaction %s: its private message was gone already", interaction.id)
+
+
 def is_private(message: discord.Message | None) -> bool:
     """Whether an interaction came from an ephemeral message."""
     return message is not None and message.flags.ephemeral

@@ -309,7 +309,7 @@ class GameController(GameListener):
             await self.refuse(interaction, error.message, game_id=game_id if stale else None)
             return None
         except IllegalAction as error:
-            await self.refuse(interaction, error.message)
+            await self.refuse(interaction, await self._named(error, game_id))
             return None
         try:
             await self.publish(outcome, interaction)
@@ -368,8 +368,9 @@ class GameController(GameListener):
         view = None
         if game_id is not None:
             view = await self.fresh_controls(interaction, game_id, language)
-            if view is None:
-                content = await self._whose_turn(language, game_id) or content
+            acting = await self._acting(game_id) if view is None else None
+            if acting is not None:
+                content = text(language, "bot.reason.stale_not_yours", player=acting)
         await answer(interaction, Reply(content, controls=view))
 
     async def fresh_controls(
@@ -378,8 +379,16 @@ class GameController(GameListener):
         """Return up-to-date controls for whoever clicked something stale (None: nothing to offer)."""
         return None
 
-    async def _whose_turn(self, language: str, game_id: int) -> str | None:
-        """ "That button is from an earlier turn; it is X's turn now", for a stale click with nothing to offer."""
+    async def _named(self, refusal: IllegalAction, game_id: int) -> Message:
+        """An engine's refusal as the person reads it: "not your turn" says whose turn it is."""
+        if refusal.reason is CommonReason.NOT_YOUR_TURN:
+            acting = await self._acting(game_id)
+            if acting is not None:
+                return Message(key="common.turn.not_yours", params={"player": acting})
+        return refusal.message
+
+    async def _acting(self, game_id: int) -> str | None:
+        """The names of whoever is to act in a running game now (None: nobody, or the game is gone)."""
         try:
             record = await self.service.get(game_id)
             state = self.service.state(game_id)
@@ -387,9 +396,7 @@ class GameController(GameListener):
             return None
         names = self.names(record)
         acting = sorted(self.service.engine(record.game).to_act(state))
-        if not acting:
-            return None
-        return text(language, "bot.reason.stale_not_yours", player=", ".join(names[seat] for seat in acting))
+        return ", ".join(names[seat] for seat in acting) if acting else None
 
     # ---- the public messages ------------------------------------------------------------------------------
 

@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import discord
 from pydantic import BaseModel
 
 from bot.drawing import forget_game
-from bot.i18n import language_of, render, text
+from bot.i18n import fit, language_of, render, text
 from bot.services.errors import ServiceError
 from bot.services.games import Outcome
 from bot.storage.games import GameRecord
-from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
+from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private, withdraw
 from bot.ui.components import view_of
 from bot.ui.controller import GameController, TurnMessage, attached, board_link_view
 from bot.ui.custom_ids import ACT, ComponentId, read_act
@@ -42,6 +43,17 @@ class TableView(Protocol):
     def current(self) -> int | None:
         """The seat whose turn it is."""
         ...
+
+
+@dataclass(frozen=True)
+class Told:
+    """A person's private answer to a move of a turn that goes on: the seat and the version of the move it tells
+    last, the interaction whose answer it is, and its lines."""
+
+    seat: int
+    version: int
+    interaction: discord.Interaction[Any]
+    lines: list[str]
 
 
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -63,6 +75,8 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         self._board_shown: dict[int, int] = {}
         """Game id → the hash of what the last picture posted showed (`board_key`): a new one is posted only when it
         changes (a hash, not the key: a 64-bit collision is far less likely than a lost post)."""
+        self._told: dict[int, Told] = {}
+        """Game id → the private answer of a person's move whose turn goes on (their next move is told in it)."""
         self._opening_pictures: dict[int, Picture] = {}
         """Game id → the picture the opening message was posted with, by name only (it is not sent again as the
         message is edited)."""
@@ -181,23 +195,52 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
     # ---- answering the actor ------------------------------------------------------------------------------
 
     async def _answer_actor(self, outcome: Outcome, interaction: discord.Interaction[Any]) -> None:
-        """The actor's own answer: their next private choice, what they drew, or what they did (commands and
-        private menus); a public button with nothing private to say is answered by the public update."""
+        """The actor's own answer, only where it says what the public messages do not: their next private choice,
+        or what they alone may know (a card drawn blind, the tickets kept). The private menu a move was picked in is
+        withdrawn, a command is answered "Done." (the public message it changed may be far up the channel), and a
+        public button by the public update."""
         language = language_of(interaction.locale)
         names = self.names(outcome.record)
         private = [render(language, e, names) for e in outcome.events if e.to == outcome.seat]
         mine = cast(SeatT, self.engine.view(cast(StateT, outcome.state), outcome.seat))
-        typed = interaction.type is discord.InteractionType.application_command
-        reply: PrivateReply
         if self.table.needs_choice(mine):
             await acknowledge(interaction, private_answer=True)  # the choice comes with a picture
-            reply = await self._hand(language, outcome.record, mine, private)
-        elif private or is_private(interaction.message) or typed:
-            lines = private or self.table.narrate(language, self.table.own_move(outcome.events), names, summary=False)
-            reply = Reply("\n".join(lines))
-        else:
-            return
-        await answer(interaction, reply, replace=True)
+            await answer(interaction, await self._hand(language, outcome.record, mine, private), replace=True)
+        elif private:
+            await self._tell(outcome, interaction, private)
+        elif is_private(interaction.message):
+            await withdraw(interaction)
+        elif interaction.type is discord.InteractionType.application_command:
+            await answer(interaction, Reply(text(language, "bot.answer.done")))
+
+    async def _tell(self, outcome: Outcome, interaction: discord.Interaction[Any], lines: list[str]) -> None:
+        """Tell the actor privately what only they may know of their move: added to the private answer of their
+        move just before when that was the same turn's (the second card of a draw: one message a turn), else in a
+        new answer, kept for the turn's next move while the turn goes on."""
+        game_id, version = outcome.record.id, outcome.record.version
+        earlier = self._told.pop(game_id, None)
+        clicked = interaction.type is discord.InteractionType.component and not is_private(interaction.message)
+        told = None
+        if clicked and earlier is not None and (earlier.seat, earlier.version) == (outcome.seat, version - 1):
+            told = await self._added_to(earlier, lines, version)  # the click is acknowledged by the public update
+        if told is None:
+            await answer(interaction, Reply("\n".join(lines)), replace=True)
+            told = Told(outcome.seat, version, interaction, lines)
+        public = cast(PublicT, self.engine.view(cast(StateT, outcome.state), None))
+        if self.table.turn_goes_on(public) and public.current == outcome.seat:
+            self._told[outcome.record.id] = told
+
+    @staticmethod
+    async def _added_to(earlier: Told, lines: list[str], version: int) -> Told | None:
+        """The turn's private answer with these lines added, or None when it cannot be edited any more (an
+        interaction's token lasts 15 minutes)."""
+        added = [*earlier.lines, *lines]
+        try:
+            await earlier.interaction.edit_original_response(content=fit("\n".join(added)))
+        except discord.HTTPException as error:
+            log.info("the private answer of interaction %s could not be added to: %s", earlier.interaction.id, error)
+            return None
+        return Told(earlier.seat, version, earlier.interaction, added)
 
     async def _narrow(self, interaction: discord.Interaction[Any], cid: ComponentId, step: Step) -> None:
         """A pick in a private narrowing menu: the next menu, or the move itself."""
@@ -355,20 +398,23 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         self._events.pop(record.id, None)
 
     async def _finish(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
-        """The end: post the game's score sheet, retire the last turn message, and forget the game."""
+        """The end: post the game's score sheet, retire the last turn message, and forget the game. The last turn is
+        told once: in its own message when a person played it (as every finished turn is), else in the final one."""
         result = self.engine.result(state)
         assert result is not None
         lines = self.table.narrate(language, self._events.pop(record.id, []), self.names(record), summary=True)
-        message = await self.table.final(language, record, public, lines, result)
+        live = self._live.get(record.id)
+        story = None if live is None else [*live.told, *lines]
+        message = await self.table.final(language, record, public, [] if live else lines, result)
         await self.post(record, message, kind="final")
-        await self.retire_turn(record.id)
+        await self.retire_turn(record.id, story=story)
         self.bot.shown.mark_shown(record.id, record.version)
         self.forget(record.id)
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a game that ended: its messages, untold events and pictures."""
         super().forget(game_id)
-        for table in (self._events, self._board_shown, self._opening_pictures):
+        for table in (self._events, self._board_shown, self._told, self._opening_pictures):
             table.pop(game_id, None)
         forget_game(game_id)
 

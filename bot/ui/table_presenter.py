@@ -65,10 +65,6 @@ class TablePresenter(Protocol[PublicT, SeatT, MoveT]):
         """The public events worded for a message (summary: the turn as told afterwards)."""
         ...
 
-    def own_move(self, events: list[Event]) -> list[Event]:
-        """The events told to the actor as what they did."""
-        ...
-
     async def hand(
         self, language: str, record: GameRecord, view: SeatT, lines: Sequence[str] = (), *, places: str | None = None
     ) -> PrivateReply:

@@ -31,6 +31,7 @@ class TtrReason(StrEnum):
     UNKNOWN_CITY = "ttr.reason.unknown_city"
     CITY_TAKEN = "ttr.reason.city_taken"
     NO_STATIONS_LEFT = "ttr.reason.no_stations_left"
+    NO_STATIONS_ON_MAP = "ttr.reason.no_stations_on_map"
     MUST_ACT = "ttr.reason.must_act"
     ALREADY_CHOSEN = "ttr.reason.already_chosen"
 

@@ -244,12 +244,12 @@ def _card_event(key: str, seat: int, card: int, private: bool) -> Event:
 
 
 @lru_cache(maxsize=1024)
-def _drew_events(seat: int, picks: tuple[tuple[int, bool], ...]) -> tuple[Event, Event, LastMove]:
-    """The public summary and private list of a finished card draw, and its record."""
-    cards: list[str | int | Message] = [COLOR_MESSAGES[c] for c, _ in picks]
+def _drew_events(seat: int, picks: tuple[tuple[int, bool], ...]) -> tuple[Event, LastMove]:
+    """The public summary of a finished card draw and its record (each blind card was told to its drawer as it was
+    drawn: a private list of them all would only repeat that, and the face-up ones, which everyone saw)."""
     face_up_taken = tuple(c for c, up in picks if up)
     move = last_move(seat, MoveKind.CARDS, face_up=face_up_taken, blind=len(picks) - len(face_up_taken))
-    return _drew_summary(seat, picks), _event("ttr.event.you_drew_cards", params={"cards": cards}, to=seat), move
+    return _drew_summary(seat, picks), move
 
 
 def _keep_opening(state: TtrState, seat: int, action: KeepTickets) -> Outcome:
@@ -327,9 +327,8 @@ def _pick_card(state: TtrState, seat: int, action: DrawCard, first: bool) -> Out
         changes["first_pick"], changes["first_pick_face_up"] = card, face_up
         return evolve(state, changes), events
     picks = ((card, face_up),) if first else ((state.first_pick, state.first_pick_face_up), (card, face_up))
-    summary, listed, move = _drew_events(seat, picks)
+    summary, move = _drew_events(seat, picks)
     events.append(summary)
-    events.append(listed)
     return _end_turn(state, changes, events, move, piles)
 
 
@@ -369,23 +368,18 @@ def _claim(state: TtrState, seat: int, action: Claim) -> Outcome:
         _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
         return _end_turn(state, changes, events, _claimed(board, seat, track))
     extra = sum(1 for c in revealed if c in (LOCO, pay_color))
-    events.append(
-        _event(
-            "ttr.event.tunnel_revealed",
-            params={
-                "seat": seat,
-                "track": board.track_message(track),
-                "cards": [COLOR_MESSAGES[c] for c in revealed],
-                "extra": extra,
-            },
-        )
-    )
-    length = board.track_len[track]
-    if extra == 0:
+    params: dict[str, Param] = {
+        "seat": seat,
+        "track": board.track_message(track),
+        "cards": [COLOR_MESSAGES[c] for c in revealed],
+    }
+    if extra == 0:  # an event of its own: "no extra cards" reads better than a count of none
+        events.append(_event("ttr.event.tunnel_no_extra", params=params))
         changes["discard"] += tuple(revealed)
         _complete_claim(state, changes, board, seat, track, pay_color, action.locomotives, events)
         return _end_turn(state, changes, events, _claimed(board, seat, track))
-    if not extra_payments(state.hands[seat], pay_color, action.locomotives, length, extra):
+    events.append(_event("ttr.event.tunnel_revealed", params={**params, "extra": extra}))
+    if not extra_payments(state.hands[seat], pay_color, action.locomotives, board.track_len[track], extra):
         changes["discard"] += tuple(revealed)
         events.append(
             _event(
@@ -547,6 +541,8 @@ def _keep_drawn(state: TtrState, seat: int, action: KeepTickets) -> Outcome:
 def _build_station(state: TtrState, seat: int, action: BuildStation) -> Outcome:
     """Build a station on a free city for 1, 2, then 3 cards of one colour (R-EU-4)."""
     board = board_for(state.map_id)
+    if not board.game_map.rules.stations_per_player:
+        raise IllegalAction(TtrReason.NO_STATIONS_ON_MAP, map=Message(key=f"ttr.map.{state.map_id}"))
     city = board.city_index.get(action.city)
     if city is None:
         raise IllegalAction(TtrReason.UNKNOWN_CITY, city=action.city)

@@ -172,7 +172,12 @@ async def test_the_shared_commands_answer_for_the_game_of_the_channel(
 
 
 def test_the_shared_commands_words_exist_in_both_languages() -> None:
-    keys = ("play.reason.no_such_command", "play.reason.not_a_card")
+    keys = (
+        "play.reason.no_such_command",
+        "play.reason.another_games_command",
+        "play.reason.another_games_command_in",
+        "play.reason.not_a_card",
+    )
     assert [(lang, key) for lang in LANGUAGES for key in keys if key not in table(lang)] == []
 
 

@@ -249,13 +249,6 @@ class CardGamePresenter:
         """A second card to pick, or tickets to keep."""
         return public.phase in (Phase.SECOND_PICK, Phase.TICKETS)
 
-    def own_move(self, events: list[Event]) -> list[Event]:
-        """The events of the move itself, without the next turn's start (its step 1 is told publicly)."""
-        for index, event in enumerate(events):
-            if event.key == TURN_STARTED:
-                return events[:index]
-        return events
-
     def narrowed(
         self, language: str, record: GameRecord, view: CardGameView, step: Step
     ) -> PrivateMessage | CardGameAction | None:

@@ -36,7 +36,7 @@ class DiceCog(commands.Cog):
     @app_commands.guild_only()
     async def roll(self, interaction: discord.Interaction[Any]) -> None:
         """Roll again in this channel's dice game, as the Roll button does."""
-        record = await own_game(self.bot.service, interaction, DiceController.game, "roll")
+        record = await own_game(self.bot, interaction, DiceController.game, "roll")
         if record is not None:
             await self.controller.act(interaction, record.id, Roll(), version=None)
 

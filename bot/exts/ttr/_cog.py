@@ -23,6 +23,7 @@ from bot.exts.ttr._map import (
     find_city,
     find_route,
     fold,
+    game_map,
     route_details,
     route_matches,
     route_name,
@@ -64,7 +65,7 @@ class TtrCog(commands.Cog, SharedCommands):
         self, interaction: discord.Interaction[Any], command: str
     ) -> tuple[GameRecord, PublicView, str] | None:
         """This channel's running game, its public view and the typer's language; or a private answer why not."""
-        record = await own_game(self.bot.service, interaction, GAME, command)
+        record = await own_game(self.bot, interaction, GAME, command)
         if record is None:
             return None
         language = language_of(interaction.locale)
@@ -118,11 +119,16 @@ class TtrCog(commands.Cog, SharedCommands):
     @app_commands.describe(city=text("en", "commands.station.city.description"))
     @app_commands.guild_only()
     async def station(self, interaction: discord.Interaction[Any], city: str) -> None:
-        """Build a station (asking how to pay when there is a choice); a city you cannot build in is explained."""
+        """Build a station (asking how to pay when there is a choice); a city you cannot build in, or a map without
+        stations, is explained."""
         found_game = await self._running_game(interaction, "station")
         if found_game is None:
             return
         record, public, language = found_game
+        if not game_map(public.map).rules.stations_per_player:  # said before any city is looked up
+            map_name = text(language, f"ttr.map.{public.map}")
+            await reply_private(interaction, text(language, "ttr.reason.no_stations_on_map", map=map_name))
+            return
         city_id = find_city(language, public.map, city)
         if city_id is None:
             await reply_private(interaction, text(language, "ttr_bot.reason.not_a_city", typed=city[:80]))

@@ -8,12 +8,14 @@ from typing import Any
 
 import discord
 
-from bot.exts.ttr._presenter import TtrPresenter
+from bot.exts.ttr._presenter import TtrPresenter, face_up_row
 from bot.exts.ttr._private import GAME, PrivateMessage, Target, payment_choice
 from bot.i18n import language_of
 from bot.services.errors import ServiceError
 from bot.storage.games import GameRecord
 from bot.ui.answers import answer
+from bot.ui.controller import TurnMessage
+from bot.ui.pictures import Picture
 from bot.ui.table_controller import TableController
 from rules.engine import Event
 from rules.ttr import TicketToRideEngine
@@ -29,6 +31,8 @@ class TtrController(TableController[TtrState, PublicView, SeatView, TtrAction]):
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot, TicketToRideEngine(), TtrPresenter())
+        self._row_pictured: dict[int, tuple[str, ...]] = {}
+        """Game id → the face-up row the last board posted in its turn messages shows."""
 
     async def offer_payment(self, interaction: discord.Interaction[Any], game_id: int, target: Target) -> None:
         """Claim a route or build a station chosen by a command: at once if only one way to pay, else ask how."""
@@ -60,3 +64,26 @@ class TtrController(TableController[TtrState, PublicView, SeatView, TtrAction]):
     async def _between_turns(self, record: GameRecord, language: str, public: PublicView, events: list[Event]) -> None:
         """Play begins: the opening message loses its buttons."""
         await self._edit_opening(record, language, public)
+
+    def _turn_message(
+        self,
+        record: GameRecord,
+        language: str,
+        state: TtrState,
+        public: PublicView,
+        lines: list[str],
+        pictures: list[Picture],
+    ) -> TurnMessage:
+        """The turn message, which says the face-up cards in words while the last board posted shows another row
+        (cards taken face up since: no board is posted when only cards were drawn)."""
+        if any(picture.data for picture in pictures):  # a board drawn for this very message shows the row as it is
+            self._row_pictured[record.id] = tuple(public.market)
+        message = super()._turn_message(record, language, state, public, lines, pictures)
+        if self._row_pictured.get(record.id) != tuple(public.market):
+            message.status.insert(0, face_up_row(language, public))
+        return message
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept about a game that ended, the face-up row its last board shows included."""
+        super().forget(game_id)
+        self._row_pictured.pop(game_id, None)

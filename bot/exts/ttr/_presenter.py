@@ -96,6 +96,13 @@ def standings(language: str, record: GameRecord, view: PublicView) -> str:
     return "\n".join(lines)
 
 
+def face_up_row(language: str, view: PublicView) -> str:
+    """The face-up cards as text, each with its colour's square and name (colour is never the only signal): for a
+    turn message whose board, posted earlier, shows the row before cards were taken from it."""
+    cards = " · ".join(f"{COLOR_EMOJI[colour]} {text(language, f'ttr.color.{colour}')}" for colour in view.market)
+    return text(language, "ttr_turn.face_up", cards=cards or "—")
+
+
 def last_round(language: str, view: PublicView) -> str:
     """The last-round banner, or nothing."""
     if not view.last_round or view.turns_left is None or view.result is not None:
@@ -179,8 +186,9 @@ def _final_lines(language: str, view: PublicView, final: FinalPlayer, stations: 
         longest += " 🏅"
     lines.append(longest)
     if stations:
-        player = view.players[final.seat]
-        lines.append(text(language, "ttr_bot.final.stations", count=player.stations_left))
+        left = view.players[final.seat].stations_left
+        worth = left * game_map(view.map).rules.station_value
+        lines.append(text(language, "ttr_bot.final.stations", count=left, points=worth))
     return "\n".join(lines)
 
 
@@ -236,10 +244,6 @@ class TtrPresenter:
     def turn_goes_on(self, public: PublicView) -> bool:
         """A second card to pick, a tunnel to pay for, or tickets to keep."""
         return public.phase in (Phase.SECOND_PICK, Phase.TUNNEL, Phase.TICKETS)
-
-    def own_move(self, events: list[Event]) -> list[Event]:
-        """All of a move's events are the actor's own."""
-        return events
 
     def narrowed(
         self, language: str, record: GameRecord, view: SeatView, step: Step

@@ -119,6 +119,8 @@ def hand_status(language: str, record: GameRecord, view: SeatView) -> list[str]:
         return [text(language, "ttr_bot.hand.waiting", player=names[view.current])]
     if view.phase == "second_pick":
         return [text(language, "ttr_bot.hand.second_pick")]
+    if view.players[view.seat].stations_left:
+        return [text(language, "ttr_bot.hand.your_turn_stations")]
     return [text(language, "ttr_bot.hand.your_turn")]
 
 

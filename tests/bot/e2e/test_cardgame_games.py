@@ -243,7 +243,7 @@ async def test_plays_through_the_menus_colour_size_locomotives_three_colours_and
     big = next(a for a in log if a.startswith("play:") and sum(map(int, a.split(":")[2:])) >= 6)
     assert int(big.split(":")[3]) > 0, "a group with locomotives, chosen by size and then locomotives"
     assert any(a.startswith("play3:") for a in log) and "keep:none" in log
-    ann = stand_in.ephemerals("Ann")
+    ann = [m for m in stand_in.messages if m.ephemeral and m.recipient_id == stand_in.user("Ann").id]  # used: gone
     menus = [c for m in ann for r in revisions(m) for c in walk(r)]
     assert any(c["custom_id"].split(":")[3] == "size" for c in menus), "more plays than a menu holds: size first"
     three = next(c for c in menus if c["custom_id"].split(":")[3] == "three")

@@ -48,6 +48,40 @@ async def test_out_of_turn_and_outsiders_are_refused_privately(stand_in: LocalDi
         assert await stored_version(bot, game_id) == at
 
 
+async def test_out_of_turn_is_told_whose_turn_it_is_in_the_clickers_language(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Dan"), 1, options=USA)
+        said = {}
+        for _ in range(2):  # each waits once: Ann reads English, Dan Russian
+            message = await players.turn_message(game_id)
+            current = public(bot, game_id).current or 0
+            mover, waiting = people(stand_in, "Ann", "Dan")[current], people(stand_in, "Ann", "Dan")[1 - current]
+            refused = await stand_in.click(waiting, message, controls(message)["act:draw:deck"]["custom_id"])
+            assert refused.ephemeral
+            said[waiting.name] = (refused.text, mover.name)
+            for _ in range(2):
+                message = await players.turn_message(game_id)
+                await stand_in.click(mover, message, controls(message)["act:draw:deck"]["custom_id"])
+        assert said["Ann"] == ("It is not your turn: it is Dan's.", "Dan")
+        assert said["Dan"] == ("Сейчас не ваш ход: ходит Ann.", "Ann")
+
+
+async def test_a_station_on_the_usa_map_is_refused_as_the_map_has_none(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        _, game_id = await playing(stand_in, bot, GAME, ("Ann", "Dan"), 1, options=USA)
+        at = await stored_version(bot, game_id)
+        for person in ("Ann", "Dan"):  # whoever's turn it is: the map is the cause, not the turn or the city
+            for city in ("Denver", "Berlin"):
+                answer = await stand_in.slash(person, "station", {"city": city})
+                expected = "The USA map has no stations." if person == "Ann" else "На карте «США» станций нет."
+                assert answer.ephemeral and answer.text == expected, (person, city)
+        assert await stored_version(bot, game_id) == at
+
+
 async def test_a_double_click_and_two_clicks_at_once_apply_exactly_once(
     stand_in: LocalDiscord, running: Running
 ) -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rules.engine import IllegalAction
+from rules.engine import IllegalAction, Message
 from rules.ttr.board import LOCO, board_for
 from rules.ttr.cards import is_affordable, payments
 from rules.ttr.state import Phase, TtrState
@@ -180,8 +180,11 @@ def test_r_eu_6_cannot_pay_fails_at_once() -> None:
 
 def test_r_eu_6_no_match_builds_at_once() -> None:
     state = _tunnel_state(hand(black=3), (2, 1, 1, 1))
-    after, _ = act(state, 0, f"claim:{TUNNEL}:black:0")
+    after, events = act(state, 0, f"claim:{TUNNEL}:black:0")
     assert after.current == 1 and after.owners.count(0) == 1 and after.discard.count(1) == 3
+    reveal = next(e for e in events if e.key == "ttr.event.tunnel_no_extra")  # not "0 more cards needed"
+    assert "extra" not in reveal.params and len(reveal.params["cards"]) == 3  # type: ignore[arg-type]
+    assert "ttr.event.tunnel_revealed" not in keys(events)
 
 
 def test_r_eu_6_fewer_than_three_cards_reveal_what_there_is_and_none_builds_free() -> None:
@@ -231,10 +234,12 @@ def test_r_eu_4_stations_cost_one_two_three_one_per_city() -> None:
     assert err.value.reason.value == "ttr.reason.no_stations_left"
 
 
-def test_usa_has_no_stations() -> None:
+def test_usa_has_no_stations_and_says_the_map_has_none() -> None:
     state = _with_hand(started(), 0, hand(red=3))
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as err:
         act(state, 0, "station:denver:red:0")
+    assert err.value.reason.value == "ttr.reason.no_stations_on_map", "not “You have no stations left”"
+    assert err.value.params == {"map": Message(key="ttr.map.usa")}
 
 
 def test_r_t7_draw_three_keep_at_least_one_returned_to_bottom() -> None:

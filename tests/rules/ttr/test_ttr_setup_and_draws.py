@@ -92,8 +92,8 @@ def test_r_t1_two_picks_face_up_replaced_at_once() -> None:
     assert state.hands[0][6] == 1 and state.current == 1 and state.phase is Phase.TURN
     summary = next(e for e in events if e.key == "ttr.event.drew_face_up_and_blind")
     assert summary.to is None and summary.params == {"seat": 0, "colors": [COLOR_MESSAGES[0]]}
-    private = next(e for e in events if e.key == "ttr.event.you_drew_cards")
-    assert private.to == 0 and len(private.params["cards"]) == 2  # type: ignore[arg-type]
+    private = [e for e in events if not e.public]
+    assert [(e.key, e.to, e.params) for e in private] == [("ttr.event.you_drew", 0, {"color": COLOR_MESSAGES[6]})]
 
 
 def test_r_t2_face_up_locomotive_only_first_pick_and_ends_turn() -> None:
@@ -115,8 +115,8 @@ def test_r_t2_blind_locomotive_counts_as_one_card() -> None:
     assert [e.to for e in events if e.key == "ttr.event.you_drew"] == [0]
     state, events = act(state, 0, "draw:deck")
     assert "ttr.event.drew_two_blind" in keys(events) and state.current == 1
-    private = next(e for e in events if e.key == "ttr.event.you_drew_cards")
-    assert private.to == 0 and private.params["cards"] == [COLOR_MESSAGES[LOCO], COLOR_MESSAGES[6]]
+    private = [e for e in events if not e.public]  # the blind card just drawn; the first was told as it was drawn
+    assert [(e.key, e.to, e.params) for e in private] == [("ttr.event.you_drew", 0, {"color": COLOR_MESSAGES[6]})]
 
 
 def test_r_t3_three_face_up_locomotives_reset_the_market() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.exts.ttr import _pictures
-from bot.exts.ttr._map import city_name, fold, game_map, route_name, ticket_words
-from bot.exts.ttr._presenter import CityPicked, Paying, TtrPresenter
+from bot.exts.ttr._map import COLOR_EMOJI, city_name, fold, game_map, route_name, ticket_words
+from bot.exts.ttr._presenter import CityPicked, Paying, TtrPresenter, face_up_row
 from bot.exts.ttr._private import Target
 from bot.i18n import text
 from bot.ui.answers import PrivateMessage
@@ -346,6 +346,28 @@ async def test_the_final_message_names_the_winner_with_the_summary_the_board_and
     assert russian(said(message)) is (language == "ru")
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_r_eu_9_the_final_message_says_what_the_stations_not_built_are_worth(language: str) -> None:
+    game = europe().until(lambda view: view.result is not None)
+    result = ENGINE.result(game.state)
+    assert result is not None
+    message = await PRESENTER.final(language, record(GAME, 3, status="finished"), game.public, [], result)
+    for player in game.public.players:
+        left = player.stations_left
+        line = text(language, "ttr_bot.final.stations", count=left, points=4 * left)
+        assert f"+{4 * left}" in line and line in said(message), "each station not built is worth 4 (R-EU-9)"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_face_up_row_in_words_names_each_card_with_its_square_in_order(language: str) -> None:
+    view = started().public
+    line = face_up_row(language, view)
+    shown = [f"{COLOR_EMOJI[c]} {text(language, f'ttr.color.{c}')}" for c in view.market]
+    assert len(view.market) == 5 and all(card in line for card in shown)
+    assert [line.index(card) for card in shown] == sorted(line.index(card) for card in shown), "in the row's order"
+    assert line == text(language, "ttr_turn.face_up", cards=" · ".join(shown))
+
+
 @pytest.mark.slow
 async def test_the_board_is_drawn_as_a_png_with_its_alt_text(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_pictures, "board", DRAW_BOARD)
@@ -443,6 +465,18 @@ async def test_r_eu_4_my_hand_in_europe_offers_a_station_on_every_city_in_menus_
         assert russian(menu.label) is (language == "ru")
     if language == "en":
         assert menus[0].label == "Build a station (Amsterdam – Madrid)…"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_my_hand_suggests_a_station_only_where_the_player_has_one_to_build(language: str) -> None:
+    station = {"en": "station", "ru": "станци"}[language]
+    usa = await PRESENTER.hand(language, record(GAME, 3), started().seat(0))
+    assert station not in usa.content, "the USA map has no stations"
+    game = europe()
+    assert station in (await PRESENTER.hand(language, record(GAME, 3), game.seat(0))).content
+    none_left = game.state.model_copy(update={"stations_left": (0, 3, 3)})
+    view = ENGINE.view(none_left, 0)
+    assert station not in (await PRESENTER.hand(language, record(GAME, 3), view)).content  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
