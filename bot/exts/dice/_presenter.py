@@ -62,6 +62,11 @@ def standings(language: str, record: GameRecord, view: DiceView) -> str:
     return "\n".join(lines)
 
 
+def bot_seats(record: GameRecord) -> frozenset[int]:
+    """The seats bot players sit in: the pictures mark their names (the picture font has no 🤖)."""
+    return frozenset(seat.seat for seat in record.seats if seat.is_bot)
+
+
 def turn_picture(language: str, record: GameRecord, view: DiceView) -> Picture:
     """The dice and the train of the turn in play, with its alt text (drawn in a worker thread by the caller)."""
     assert view.turn is not None
@@ -73,7 +78,7 @@ def turn_picture(language: str, record: GameRecord, view: DiceView) -> Picture:
         round=view.round,
         points=view.turn.score.points,
     )
-    return Picture("turn.png", render_turn(view, labels(language), names), alt)
+    return Picture("turn.png", render_turn(view, labels(language), names, bot_seats(record)), alt)
 
 
 def turn_message(
@@ -108,7 +113,7 @@ def finished_turn_message(
     alt = text(
         language, "dice_turn.alt.finished", player=plain_names(record)[turn.seat], round=turn.round, points=turn.points
     )
-    picture = render_finished_turn(turn, labels(language), plain_names(record))
+    picture = render_finished_turn(turn, labels(language), plain_names(record), bot_seats(record))
     return TurnMessage(
         heading=_heading(language, record, turn.round, turn.seat),
         blocks=_told(preface, story),
@@ -141,7 +146,7 @@ def final_message(
     )
     picture = Picture(
         "scores.png",
-        render_scores(view, labels(language), plain),
+        render_scores(view, labels(language), plain, bot_seats(record)),
         text(language, "dice_turn.alt.scores", scores=scores),
     )
     title = text(language, "dice.message.over_title")

@@ -7,8 +7,10 @@ import pytest
 
 from bot.exts.dice._presenter import action_buttons, final_message, finished_turn_message, turn_message
 from bot.exts.dice._story import by_turn, showing_now, story, winners
-from bot.i18n import text
+from bot.i18n import labels, text
 from bot.ui.custom_ids import ACT, rematch_id
+from bot.ui.pictures import plain_names
+from render.dice import render_finished_turn, render_turn
 from rules.dice import Add, DiceEngine, DiceOptions, Face, Roll, Stop
 from rules.dice.faces import face_messages
 from rules.engine import Event
@@ -184,6 +186,19 @@ def test_a_finished_turn_keeps_its_story_and_shows_the_train_as_it_ended_without
     [picture] = message.pictures
     assert picture.data.startswith(b"\x89PNG")
     assert picture.alt == text(language, "dice_turn.alt.finished", player="Cleo", round=1, points=ended.points)
+
+
+def test_the_pictures_mark_a_bot_players_seat() -> None:
+    game = dealt()
+    with_bot = record(GAME, 3, bots=frozenset({FIRST}))
+    names = plain_names(with_bot)
+    [turn] = turn_message("en", with_bot, game.public, []).pictures
+    assert turn.data == render_turn(game.public, labels("en"), names, {FIRST})
+    assert turn.data != render_turn(game.public, labels("en"), names)
+    view = game.play(FIRST, Stop()).public
+    assert view.previous is not None
+    [ended] = finished_turn_message("en", with_bot, view, []).pictures
+    assert ended.data == render_finished_turn(view.previous, labels("en"), names, {FIRST})
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
