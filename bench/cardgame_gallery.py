@@ -36,6 +36,8 @@ from rules.cardgame.view import CardGameView, YardGroupView  # noqa: E402
 
 ENGINE = CardGameEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov"]
+BOTS = frozenset({2, 3})
+"""Seats bot players sit in at the tables (their names carry the bot mark): a short name and the longest."""
 SHOWN_WIDTHS = (450, 800)
 """How wide Discord shows a picture in the chat (450: a narrow column or a phone), and a wide desktop column."""
 
@@ -108,17 +110,17 @@ def shots() -> list[tuple[str, Callable[[Labels], bytes]]]:
     end2 = play(2, 13)
     choosing = next(s for s in range(opening.n_players) if not opening.players[s].chose_opening)
     return [
-        ("table_opening", lambda L: render_table(ENGINE.view(opening, None), L, NAMES)),
+        ("table_opening", lambda L: render_table(ENGINE.view(opening, None), L, NAMES, BOTS)),
         ("hand_opening_choice", lambda L: render_hand(seat_view(opening, choosing), L, NAMES)),
-        ("table_middle_robbery", lambda L: render_table(ENGINE.view(middle, None), L, NAMES)),
-        ("table_black_card", lambda L: render_table(with_black_card(ENGINE.view(middle, None)), L, NAMES)),
+        ("table_middle_robbery", lambda L: render_table(ENGINE.view(middle, None), L, NAMES, BOTS)),
+        ("table_black_card", lambda L: render_table(with_black_card(ENGINE.view(middle, None)), L, NAMES, BOTS)),
         ("hand_middle", lambda L: render_hand(seat_view(middle, middle.current), L, NAMES)),
         ("hand_full_yard", lambda L: render_hand(with_full_yard(seat_view(middle, middle.current)), L, NAMES)),
-        ("table_first_scoring_countdown", lambda L: render_table(ENGINE.view(countdown, None), L, NAMES)),
-        ("table_last_round", lambda L: render_table(ENGINE.view(last_round, None), L, NAMES)),
-        ("table_second_deck", lambda L: render_table(ENGINE.view(second_deck, None), L, NAMES)),
+        ("table_first_scoring_countdown", lambda L: render_table(ENGINE.view(countdown, None), L, NAMES, BOTS)),
+        ("table_last_round", lambda L: render_table(ENGINE.view(last_round, None), L, NAMES, BOTS)),
+        ("table_second_deck", lambda L: render_table(ENGINE.view(second_deck, None), L, NAMES, BOTS)),
         ("hand_second_deck", lambda L: render_hand(seat_view(second_deck, 0), L, NAMES)),
-        ("table_two_players", lambda L: render_table(ENGINE.view(two, None), L, NAMES)),
+        ("table_two_players", lambda L: render_table(ENGINE.view(two, None), L, NAMES, BOTS)),
         ("hand_tickets_drawn", lambda L: render_hand(seat_view(drawing, drawing.current), L, NAMES)),
         ("hand_beginners_stack", lambda L: render_hand(seat_view(beginners, beginners.current), L, NAMES)),
         ("first_scoring", lambda L: render_scoring(ENGINE.view(second_deck, None), L, NAMES, "first")),
@@ -127,7 +129,7 @@ def shots() -> list[tuple[str, Callable[[Labels], bytes]]]:
         ("final_four_detail", lambda L: render_scoring_detail(ENGINE.view(end4, None), L, NAMES, "final")),
         ("final_two", lambda L: render_scoring(ENGINE.view(end2, None), L, NAMES, "final")),
         ("final_two_detail", lambda L: render_scoring_detail(ENGINE.view(end2, None), L, NAMES, "final")),
-        ("table_end", lambda L: render_table(ENGINE.view(end4, None), L, NAMES)),
+        ("table_end", lambda L: render_table(ENGINE.view(end4, None), L, NAMES, BOTS)),
     ]
 
 

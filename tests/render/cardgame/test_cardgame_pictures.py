@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from functools import partial
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n import text
 from render.cardgame import (
@@ -222,6 +222,23 @@ def test_a_robbery_is_shown_crossed_out_in_the_robbed_players_panel(robbery: Car
     assert all(near(p, ROBBED, 40) for p in cross)
     later = view.model_copy(update={"turn": view.turn + 2})
     assert table_layout(later).robbed == {}, "only the last turn's robbery is shown"
+
+
+def test_a_bot_players_name_carries_the_bot_mark_in_its_panel_and_the_last_move(robbery: CardGameState) -> None:
+    view = ENGINE.view(robbery, None)
+    assert view.last_move is not None
+    mover = view.last_move.seat
+    other = next(p.seat for p in view.players if p.seat != mover)
+    layout = table_layout(view)
+    people = table_image(view, EN, NAMES).convert("L")
+    for seat in (mover, other):
+        marked = table_image(view, EN, NAMES, bots={seat}).convert("L")
+        changed = ImageChops.difference(people, marked).point(lambda v: 255 if v > 40 else 0)
+        x0, y0, x1, _y1 = layout.rows[seat]
+        in_panel = changed.crop((round(x0), round(y0), round(x1), round(y0) + 54)).getbbox()
+        assert in_panel is not None, f"seat {seat}: the mark beside the name in its panel"
+        in_last_move = changed.crop(tuple(round(v) for v in layout.last_move)).getbbox()  # type: ignore[arg-type]
+        assert (in_last_move is not None) == (seat == mover), "and beside the mover's name in the last move"
 
 
 def test_the_last_move_is_told_with_its_counts_and_its_robbery(robbery: CardGameState) -> None:
