@@ -1,4 +1,5 @@
-"""`python -m bot`: connect to Discord with a token, or, without one, play a sandbox game offline."""
+"""`python -m bot`: connect to Discord with a token, or, without one, play a sandbox game offline; `backup`,
+`restore FILE` and `health` are tools for the bot's operator."""
 
 from __future__ import annotations
 
@@ -14,10 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.games import GAMES
-from bot.settings import Settings
+from bot.settings import Settings, listen_address
 from bot.storage.database import DatabaseUnusable
-from bot.storage.opening import open_database
 
 LEASE_LOST = 75
 """The exit status of a process that lost its lease on its shards (EX_TEMPFAIL): its supervisor should start it again,
@@ -30,17 +29,46 @@ callback`, `/webhooks/{application id}/{token}`)."""
 TOKEN_FIELD = re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+""")
 """A token in a logged payload (the gateway's debug line of each event carries every interaction's token)."""
 MASK = "***"
-SEATS = ", ".join(f"{game} {info.engine.min_players}-{info.engine.max_players}" for game, info in sorted(GAMES.items()))
+TOOLS = {
+    "backup": "copy the SQLite database as it stands, even while the bot runs (PostgreSQL: use pg_dump)",
+    "restore": "put a backup (FILE) in place of the SQLite database; refused while a bot runs on it",
+    "health": "ask the running bot's /healthz: exit 0 when it is healthy, 1 when not",
+}
+HEALTH_TIMEOUT = 5.0
+"""Seconds `python -m bot health` waits for the bot's answer (a supervisor's check must not hang)."""
+
+
+def parse_tool(argv: list[str]) -> argparse.Namespace | None:
+    """Read an operator's command (`backup`, `restore FILE`, `health`), or None when `argv` names none. Parsed apart
+    from the sandbox's flags so that a tool loads neither the games nor the sandbox: a supervisor runs `health`
+    every half minute."""
+    if not argv or argv[0] not in TOOLS:
+        return None
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Tools for the bot's operator.")
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    backup = tools.add_parser("backup", help=TOOLS["backup"])
+    backup.add_argument(
+        "--to", type=Path, default=None, metavar="FOLDER", help="where (default: CONDUCTOR_BACKUP_FOLDER)"
+    )
+    restore = tools.add_parser("restore", help=TOOLS["restore"])
+    restore.add_argument("file", type=Path, metavar="FILE", help="the backup to restore")
+    tools.add_parser("health", help=TOOLS["health"])
+    return parser.parse_args(argv)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Read the sandbox's flags (ignored when a token is set)."""
-    from bot.sandbox.run import STARTUP_SECONDS  # here: spawned workers import this module, and need not the sandbox
+    from bot.games import GAMES  # here: spawned workers import this module, and need neither the games nor the sandbox
+    from bot.sandbox.run import STARTUP_SECONDS
 
+    seats = ", ".join(
+        f"{game} {info.engine.min_players}-{info.engine.max_players}" for game, info in sorted(GAMES.items())
+    )
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description=__doc__,
-        epilog="The sandbox says each step on stdout; set CONDUCTOR_LOG_LEVEL=INFO to see the bot's log as well.",
+        epilog="The sandbox says each step on stdout; set CONDUCTOR_LOG_LEVEL=INFO to see the bot's log as well."
+        " Operator tools: " + "; ".join(f"`python -m bot {name}`: {what}" for name, what in TOOLS.items()) + ".",
     )
     parser.add_argument("--game", choices=sorted(GAMES), default="dice", help="sandbox: which game to play")
     parser.add_argument(
@@ -49,7 +77,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=3,
         metavar="N",
         help="sandbox: seats at the table, all played by the computer: N-1 scripted people (Anna, Boris, ...) who "
-        f"click the buttons as a person would, and one bot player ({SEATS}; default %(default)s)",
+        f"click the buttons as a person would, and one bot player ({seats}; default %(default)s)",
     )
     parser.add_argument(
         "--ready-timeout",
@@ -71,8 +99,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the bot until it is stopped, or the sandbox game until it ends; return the exit status."""
-    args = parse_args(argv)
+    """Run the bot until it is stopped, the sandbox game until it ends, or an operator's tool; return the exit
+    status."""
+    argv = sys.argv[1:] if argv is None else argv
+    tool = parse_tool(argv)
+    args = tool or parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as error:
@@ -84,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # the sandbox says its steps
     configure_logging("WARNING" if quiet else settings.log_level)
     try:
+        if tool is not None:
+            return run_tool(settings, tool)
         if settings.discord_token is not None:
             return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
         return play_sandbox(args)
@@ -127,8 +160,71 @@ def not_about_voice(record: logging.LogRecord) -> bool:
     return not record.getMessage().endswith(VOICE_WARNING)
 
 
+def run_tool(settings: Settings, args: argparse.Namespace) -> int:
+    """Run the operator's tool `args` names."""
+    if args.tool == "backup":
+        return backup_now(settings, args.to)
+    if args.tool == "restore":
+        return restore_from(settings, args.file)
+    return ask_health(settings)
+
+
+def backup_now(settings: Settings, folder: Path | None) -> int:
+    """Back up the SQLite database into `folder` (the settings' folder by default, keeping its newest backups)."""
+    from bot.storage.backup import take_backup
+
+    if settings.database_url is not None:
+        print("conductor: the store is PostgreSQL: back it up with pg_dump (see the README)", file=sys.stderr)
+        return 2
+    target = folder or settings.backups()
+    path = take_backup(settings.database_path, target, keep=settings.backup_keep if folder is None else None)
+    print(f"backed up {settings.database_path} into {path} ({path.stat().st_size} bytes)")
+    return 0
+
+
+def restore_from(settings: Settings, backup: Path) -> int:
+    """Put a backup in place of the SQLite database, keeping the one it replaces beside it."""
+    from bot.storage.backup import restore
+
+    if settings.database_url is not None:
+        print(
+            "conductor: the store is PostgreSQL: restore it with pg_restore or psql (see the README)", file=sys.stderr
+        )
+        return 2
+    kept = restore(backup, settings.database_path)
+    print(f"restored {backup} into {settings.database_path}")
+    if kept is not None:
+        print(f"the database it replaced is kept as {kept}")
+    return 0
+
+
+def ask_health(settings: Settings) -> int:
+    """Ask the running bot's `/healthz` and print its answer: 0 when healthy, 1 when not or not answering."""
+    import urllib.error
+    import urllib.request
+
+    address = settings.ops_listen or settings.web_listen
+    if address is None:
+        print("conductor: no health check is served: set CONDUCTOR_OPS_LISTEN or CONDUCTOR_WEB_LISTEN", file=sys.stderr)
+        return 2
+    host, port = listen_address(address)
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"  # listening everywhere: ask it here
+    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as answer:
+            print(answer.read().decode(errors="replace").strip())
+            return 0
+    except urllib.error.HTTPError as error:
+        print(error.read().decode(errors="replace").strip() or error.reason, file=sys.stderr)
+    except (urllib.error.URLError, OSError) as error:
+        print(f"conductor: {url}: {getattr(error, 'reason', error)}", file=sys.stderr)
+    return 1
+
+
 def play_sandbox(args: argparse.Namespace) -> int:
     """Play the sandbox game the flags ask for; refuse, in one line, a number of players the game does not seat."""
+    from bot.games import GAMES
     from bot.sandbox.run import run_sandbox
 
     engine = GAMES[args.game].engine
@@ -176,6 +272,7 @@ async def serve(settings: Settings, token: str) -> int:
     session closes, bot players finish their move, the database closes last. A bot that loses its lease on its
     shards (PostgreSQL) stops driving them at once, is closed, and the process exits with LEASE_LOST."""
     from bot.app import create_bot
+    from bot.storage.opening import open_database
 
     database = await open_database(settings)  # refuse a bad database, or shards held elsewhere, before connecting
     try:

@@ -7,6 +7,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -20,6 +21,8 @@ from bot.game_entry import GameInfo
 from bot.games import GAMES
 from bot.i18n import language_of, set_command_ids, text
 from bot.i18n.commands import CommandTranslator
+from bot.metrics import Metrics
+from bot.services.backups import BackupSchedule
 from bot.services.bot_players import BotPlayers
 from bot.services.charts import FinalCharts
 from bot.services.errors import ServiceError
@@ -98,10 +101,13 @@ class ConductorTree(app_commands.CommandTree[Any]):
         """Log the failure with its traceback and answer privately that nothing changed (the store was busy, or
         something failed); the bot carries on."""
         name = getattr(interaction.command, "name", "?")
+        client: Conductor = interaction.client
         if isinstance(getattr(error, "original", error), StoreBusy):
+            client.metrics.interaction(interaction.type.name, "busy")
             log.warning("command %s found the store busy: %s", name, getattr(error, "original", error))
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.store_busy"))
             return
+        client.metrics.interaction(interaction.type.name, "failed")
         log.error("command %s failed", name, exc_info=error)
         await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
 
@@ -134,6 +140,7 @@ class Conductor(commands.AutoShardedBot):
     rating_records: RatingRecords
     charts: FinalCharts
     web: WebServer
+    backups: BackupSchedule
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -155,6 +162,8 @@ class Conductor(commands.AutoShardedBot):
         self.clock: Callable[[], float] = time.time
         """The clock of turn timers; tests replace it before the bot starts."""
         self.cooldowns = Cooldowns(enabled=settings.cooldowns)
+        self.metrics = Metrics()
+        """What this bot counts for its operator (`/metrics`)."""
         self.closing = False
         """Set when the bot stops or loses its lease: every interaction is then refused as "restarting"."""
         self._closed = False
@@ -173,6 +182,7 @@ class Conductor(commands.AutoShardedBot):
         """Open the database, resume open games, load the cogs, register persistent components, sync commands
         (nothing is drawn and no worker started here: see `on_ready`)."""
         self.database = await open_database(self.settings)
+        self.database.metrics = self.metrics
         await self.database.hold(self.settings.shards())
         self.database.watch_lease(self.lose_lease)
         self._identify_buckets = await self._max_concurrency()
@@ -185,7 +195,7 @@ class Conductor(commands.AutoShardedBot):
             games, {game: info.engine for game, info in GAMES.items()}, shards=self.settings.shards()
         )
         self.shown = ShownGames(self.service)
-        self.moves = Moves(self.service, self.shown)
+        self.moves = Moves(self.service, self.shown, metrics=self.metrics)
         self.bot_players = BotPlayers(
             self.moves,
             bot_move_delay=self.settings.bot_move_delay,
@@ -263,6 +273,14 @@ class Conductor(commands.AutoShardedBot):
         self.notifications.start()
         self.lobbies.start()
         self.ratings.start()  # also stores the games finished before ratings existed, oldest first
+        if self.settings.database_url is None and self.settings.backup_every_hours > 0:
+            self.backups = BackupSchedule(
+                self.settings.database_path,
+                self.settings.backups(),
+                every=timedelta(hours=self.settings.backup_every_hours),
+                keep=self.settings.backup_keep,
+            )
+            self.backups.start()
 
     async def _catch_up_all(self) -> None:
         """Show every game whose channel does not show its newest version (a crash or failed post before)."""
@@ -295,6 +313,8 @@ class Conductor(commands.AutoShardedBot):
             await asyncio.gather(self._starting_workers, return_exceptions=True)
         if hasattr(self, "charts"):
             await self.charts.close()  # after the service: a bot player's last move tells it of the end first
+        if hasattr(self, "backups"):
+            await self.backups.close()
         if hasattr(self, "web"):
             await self.web.close()
         await super().close()
@@ -337,10 +357,12 @@ class Conductor(commands.AutoShardedBot):
         late (`attend`)."""
         language = language_of(interaction.locale)
         if self.closing:
+            self.metrics.interaction(interaction.type.name, "refused")
             await reply_private(interaction, text(language, "bot.reason.restarting"))
             return False
         wait = self.cooldowns.retry_after(kind, interaction.user.id)
         if wait:
+            self.metrics.interaction(interaction.type.name, "refused")
             await reply_private(interaction, text(language, "bot.reason.cooldown", seconds=math.ceil(wait)))
             return False
         task = asyncio.current_task()
@@ -358,18 +380,24 @@ class Conductor(commands.AutoShardedBot):
         if not await self.admit(interaction, Cooldowns.kind_of_verb(cid.verb)):
             return
         controller = self.controllers.get(cid.game)
+        kind = interaction.type.name
         try:
             if not await self._clicked_in_place(interaction, cid):
+                self.metrics.interaction(kind, "refused")
                 await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.wrong_place"))
                 return
             if controller is None:
+                self.metrics.interaction(kind, "refused")
                 await reply_private(interaction, text(language_of(interaction.locale), "bot.reason.unknown_component"))
                 return
             await controller.on_component(interaction, cid, values)
+            self.metrics.interaction(kind, "ok")
         except StoreBusy as busy:
+            self.metrics.interaction(kind, "busy")
             log.warning("component %s found the store busy: %s", cid, busy)
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.store_busy"))
         except Exception:
+            self.metrics.interaction(kind, "failed")
             log.exception("component %s failed", cid)
             await reply_private(interaction, text(language_of(interaction.locale), "bot.failure.nothing_changed"))
         finally:
@@ -395,7 +423,8 @@ class Conductor(commands.AutoShardedBot):
         return here == record.channel_id or here == await self.records.seen_from(record.id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: object) -> None:
-        """After a command, bring its channel's game up to date if a stored move is not shown there yet."""
+        """After a command, count it and bring its channel's game up to date if a stored move is not shown there yet."""
+        self.metrics.interaction(interaction.type.name, "ok")
         for game_id in self.shown.behind_in(interaction.channel_id or 0):
             await self.bring_up_to_date(game_id)
 

@@ -19,14 +19,17 @@ import asyncio
 import atexit
 import functools
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.metrics import PICTURE_SECONDS, PICTURES_WAITING
 from bot.workers import WorkerPool, usable_cores
 from render import artstore
+from render.caches import cache_stats
 from render.caches import forget as forget_drawn
 
 T = TypeVar("T")
@@ -98,7 +101,7 @@ class PictureCache:
             new = future is None
             if future is None:
                 self.misses += 1
-                future = self._drawing[key] = (PRIVATE if private else PUBLIC).submit(key[0], draw, *args)
+                future = self._drawing[key] = _asked(PRIVATE if private else PUBLIC, key[0], draw, *args)
             else:
                 self.hits += 1
         if new:  # outside the lock: a drawing already done calls back at once
@@ -135,19 +138,66 @@ PICTURES = PictureCache()
 
 async def draw_once(route: int, draw: Callable[..., T], *args: Any) -> T:
     """Draw something public nobody will ask for again (a score sheet) in the route's worker, without keeping it."""
-    return await asyncio.wrap_future(PUBLIC.submit(route, draw, *args))
+    return await asyncio.wrap_future(_asked(PUBLIC, route, draw, *args))
 
 
 async def draw_slow(draw: Callable[..., T], *args: Any) -> T:
     """Draw something slow or asked for at will (a replay, a stats card) in the slow pictures' worker, never in front of
     a board; nothing is kept."""
-    return await asyncio.wrap_future(SLOW.submit(0, draw, *args))
+    return await asyncio.wrap_future(_asked(SLOW, 0, draw, *args))
 
 
 async def build_once(build: Callable[..., T], *args: Any) -> T:
     """Build a message together with its picture off the event loop, in a thread (what it returns holds discord
     objects, which cannot come back from a process)."""
     return await asyncio.wrap_future(_builders.submit(build, *args))
+
+
+def _asked(pool: WorkerPool, route: int, draw: Callable[..., T], *args: Any) -> Future[T]:
+    """Have the route's worker of `pool` draw `draw(*args)`, counted while it waits and timed once drawn."""
+    future = pool.submit(route, draw, *args)
+    PICTURES_WAITING.labels(pool.name).inc()
+    future.add_done_callback(functools.partial(_drawn, pool.name, time.monotonic()))
+    return future
+
+
+def _drawn(pool: str, asked: float, done: Future[Any]) -> None:
+    PICTURES_WAITING.labels(pool).dec()
+    if not done.cancelled() and done.exception() is None:
+        PICTURE_SECONDS.labels(pool).observe(time.monotonic() - asked)
+
+
+_heard: dict[tuple[str, int], dict[str, dict[str, int]]] = {}
+"""(pool, worker) → its render caches' counts as it last told them."""
+_asking: set[tuple[str, int]] = set()
+"""The workers asked for their counts that have not answered yet (a busy worker is not asked twice)."""
+
+
+async def hear_render_caches(wait: float) -> dict[str, tuple[int, int]]:
+    """Each render cache's hits and misses (render/caches.py: what a worker keeps between pictures), summed over the
+    picture workers that run; each is asked now, and one still drawing after `wait` seconds counts as last heard."""
+    asked = []
+    for pool in (PUBLIC, PRIVATE, SLOW):
+        for index, pid in enumerate(pool.pids()):
+            if pid is not None and (pool.name, index) not in _asking:
+                _asking.add((pool.name, index))
+                answer = pool.submit(index, cache_stats)
+                answer.add_done_callback(functools.partial(_heard_from, (pool.name, index)))
+                asked.append(asyncio.wrap_future(answer))
+    if asked:
+        await asyncio.wait(asked, timeout=wait)
+    counts: dict[str, tuple[int, int]] = {}
+    for caches in list(_heard.values()):
+        for name, stats in caches.items():
+            hits, misses = counts.get(name, (0, 0))
+            counts[name] = (hits + stats["hits"], misses + stats["misses"])
+    return counts
+
+
+def _heard_from(worker: tuple[str, int], answer: Future[dict[str, dict[str, int]]]) -> None:
+    _asking.discard(worker)
+    if not answer.cancelled() and answer.exception() is None:
+        _heard[worker] = answer.result()
 
 
 def forget_game(game_id: int) -> None:

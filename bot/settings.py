@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.shards import ShardSet
 from bot.workers import default_workers
+
+
+def listen_address(address: str) -> tuple[str, int]:
+    """Read a `host:port` setting (`[::1]:8080` for IPv6; no host: every address; port 0: a free one)."""
+    parts = urlsplit(f"//{address}")
+    try:
+        port = parts.port
+    except ValueError as error:
+        raise ValueError(f"{address!r} is not host:port ({error})") from None
+    if port is None:
+        raise ValueError(f"{address!r} is not host:port")
+    return parts.hostname or "0.0.0.0", port
 
 
 class Settings(BaseSettings):
@@ -80,6 +93,16 @@ class Settings(BaseSettings):
         " theirs was refused or lapsed (0: at once).",
     )
     log_level: str = Field(default="INFO", description="Python logging level name.")
+    backup_every_hours: float = Field(
+        default=24,
+        ge=0,
+        description="Hours between backups of the SQLite file, taken while the bot runs (0: none; PostgreSQL: use"
+        " pg_dump).",
+    )
+    backup_keep: int = Field(default=7, ge=1, description="How many of the newest backups to keep.")
+    backup_folder: Path | None = Field(
+        default=None, description="Where backups are written (default: `backups` beside the database file)."
+    )
     web_listen: str | None = Field(
         default=None,
         description="`host:port` where the bot serves the live board pages, health and metrics (off when unset).",
@@ -109,6 +132,13 @@ class Settings(BaseSettings):
         self.shards()  # refuses ids outside the count
         return self
 
+    @field_validator("web_listen", "ops_listen")
+    @classmethod
+    def _host_and_port(cls, value: str | None) -> str | None:
+        if value is not None:
+            listen_address(value)
+        return value
+
     @model_validator(mode="after")
     def _web_signed(self) -> Settings:
         if self.web_listen is not None and self.web_secret is None:
@@ -118,6 +148,10 @@ class Settings(BaseSettings):
     def art(self) -> Path:
         """The folder of the static art: the setting, else `conductor-art` beside the database file."""
         return self.art_folder or self.database_path.parent / "conductor-art"
+
+    def backups(self) -> Path:
+        """The folder of the SQLite file's backups: the setting, else `backups` beside the database file."""
+        return self.backup_folder or self.database_path.parent / "backups"
 
     def shards(self) -> ShardSet:
         """The shards this process holds."""

@@ -98,6 +98,11 @@ class WorkerPool:
             slots = list(self._slots)
         return [_pid(executor) for executor in slots]
 
+    def dead(self) -> list[int]:
+        """The workers whose process ended (killed, crashed) and is not replaced yet: the next request replaces it."""
+        with self._lock:
+            return [index for index, executor in enumerate(self._slots) if _ended(executor)]
+
     def _executor(self, index: int) -> ProcessPoolExecutor:
         with self._lock:
             executor = self._slots[index]
@@ -190,6 +195,11 @@ class QueuedPool:
         with self._lock:
             return sum(1 for r in self._queue if not r.urgent and not r.future.cancelled())
 
+    def queued(self) -> int:
+        """How many requests wait for a worker, urgent or not."""
+        with self._lock:
+            return sum(1 for r in self._queue if not r.future.cancelled())
+
     def start(self) -> list[Future[int]]:
         """Start every idle worker that has no process yet, in the background: each runs `first`, then takes
         requests; the futures give each one's process id once it has started."""
@@ -230,6 +240,11 @@ class QueuedPool:
         """Each worker's process id, None where none runs (for tests)."""
         with self._lock:
             return [_pid(w.executor) for w in self._workers]
+
+    def dead(self) -> list[int]:
+        """The workers whose process ended (killed, crashed) and is not replaced yet: the next request replaces it."""
+        with self._lock:
+            return [index for index, worker in enumerate(self._workers) if _ended(worker.executor)]
 
     def _idle_unstarted(self) -> list[_Worker]:
         return [w for w in self._workers if w.request is None and _pid(w.executor) is None]
@@ -323,6 +338,11 @@ def _pid(executor: ProcessPoolExecutor | None) -> int | None:
     """The process id of a one-process pool's process, None while it has none."""
     processes = None if executor is None else executor._processes
     return next(iter(processes), None) if processes else None
+
+
+def _ended(executor: ProcessPoolExecutor | None) -> bool:
+    """Whether a one-process pool's process ended: the pool is broken and must be replaced."""
+    return executor is not None and bool(executor._broken)
 
 
 def _begin(owner: int, first: Callable[[], None] | None) -> None:

@@ -3,6 +3,7 @@
 It is the floor of the end-to-end tests and of the offline sandbox; see README.md in this folder.
 """
 
+from localdiscord.display import MAX_HEIGHT, PHONE_COLUMN, ShownPicture
 from localdiscord.errors import (
     ImpossibleInteraction,
     LocalDiscordError,
@@ -32,6 +33,8 @@ from localdiscord.outcome import InteractionOutcome
 from localdiscord.state import MessageAction
 
 __all__ = [
+    "MAX_HEIGHT",
+    "PHONE_COLUMN",
     "Choice",
     "FailedRequests",
     "HeldRequests",
@@ -54,6 +57,7 @@ __all__ = [
     "RecordedInteraction",
     "RecordedMessage",
     "RejectedResponse",
+    "ShownPicture",
     "StandInTimeout",
     "SyncedCommand",
     "default_users",

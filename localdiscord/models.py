@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from localdiscord.display import PHONE_COLUMN, ShownPicture, shown_gallery
 from localdiscord.ids import next_snowflake
 
 Json = dict[str, Any]
@@ -286,6 +287,21 @@ class RecordedMessage:
             for file in self.attachments
             if (file.content_type or "").startswith("image/")
         ]
+
+    def shown(self, column: int = PHONE_COLUMN) -> list[list[ShownPicture]]:
+        """How the chat shows the message's pictures in a column `column` pixels wide: one list per media gallery of a
+        layout, in reading order (a classic message's images are one gallery). See ``localdiscord.display``."""
+        files = {file.filename: file.data for file in self.attachments}
+        if not self.v2:
+            images = [(f.filename, f.data) for f in self.attachments if (f.content_type or "").startswith("image/")]
+            return [shown_gallery(images, column)] if images else []
+        galleries = []
+        for component in walk_components(self.components):
+            if component.get("type") == MEDIA_GALLERY:
+                urls = [str((item.get("media") or {}).get("url") or "") for item in component.get("items") or []]
+                names = [url.removeprefix(ATTACHMENT_SCHEME) for url in urls]
+                galleries.append(shown_gallery([(name, files.get(name, b"")) for name in names], column))
+        return galleries
 
     def revision(self) -> MessageRevision:
         """Return the current version as an immutable snapshot."""

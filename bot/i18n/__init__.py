@@ -183,10 +183,19 @@ def text(language: str, key: str, **params: Any) -> str:
     return format_template(language, template, **params)
 
 
-def labels(language: str) -> Callable[..., str]:
+def labels(language: str, *, places: str | None = None) -> Callable[..., str]:
     """The pictures' words in a language (render/ asks for them by key, with the counts that pick plural forms),
-    with the games' own words also where the list of games was never built (a picture worker)."""
-    return partial(text_in, word_packages(), language)
+    with the games' own words also where the list of games was never built (a picture worker). With `places`, city
+    names come in that language instead: a private picture names the cities as its game's board does (in the
+    game's language), whatever the reader's."""
+    if places is None or places == language:
+        return partial(text_in, word_packages(), language)
+    return partial(_text_with_places, word_packages(), language, places)
+
+
+def _text_with_places(packages: Sequence[str], language: str, places: str, key: str, **params: Any) -> str:
+    """`text_in`, with a city's name (`<game>.city.<id>`) in the `places` language."""
+    return text_in(packages, places if key.split(".")[1:2] == ["city"] else language, key, **params)
 
 
 def format_template(language: str, template: str, **params: Any) -> str:

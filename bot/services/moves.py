@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
+from bot.metrics import UNCOUNTED, Metrics
 from bot.services.errors import ServiceError, ServiceReason
 from bot.services.games import AnyEngine, GameService, LiveTable, Outcome
 from bot.services.shown import ShownGames
@@ -35,9 +36,10 @@ class TakeBack:
 class Moves:
     """Applies every change to a running game under its lock; the controllers, votes and timers call it."""
 
-    def __init__(self, games: GameService, shown: ShownGames) -> None:
+    def __init__(self, games: GameService, shown: ShownGames, *, metrics: Metrics = UNCOUNTED) -> None:
         self.games = games
         self.shown = shown
+        self.metrics = metrics
         self.wake_bots: Callable[[int], None] = lambda game_id: None
         """Wakes a game's bot players after a change (the bot players built on this move core set it)."""
 
@@ -86,6 +88,7 @@ class Moves:
             raise ServiceError(ServiceReason.STALE) from None
         table.state = state
         table.actions += 1
+        self.metrics.moved(before.game)
         for write in writes:
             write.stored()
         if outcome.finished:  # what the channel shows is kept until the end is shown (mark_shown drops it then)

@@ -26,6 +26,7 @@ import atexit
 import functools
 import logging
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from bot.metrics import THINKING_SECONDS
 from bot.services.errors import ServiceReason
 from bot.workers import QueuedPool, default_workers
 from rules.engine import DEFAULT_BUDGET, Action, Budget, GameEngine, Hint, Level, Seat
@@ -211,10 +213,13 @@ class Thinker:
         return self.pool.submit(*call, urgent=urgent, owner=person, limit=self.hung_after)
 
     async def _answer(self, question: Question, person: int | None, call: tuple[Any, ...], asked: Future[Any]) -> Any:
-        """The workers' answer, asked once more of them when the worker thinking died."""
+        """The workers' answer, asked once more of them when the worker thinking died; timed from asked to answered."""
+        since = time.monotonic()
         for attempt in range(1, TRIES + 1):
             try:
-                return await asyncio.wrap_future(asked)
+                answer = await asyncio.wrap_future(asked)
+                THINKING_SECONDS.labels(HINT if question.kind == HINT else "move").observe(time.monotonic() - since)
+                return answer
             except BrokenProcessPool:
                 log.warning("game %s: a thinking worker died (try %d of %d)", question.game_id, attempt, TRIES)
             if attempt < TRIES:

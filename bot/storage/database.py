@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 from urllib.parse import parse_qsl, urlsplit
 
+from bot.metrics import UNCOUNTED, Metrics
 from bot.shards import ShardSet
 
 Row = Mapping[str, Any]
@@ -194,6 +195,8 @@ class Database(Reader):
     target: str
     """What the operator named: the SQLite file, or the PostgreSQL URL without its password."""
     stats: DatabaseStats
+    metrics: Metrics = UNCOUNTED
+    """Where its calls are timed: the bot that opened it sets its own."""
 
     @abstractmethod
     async def write(self, statements: Sequence[Statement]) -> list[int]:
@@ -228,6 +231,11 @@ class Database(Reader):
     def watch_lease(self, lost: Callable[[str], None]) -> None:
         """Have `lost(reason)` called once, as soon as the lease of `hold()` ends before `close()` (never on SQLite:
         its file lock ends only with the process)."""
+
+    @abstractmethod
+    async def check(self) -> None:
+        """Ask the store a cheap question through the way every call takes (its health): raise DatabaseUnusable
+        saying what is wrong, in words that name no file, URL or server. The caller bounds how long it waits."""
 
     @abstractmethod
     async def migrate(self, *, up_to: int | None = None) -> list[int]:

@@ -139,22 +139,25 @@ class PostgresDatabase(Database):
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Run a query and return every row."""
         self.stats.statements += 1
-        async with self._connection() as connection:
-            rows = await connection.fetch(numbered(sql), *params)
+        with self.metrics.store_call("read"):
+            async with self._connection() as connection:
+                rows = await connection.fetch(numbered(sql), *params)
         return [dict(row.items()) for row in rows]
 
     async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         """Run a query and return its first row, or None."""
         self.stats.statements += 1
-        async with self._connection() as connection:
-            row = await connection.fetchrow(numbered(sql), *params)
+        with self.metrics.store_call("read"):
+            async with self._connection() as connection:
+                row = await connection.fetchrow(numbered(sql), *params)
         return None if row is None else dict(row.items())
 
     async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run a query and return the first column of its first row, or None."""
         self.stats.statements += 1
-        async with self._connection() as connection:
-            return await connection.fetchval(numbered(sql), *params)
+        with self.metrics.store_call("read"):
+            async with self._connection() as connection:
+                return await connection.fetchval(numbered(sql), *params)
 
     async def write(self, statements: Sequence[Statement]) -> list[int]:
         """Run the statements in one transaction on one pooled connection.
@@ -172,19 +175,20 @@ class PostgresDatabase(Database):
         self.stats.transactions += 1
         self.stats.statements += sum(len(s.params) if s.many else 1 for s in statements)
         counts = []
-        async with self._connection() as connection, connection.transaction():
-            for index, statement in enumerate(statements):
-                sql = numbered(statement.sql)
-                rows = statement.params if statement.many else [statement.params]
-                count = 0
-                for params in rows:
-                    count += _rowcount(await connection.execute(sql, *params))
-                if statement.expect is not None and count != statement.expect:
-                    if isinstance(statement, _Fence):
-                        self._lose(TAKEN_OVER)
-                        raise LeaseLost(f"this process lost its lease on its shards: {TAKEN_OVER}")
-                    raise RowsNotChanged(index, count, statement.expect)
-                counts.append(count)
+        with self.metrics.store_call("write"):
+            async with self._connection() as connection, connection.transaction():
+                for index, statement in enumerate(statements):
+                    sql = numbered(statement.sql)
+                    rows = statement.params if statement.many else [statement.params]
+                    count = 0
+                    for params in rows:
+                        count += _rowcount(await connection.execute(sql, *params))
+                    if statement.expect is not None and count != statement.expect:
+                        if isinstance(statement, _Fence):
+                            self._lose(TAKEN_OVER)
+                            raise LeaseLost(f"this process lost its lease on its shards: {TAKEN_OVER}")
+                        raise RowsNotChanged(index, count, statement.expect)
+                    counts.append(count)
         return counts
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
@@ -201,6 +205,14 @@ class PostgresDatabase(Database):
                 self._tracers.remove(callback)
 
         return stop
+
+    async def check(self) -> None:
+        """Ask the server `SELECT 1` on a pooled connection, as every call takes one."""
+        try:
+            async with self._connection() as connection:
+                await connection.fetchval("SELECT 1")
+        except Exception as error:  # the driver's words may name the server: the type says enough here
+            raise DatabaseUnusable(self.target, f"a query failed ({type(error).__name__})") from error
 
     async def migrate(self, *, up_to: int | None = None) -> list[int]:
         """Apply the pending migrations in one transaction holding the migration advisory lock."""
@@ -384,17 +396,18 @@ class PostgresDatabase(Database):
         self._refuse_nested()
         task = asyncio.current_task()
         self.stats.transactions += 1
-        async with self._connection() as connection:
-            transaction = _PostgresTransaction(self, connection)
-            if task is not None:
-                self._holders.add(task)
-            try:
-                async with connection.transaction():
-                    yield transaction
-            finally:
-                transaction.open = False
+        with self.metrics.store_call("write"):
+            async with self._connection() as connection:
+                transaction = _PostgresTransaction(self, connection)
                 if task is not None:
-                    self._holders.discard(task)
+                    self._holders.add(task)
+                try:
+                    async with connection.transaction():
+                        yield transaction
+                finally:
+                    transaction.open = False
+                    if task is not None:
+                        self._holders.discard(task)
 
     def _log_query(self, record: Any) -> None:
         for callback in list(self._tracers):

@@ -136,17 +136,20 @@ class SqliteDatabase(Database):
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Run a query and return every row."""
         self.stats.statements += 1
-        return await self._call(self._fetch, sql, params)
+        with self.metrics.store_call("read"):
+            return await self._call(self._fetch, sql, params)
 
     async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         """Run a query and return its first row, or None."""
         self.stats.statements += 1
-        return await self._call(self._fetchrow, sql, params)
+        with self.metrics.store_call("read"):
+            return await self._call(self._fetchrow, sql, params)
 
     async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run a query and return the first column of its first row, or None."""
         self.stats.statements += 1
-        return await self._call(self._fetchval, sql, params)
+        with self.metrics.store_call("read"):
+            return await self._call(self._fetchval, sql, params)
 
     async def write(self, statements: Sequence[Statement]) -> list[int]:
         """Run the statements as one IMMEDIATE transaction in one call into the database thread."""
@@ -154,10 +157,11 @@ class SqliteDatabase(Database):
             return []
         self._refuse_nested()
         deadline = time.monotonic() + self._patience
-        async with self._lock:
-            self.stats.transactions += 1
-            self.stats.statements += sum(len(s.params) if s.many else 1 for s in statements)
-            return await self._call(self._write, list(statements), deadline)
+        with self.metrics.store_call("write"):
+            async with self._lock:
+                self.stats.transactions += 1
+                self.stats.statements += sum(len(s.params) if s.many else 1 for s in statements)
+                return await self._call(self._write, list(statements), deadline)
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """Open an IMMEDIATE transaction; each statement inside it is one call into the database thread."""
@@ -174,6 +178,19 @@ class SqliteDatabase(Database):
                 self._tracers.remove(callback)
 
         return stop
+
+    async def check(self) -> None:
+        """See that the file is still the one opened (one moved, deleted or replaced under a running bot would take
+        every later write with it), then read a row through the database thread, queued behind every other call."""
+        if self._lease is not None and not _same_file(self._lease, self.target):
+            raise DatabaseUnusable(
+                self.target,
+                "its file was moved, deleted or replaced while the bot runs: what it writes now is lost when it stops",
+            )
+        try:
+            await self._call(self._fetchval, "SELECT COUNT(*) FROM schema_migrations", ())
+        except sqlite3.Error as error:
+            raise DatabaseUnusable(self.target, f"a read failed: {error}") from error
 
     async def migrate(self, *, up_to: int | None = None) -> list[int]:
         """Apply every migration not applied yet (up to `up_to`, if given), each in its own transaction."""
@@ -242,21 +259,22 @@ class SqliteDatabase(Database):
     async def _transaction(self) -> AsyncIterator[Transaction]:
         self._refuse_nested()
         deadline = time.monotonic() + self._patience
-        async with self._lock:
-            self._owner = asyncio.current_task()
-            self.stats.transactions += 1
-            transaction = _SqliteTransaction(self)
-            try:
-                try:  # BEGIN too: a call queued in aiosqlite's thread runs even when its caller is cancelled
-                    await self._call(self._begin, deadline)
-                    yield transaction
-                    await self._call(self._execute, "COMMIT", ())
-                except BaseException:
-                    await self._call(self._rollback)
-                    raise
-            finally:
-                transaction.open = False
-                self._owner = None
+        with self.metrics.store_call("write"):
+            async with self._lock:
+                self._owner = asyncio.current_task()
+                self.stats.transactions += 1
+                transaction = _SqliteTransaction(self)
+                try:
+                    try:  # BEGIN too: a call queued in aiosqlite's thread runs even when its caller is cancelled
+                        await self._call(self._begin, deadline)
+                        yield transaction
+                        await self._call(self._execute, "COMMIT", ())
+                    except BaseException:
+                        await self._call(self._rollback)
+                        raise
+                finally:
+                    transaction.open = False
+                    self._owner = None
 
     # ---- the database thread's side --------------------------------------------------------------------------
 
@@ -491,6 +509,16 @@ def _unusable(path: Path | str, error: sqlite3.Error, busy_timeout_ms: int) -> D
             path, f"reading or writing the database {path} failed ({error}): check the disk, {_OTHER_FILE}"
         )
     return None
+
+
+def _same_file(descriptor: int, path: str) -> bool:
+    """Whether `path` still names the file open as `descriptor`."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(descriptor)
+    return (found.st_dev, found.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:

@@ -21,6 +21,7 @@ import discord
 from bot.i18n import fit, language_of, text
 from bot.storage.database import WAITING, Waiting
 from bot.ui.components import GameComponent, view_of
+from bot.ui.parts import Bot
 from bot.ui.pictures import Picture, files_of
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ async def acknowledge(interaction: discord.Interaction[Any], *, private_answer: 
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
+        _acknowledged(interaction)
     except discord.NotFound:
         log.warning("interaction %s expired before it could be acknowledged", interaction.id)
 
@@ -121,6 +123,7 @@ async def _acknowledge_waiting(interaction: discord.Interaction[Any]) -> None:
     try:
         if interaction.type is discord.InteractionType.application_command:
             await interaction.response.defer(thinking=True)
+            _acknowledged(interaction)
             interaction.extras[_THINKING_IN_PUBLIC] = True
         else:
             await acknowledge(interaction)
@@ -134,6 +137,7 @@ async def think(interaction: discord.Interaction[Any], *, private: bool) -> None
     withdrawn when the answer is private, so the answer is not shown to all."""
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True, ephemeral=private)
+        _acknowledged(interaction)
     elif private and interaction.extras.pop(_THINKING_IN_PUBLIC, False):
         await _withdraw_public_thinking(interaction)
 
@@ -144,6 +148,7 @@ async def update(interaction: discord.Interaction[Any], **changes: Any) -> None:
         await interaction.edit_original_response(**changes)
     else:
         await interaction.response.edit_message(**changes)
+        _acknowledged(interaction)
 
 
 async def say_in_public(interaction: discord.Interaction[Any], **message: Any) -> int | None:
@@ -152,6 +157,7 @@ async def say_in_public(interaction: discord.Interaction[Any], **message: Any) -
         interaction.extras.pop(_THINKING_IN_PUBLIC, None)
         return (await interaction.followup.send(wait=True, **message)).id
     response = await interaction.response.send_message(**message)
+    _acknowledged(interaction)
     return getattr(response.resource, "id", None)
 
 
@@ -205,6 +211,7 @@ async def _send(
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:
         await interaction.response.send_message(content or None, **kwargs)
+        _acknowledged(interaction)
 
 
 async def _withdraw_public_thinking(interaction: discord.Interaction[Any]) -> None:
@@ -226,6 +233,13 @@ async def _replace(
         await interaction.edit_original_response(**kwargs)
     else:
         await interaction.response.edit_message(**kwargs)
+        _acknowledged(interaction)
+
+
+def _acknowledged(interaction: discord.Interaction[Any]) -> None:
+    """Count how long after its creation (its id's time) an interaction got the bot's first answer."""
+    bot: Bot = interaction.client
+    bot.metrics.acknowledged((discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
 def is_private(message: discord.Message | None) -> bool:

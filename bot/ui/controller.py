@@ -23,7 +23,7 @@ from bot.services.errors import ServiceError, ServiceReason
 from bot.services.games import GameListener, GameService, Outcome
 from bot.storage.games import GameRecord
 from bot.ui import permissions
-from bot.ui.answers import Reply, acknowledge, answer
+from bot.ui.answers import Reply, acknowledge, answer, think
 from bot.ui.components import GameComponent
 from bot.ui.custom_ids import ACT, ComponentId, read_act
 from bot.ui.names import seat_names
@@ -54,6 +54,8 @@ class TurnMessage:
     and the controls, then a small footer line.
 
     Text carries what must be readable at any size (whose turn, scores, the last move); the picture shows the table.
+    Each picture is a media gallery of its own, in the order given, so each shows the column's full width: Discord
+    lays a gallery of two side by side at half the width each and crops them to its tiles.
     Once its turn is over (`finished`), the message keeps its heading, pictures and story, and loses the rest.
     """
 
@@ -82,8 +84,9 @@ class TurnMessage:
                 block = fit(block, room)
                 room -= len(block)
                 container.add_item(discord.ui.TextDisplay(block))
-            if number == 0 and self.pictures:
-                container.add_item(discord.ui.MediaGallery(*(p.gallery_item() for p in self.pictures)))
+            if number == 0:
+                for picture in self.pictures:
+                    container.add_item(discord.ui.MediaGallery(picture.gallery_item()))
         if self.hint:
             container.add_item(discord.ui.TextDisplay(f"-# {self.hint}"))
         for row in _rows(self.controls):
@@ -490,8 +493,8 @@ class GameController(GameListener):
     async def acknowledge_turn(interaction: discord.Interaction[Any]) -> None:
         """Acknowledge a move answered by the public turn message: a command "thinks" publicly (the new message
         will be its answer), a click defers its update. Idempotent."""
-        if interaction.type is discord.InteractionType.application_command and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+        if interaction.type is discord.InteractionType.application_command:
+            await think(interaction, private=False)
         else:
             await acknowledge(interaction)
 

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game_entry import GameInfo
+from bot.metrics import Metrics
 from bot.services.bot_players import BotPlayers
 from bot.services.games import GameService
 from bot.services.guild_config import GuildConfigService
@@ -92,6 +93,7 @@ class Bot(Protocol):
     votes: VoteStore
     controllers: dict[str, Controller]
     clock: Callable[[], float]
+    metrics: Metrics
 
     @property
     def places(self) -> Places:

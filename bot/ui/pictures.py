@@ -69,3 +69,8 @@ def plain_names(record: GameRecord) -> list[str]:
     font has none), no markdown escaping."""
     names = shown_names(record, marked=False)
     return [names[seat] for seat in sorted(names)]
+
+
+def bot_seats(record: GameRecord) -> frozenset[int]:
+    """The seats bot players play, which pictures mark with a robot (their names come without one: `plain_names`)."""
+    return frozenset(seat.seat for seat in record.seats if seat.is_bot)

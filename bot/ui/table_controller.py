@@ -86,7 +86,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             await self.publish_failed(record, interaction, error)
         seat = record.seat_of(interaction.user.id)
         if seat is not None:
-            mine = await self.table.hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
+            mine = await self._hand(language_of(interaction.locale), record, self._seat_view(record.id, seat))
             await answer(interaction, mine)
         self.bot.bot_players.wake_bots(record.id)
 
@@ -159,15 +159,20 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             return
         record, seat = found
         await acknowledge(interaction, private_answer=True)
-        mine = await self.table.hand(language_of(interaction.locale), record, self._seat_view(game_id, seat))
+        mine = await self._hand(language_of(interaction.locale), record, self._seat_view(game_id, seat))
         await answer(interaction, mine, replace=True)
 
+    async def _hand(self, language: str, record: GameRecord, view: SeatT, lines: Sequence[str] = ()) -> PrivateReply:
+        """A player's private hand in their language, its pictures naming cities as the game's board does."""
+        return await self.table.hand(language, record, view, lines, places=await self.public_language(record))
+
     async def show_picture(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Show the game's public picture as it is now, privately (and bring a channel that fell behind up)."""
+        """Show the game's public picture as it is now, privately, as its channel shows it (in the game's language,
+        so its cities are named as in every other picture of the game); and bring a channel that fell behind up."""
         await acknowledge(interaction, private_answer=True)
         await self.ensure_shown(game_id)
         record = await self.service.get(game_id)
-        language = language_of(interaction.locale)
+        language = await self.public_language(record)
         picture = await self.table.draw(language, record, self._public(game_id))
         await answer(interaction, Reply(pictures=[picture]))
 
@@ -184,7 +189,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         reply: PrivateReply
         if self.table.needs_choice(mine):
             await acknowledge(interaction, private_answer=True)  # the choice comes with a picture
-            reply = await self.table.hand(language, outcome.record, mine, private)
+            reply = await self._hand(language, outcome.record, mine, private)
         elif private or is_private(interaction.message) or typed:
             lines = private or self.table.narrate(language, self.table.own_move(outcome.events), names, summary=False)
             reply = Reply("\n".join(lines))

@@ -69,8 +69,11 @@ class TablePresenter(Protocol[PublicT, SeatT, MoveT]):
         """The events told to the actor as what they did."""
         ...
 
-    async def hand(self, language: str, record: GameRecord, view: SeatT, lines: Sequence[str] = ()) -> PrivateReply:
-        """The player's private hand message, or their pending choice."""
+    async def hand(
+        self, language: str, record: GameRecord, view: SeatT, lines: Sequence[str] = (), *, places: str | None = None
+    ) -> PrivateReply:
+        """The player's private hand message, or their pending choice; its pictures name cities in `places` (the
+        game's public language, as its board does; None: the reader's)."""
         ...
 
     def needs_choice(self, view: SeatT) -> bool:

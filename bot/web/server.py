@@ -7,25 +7,18 @@ import logging
 
 from aiohttp import web
 
-from bot.settings import Settings
-from bot.ui.parts import Bot
+from bot.settings import Settings, listen_address
 from bot.web.board import add_board_routes
-from bot.web.ops import add_ops_routes
+from bot.web.ops import Operated, add_ops_routes
 
 log = logging.getLogger(__name__)
-
-
-def split_address(address: str) -> tuple[str, int]:
-    """Read `host:port` (`[::1]:8080` for IPv6); port 0 picks a free one."""
-    host, _, port = address.rpartition(":")
-    return host.strip("[]") or "0.0.0.0", int(port)
 
 
 class WebServer:
     """Serves the routes the settings turn on, at `web_listen` (board, health, metrics) or `ops_listen` (health and
     metrics only)."""
 
-    def __init__(self, bot: Bot, settings: Settings) -> None:
+    def __init__(self, bot: Operated, settings: Settings) -> None:
         self._bot = bot
         self._settings = settings
         self._runner: web.AppRunner | None = None
@@ -45,7 +38,7 @@ class WebServer:
         address = self._settings.web_listen or self._settings.ops_listen
         if address is None:
             return
-        host, port = split_address(address)
+        host, port = listen_address(address)
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)

@@ -9,6 +9,7 @@ the final scoring. Both come from the public view, which reveals a scoring once 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,6 +32,7 @@ from render.ttr.palette import (
     player_color,
 )
 from render.ttr.panel import badge
+from render.ttr.score_sheet import paste_bot_mark
 from render.ttr.symbols import draw_star_icon
 from render.ttr.text import Labels, Names, fitted, player_name
 from rules.cardgame.view import BigCityView, CardGameView, ScoredTicketView, ScoringView
@@ -60,8 +62,11 @@ class Column:
     signed: bool = True
 
 
-def scoring_image(view: CardGameView, labels: Labels, names: Names, stage: Stage = "final") -> Image.Image:
-    """Draw the summary of a scoring: `first` (4 players, the first deck ran out) or `final` (the game is over)."""
+def scoring_image(
+    view: CardGameView, labels: Labels, names: Names, stage: Stage = "final", bots: Collection[int] = ()
+) -> Image.Image:
+    """Draw the summary of a scoring: `first` (4 players, the first deck ran out) or `final` (the game is over);
+    `bots`: the seats bot players play, marked."""
     scorings = _scorings(view, stage)
     totals, order, winners = _totals(view, scorings, stage)
     columns = _columns(view, scorings, totals, stage, labels)
@@ -91,22 +96,30 @@ def scoring_image(view: CardGameView, labels: Labels, names: Names, stage: Stage
     name_right = (xs[0] if xs else right - TOTAL_W) - 12
     ranks = _ranks(order, totals, winners)
     for k, seat in enumerate(order):
-        row = _Row(seat, ranks[seat], totals[seat], seat in winners, rows_top + k * ROW_H)
-        _summary_row(draw, row, name_right, xs, columns, names)
+        row = _Row(seat, ranks[seat], totals[seat], seat in winners, rows_top + k * ROW_H, seat in bots)
+        _summary_row(image, row, name_right, xs, columns, names)
     return image
 
 
-def render_scoring(view: CardGameView, labels: Labels, names: Names, stage: Stage = "final") -> bytes:
+def render_scoring(
+    view: CardGameView, labels: Labels, names: Names, stage: Stage = "final", bots: Collection[int] = ()
+) -> bytes:
     """A scoring's summary as PNG bytes: what the scoring message shows in the chat."""
-    return encode(scoring_image(view, labels, names, stage))
+    return encode(scoring_image(view, labels, names, stage, bots))
 
 
-def detail_image(view: CardGameView, labels: Labels, names: Names, stage: Stage = "final") -> Image.Image:
-    """Draw a scoring's detail: each player's stack, tickets with the cards that served them, and the big cities."""
+def detail_image(
+    view: CardGameView, labels: Labels, names: Names, stage: Stage = "final", bots: Collection[int] = ()
+) -> Image.Image:
+    """Draw a scoring's detail: each player's stack (bot players marked), tickets with the cards that served them,
+    and the big cities."""
     scorings = _scorings(view, stage)
     earlier = {s.seat: s for s in view.first_scoring or []} if stage == "final" else {}
     totals, order, winners = _totals(view, scorings, stage)
-    blocks = [_block(scorings[seat], earlier.get(seat), totals[seat], seat in winners, labels, names) for seat in order]
+    blocks = [
+        _block(scorings[seat], earlier.get(seat), (totals[seat], seat in winners, seat in bots), labels, names)
+        for seat in order
+    ]
     cities = _big_cities(view, labels, names) if stage == "final" else None
     top = 104 if earlier else 70
     height = top + sum(b.height + 14 for b in blocks) + (cities.height + 16 if cities else 0) + PAD
@@ -126,9 +139,11 @@ def detail_image(view: CardGameView, labels: Labels, names: Names, stage: Stage 
     return image
 
 
-def render_scoring_detail(view: CardGameView, labels: Labels, names: Names, stage: Stage = "final") -> bytes:
+def render_scoring_detail(
+    view: CardGameView, labels: Labels, names: Names, stage: Stage = "final", bots: Collection[int] = ()
+) -> bytes:
     """A scoring's detail as PNG bytes: a second picture, for the player who opens it."""
-    return encode(detail_image(view, labels, names, stage))
+    return encode(detail_image(view, labels, names, stage, bots))
 
 
 def _scorings(view: CardGameView, stage: Stage) -> dict[int, ScoringView]:
@@ -189,13 +204,15 @@ def _heading(draw: ImageDraw.ImageDraw, text: str, box: Box, *, bold: bool = Fal
 
 @dataclass(frozen=True)
 class _Row:
-    """One line of the summary: whose, their place, their total, whether they won, and where it goes."""
+    """One line of the summary: whose, their place, their total, whether they won, where it goes, and whether a bot
+    player plays the seat."""
 
     seat: int
     rank: int
     total: int
     winner: bool
     top: float
+    bot: bool
 
 
 def _ranks(order: list[int], totals: dict[int, int], winners: set[int]) -> dict[int, int]:
@@ -217,7 +234,7 @@ def _two_lines(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[st
 
 
 def _summary_row(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     row: _Row,
     name_right: float,
     xs: list[float],
@@ -226,6 +243,7 @@ def _summary_row(
 ) -> None:
     """One player's line of the summary: place and name (on the player's colour), each part, the total (a winner's
     in gold)."""
+    draw = ImageDraw.Draw(image)
     seat, top, winner = row.seat, row.top, row.winner
     box = (PAD, top + 3, WIDTH - PAD, top + ROW_H - 3)
     middle = top + ROW_H / 2
@@ -233,8 +251,9 @@ def _summary_row(
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=edge, width=3 if winner else 2)
     draw.rounded_rectangle((PAD, top + 3, PAD + 8, top + ROW_H - 3), radius=3, fill=player_color(seat))
     draw.text((PAD + 34, middle), str(row.rank), font=font(30, bold=True), fill=PAPER_TEXT, anchor="mm")
-    name, face = fitted(player_name(names, seat), 28, name_right - PAD - 66, bold=True, minimum=18)
-    draw.text((PAD + 66, middle), name, font=face, fill=PAPER_TEXT, anchor="lm")
+    mark = paste_bot_mark(image, (PAD + 66, middle), 30) if row.bot else 0.0
+    name, face = fitted(player_name(names, seat), 28, name_right - PAD - 66 - mark, bold=True, minimum=18)
+    draw.text((PAD + 66 + mark, middle), name, font=face, fill=PAPER_TEXT, anchor="lm")
     part = font(26, bold=True)
     for x, column in zip(xs, columns, strict=True):
         value = column.values.get(seat, 0)
@@ -254,12 +273,13 @@ def _summary_row(
 def _block(
     scoring: ScoringView,
     earlier: ScoringView | None,
-    total: int,
-    winner: bool,
+    standing: tuple[int, bool, bool],
     labels: Labels,
     names: Names,
 ) -> Image.Image:
-    """One player: name and points, the stack revealed, every ticket with the cards that served it, the rest."""
+    """One player (`standing`: their total, whether they won, whether a bot plays the seat): name and points, the
+    stack revealed, every ticket with the cards that served it, the rest."""
+    total, winner, bot = standing
     tickets: list[tuple[ScoredTicketView, bool]] = [(t, True) for t in (earlier.tickets if earlier else [])]
     tickets += [(t, False) for t in sorted(scoring.tickets, key=lambda t: (not t.completed, -t.points))]
     height = 150 + max(1, len(tickets)) * LINE_H + 56
@@ -275,8 +295,9 @@ def _block(
     draw.text((BLOCK_W - 20, 36), shown, font=total_face, fill=PAPER_TEXT, anchor="rm")
     if winner:
         draw_star_icon(draw, (BLOCK_W - 42 - total_face.getlength(shown), 36), 30, ACCENT)
-    name, face = fitted(player_name(names, seat), 26, BLOCK_W - 260, bold=True, minimum=18)
-    draw.text((76, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
+    mark = paste_bot_mark(block, (76, 36), 28) if bot else 0.0
+    name, face = fitted(player_name(names, seat), 26, BLOCK_W - 260 - mark, bold=True, minimum=18)
+    draw.text((76 + mark, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
     size = sum(scoring.stack.values())
     heading = font(18, bold=True)
     draw.text((24, 74), f"{word(labels, 'score.stack')} · {size}", font=heading, fill=PAPER_MUTED)

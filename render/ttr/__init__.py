@@ -1,4 +1,5 @@
-"""Ticket to Ride pictures (USA and Europe): the board, a hand, the ticket choice and the score sheet.
+"""Ticket to Ride pictures (USA and Europe): the board, a hand, the ticket choice, and the final summary and score
+sheet.
 
 Pure functions from the engine's views (plus the caller's translations and player names) to PNG bytes.
 """
@@ -13,7 +14,7 @@ from render.ttr.board import board_image
 from render.ttr.hand import hand_image, render_hand
 from render.ttr.palette import PLAYER_COLORS
 from render.ttr.posted import render_board
-from render.ttr.score_sheet import render_score_sheet, score_sheet_image
+from render.ttr.score_sheet import render_score_sheet, render_score_summary, score_sheet_image, summary_image
 from render.ttr.text import Labels
 from render.ttr.tickets import render_ticket_choice, ticket_choice_image
 from rules.ttr import TicketToRideEngine
@@ -47,8 +48,10 @@ __all__ = [
     "render_board",
     "render_hand",
     "render_score_sheet",
+    "render_score_summary",
     "render_ticket_choice",
     "score_sheet_image",
+    "summary_image",
     "ticket_choice_image",
     "warm",
 ]

@@ -1,5 +1,7 @@
-"""A player's private hand, made to read at phone width (about 450 px): cards by colour with big counts, tickets
-connected or not, cars and stations left, and a map of where the player stands.
+"""A player's private hand, laid out for the chat: as wide as it is tall or wider, so the chat shows it across its
+column rather than shrinking it to fit its height. Cards by colour with big counts across the top, under the
+player's name with cars (and stations) left; then the tickets, connected or not, beside a map of where the player
+stands. Every size reads at half on a phone (about 450 px wide).
 
 Drawn from the seat's own view only. The map shows other players' trains thin in their colours, the reader's own
 bold, the tracks the reader's cards could claim now as free cars on a white halo (`rules.ttr.reach`), and every
@@ -12,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import font
 from render.ttr.encode import encode
-from render.ttr.holdings import draw_cards, draw_tickets, ticket_color
+from render.ttr.holdings import draw_cards, draw_tickets, ticket_color, tickets_height
 from render.ttr.minimap import MiniMap
 from render.ttr.palette import CARD_FILL, DARK_INK, LIGHT_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, player_color
 from render.ttr.panel import badge
@@ -25,36 +27,52 @@ from rules.ttr.view import SeatView
 WIDTH = 900
 """Twice the phone's 450 px: every size below reads at half on a phone."""
 PAD = 24
+GAP = 20
 CARD = (74, 106)
-TICKET_TEXT = 27
-NAME_SIZE = 19
+TICKET_TEXT = 24
+NAME_SIZE = 17
 LEGEND_SIZE = 20
+LEGEND_ROW = 30
+SWATCH = 44
+"""A legend entry's swatch, and the space before its word."""
+LEGEND_GAP = 24
+MAP_W = 440
+"""The map's column on the right; the tickets take the rest of the width, on the left."""
+CARDS_TOP = 144
+BODY_TOP = CARDS_TOP + 42 + CARD[1] + 54
+"""Where the tickets and the map begin, under the cards and their counts."""
+TICKETS_HEADING = 44
+MOST_TICKETS = (WIDTH - BODY_TOP - PAD - TICKETS_HEADING) // tickets_height(1, TICKET_TEXT)
+"""The most tickets a hand shows before it grows taller than it is wide (then it must scroll): 11."""
 
 
 def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
-    """Draw a seat's hand: header with cars (and stations) left, cards, tickets, then the player's map."""
+    """Draw a seat's hand: header with cars (and stations) left, cards, then its tickets beside the player's map."""
     game_map = load_map(view.map)
     cities = city_names(labels, game_map)
     picture = hand_map(view, cities).finish()
     over = view.result is not None
-    tickets_h = 52 + max(1, len(view.tickets)) * round(TICKET_TEXT * 1.75)
-    cards_top = 160
-    tickets_top = cards_top + 46 + CARD[1] + 60
-    map_top = tickets_top + tickets_h + 16
-    height = map_top + picture.height + 12 + 40 + PAD
+    legend = _legend_lines(view, labels)
+    map_h = picture.height + 8 + len(legend) * LEGEND_ROW
+    tickets_h = TICKETS_HEADING + tickets_height(len(view.tickets), TICKET_TEXT)
+    height = BODY_TOP + max(map_h, tickets_h) + PAD
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     _header(image, draw, view, labels, names, game_map.rules.stations_per_player > 0)
     count = sum(view.hand.values())
-    _heading(draw, picture_text(labels, "hand.cards_count", count=count), cards_top)
-    draw_cards(image, view.hand, labels, (PAD, cards_top + 46, WIDTH - PAD), CARD)
+    _heading(draw, picture_text(labels, "hand.cards_count", count=count), CARDS_TOP, WIDTH - 2 * PAD)
+    draw_cards(image, view.hand, labels, (PAD, CARDS_TOP + 42, WIDTH - PAD), CARD)
+    tickets_right = WIDTH - PAD - MAP_W - GAP
     done = sum(t.completed for t in view.tickets)
     key = "hand.tickets_won" if over else "hand.tickets_done"
-    _heading(draw, picture_text(labels, key, done=done, count=len(view.tickets)), tickets_top)
-    draw_tickets(draw, view.tickets, cities, labels, (PAD, tickets_top + 44, WIDTH - PAD), over=over, size=TICKET_TEXT)
-    image.paste(picture, (PAD, map_top))
-    draw.rectangle((PAD - 1, map_top - 1, PAD + picture.width, map_top + picture.height), outline=PAPER_LINE, width=2)
-    _legend(draw, view, labels, map_top + picture.height + 12)
+    _heading(draw, picture_text(labels, key, done=done, count=len(view.tickets)), BODY_TOP, tickets_right - PAD)
+    box = (PAD, BODY_TOP + TICKETS_HEADING, tickets_right)
+    draw_tickets(draw, view.tickets, cities, labels, box, over=over, size=TICKET_TEXT, marks_only=True)
+    left = WIDTH - PAD - MAP_W
+    image.paste(picture, (left, BODY_TOP))
+    frame = (left - 1, BODY_TOP - 1, left + picture.width, BODY_TOP + picture.height)
+    draw.rectangle(frame, outline=PAPER_LINE, width=2)
+    _legend(draw, view, labels, legend, (left, BODY_TOP + picture.height + 8))
     return image
 
 
@@ -65,7 +83,7 @@ def render_hand(view: SeatView, labels: Labels, names: Names) -> bytes:
 
 def hand_map(view: SeatView, cities: dict[str, str]) -> MiniMap:
     """The player's map: others' trains thin, own bold, what the cards could claim now highlighted, tickets' ends."""
-    mini = MiniMap(view.map, WIDTH - 2 * PAD, name_size=NAME_SIZE)
+    mini = MiniMap(view.map, MAP_W, name_size=NAME_SIZE)
     colors = {p.seat: p.color for p in view.players}
     mini.others(view.owners, view.seat, colors)
     mini.claimable(claimable_tracks(view))
@@ -79,8 +97,8 @@ def hand_map(view: SeatView, cities: dict[str, str]) -> MiniMap:
     return mini
 
 
-def _heading(draw: ImageDraw.ImageDraw, text: str, top: int) -> None:
-    words, face = fitted(text, 24, WIDTH - 2 * PAD, bold=True)
+def _heading(draw: ImageDraw.ImageDraw, text: str, top: int, room: int) -> None:
+    words, face = fitted(text, 24, room, bold=True)
     draw.text((PAD, top), words, font=face, fill=PAPER_MUTED)
 
 
@@ -111,28 +129,47 @@ def _header(
         x += word_face.getlength(word) + 40
 
 
-def _legend(draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, top: int) -> None:
-    """What the map's marks mean: own routes, routes the cards can claim now, the other players' routes."""
+def _legend_lines(view: SeatView, labels: Labels) -> list[list[str]]:
+    """The map's marks to explain (own routes, routes the cards can claim now unless the game is over, others'),
+    as many to a line as the map's width holds."""
+    keys = ["yours", "others"] if view.result is not None else ["yours", "claimable", "others"]
     face = font(LEGEND_SIZE)
-    me = player_color(view.players[view.seat].color)
-    other = next((p.color for p in view.players if p.seat != view.seat), view.seat)
-    mid = top + 14
-    x = float(PAD)
-    keys = [("yours", me), ("claimable", CARD_FILL["red"]), ("others", player_color(other))]
-    if view.result is not None:
-        keys = [keys[0], keys[2]]
-    for key, color in keys:
-        if key == "yours":
-            draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=12)
-            draw.line((x + 1, mid, x + 33, mid), fill=color, width=9)
-        elif key == "claimable":
-            draw.line((x - 2, mid, x + 36, mid), fill=LIGHT_INK, width=14)
-            for cx in (x, x + 18):
-                draw.rectangle((cx, mid - 4, cx + 15, mid + 4), fill=color, outline=DARK_INK)
-        else:
-            draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=5)
-            draw.line((x, mid, x + 34, mid), fill=color, width=3)
-        x += 44
-        word = picture_text(labels, f"hand.legend_{key}")
-        draw.text((x, mid), word, font=face, fill=PAPER_TEXT, anchor="lm")
-        x += face.getlength(word) + 30
+    lines: list[list[str]] = [[]]
+    room = float(MAP_W)
+    for key in keys:
+        width = SWATCH + face.getlength(picture_text(labels, f"hand.legend_{key}")) + LEGEND_GAP
+        if lines[-1] and width > room:
+            lines.append([])
+            room = float(MAP_W)
+        lines[-1].append(key)
+        room -= width
+    return lines
+
+
+def _legend(
+    draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, lines: list[list[str]], at: tuple[int, int]
+) -> None:
+    """What the map's marks mean, under the map."""
+    face = font(LEGEND_SIZE)
+    colors = {
+        "yours": player_color(view.players[view.seat].color),
+        "claimable": CARD_FILL["red"],
+        "others": player_color(next((p.color for p in view.players if p.seat != view.seat), view.seat)),
+    }
+    for k, keys in enumerate(lines):
+        x, mid = float(at[0]), at[1] + k * LEGEND_ROW + LEGEND_ROW / 2
+        for key in keys:
+            color = colors[key]
+            if key == "yours":
+                draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=12)
+                draw.line((x + 1, mid, x + 33, mid), fill=color, width=9)
+            elif key == "claimable":
+                draw.line((x - 2, mid, x + 36, mid), fill=LIGHT_INK, width=14)
+                for cx in (x, x + 18):
+                    draw.rectangle((cx, mid - 4, cx + 15, mid + 4), fill=color, outline=DARK_INK)
+            else:
+                draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=5)
+                draw.line((x, mid, x + 34, mid), fill=color, width=3)
+            word = picture_text(labels, f"hand.legend_{key}")
+            draw.text((x + SWATCH, mid), word, font=face, fill=PAPER_TEXT, anchor="lm")
+            x += SWATCH + face.getlength(word) + LEGEND_GAP

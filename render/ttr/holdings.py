@@ -50,18 +50,25 @@ def draw_tickets(
     *,
     over: bool,
     size: int,
+    marks_only: bool = False,
 ) -> int:
-    """Draw the tickets one per row, done first, with `size`-pixel names; return the bottom of the last row."""
+    """Draw the tickets one per row, done first, with `size`-pixel names; return the bottom of the last row. Each
+    row ends in its state, a mark and a word ("✓ connected"), or the mark alone where room is short (`marks_only`:
+    the heading above counts them)."""
     x0, top, x1 = box
     if not tickets:
         draw.text((x0, top), picture_text(labels, "hand.no_tickets"), font=font(size), fill=PAPER_MUTED)
-        return top + round(size * 1.4)
+        return top + tickets_height(0, size)
     row = round(size * 1.75)
-    done_word = picture_text(labels, "hand.won" if over else "hand.connected")
-    open_word = picture_text(labels, "hand.lost" if over else "hand.open")
-    state_face = font(round(size * 0.8), bold=True)
-    state_w = max(state_face.getlength("✓ " + done_word), state_face.getlength("… " + open_word)) + 12
+    done_word = "" if marks_only else " " + picture_text(labels, "hand.won" if over else "hand.connected")
+    open_word = "" if marks_only else " " + picture_text(labels, "hand.lost" if over else "hand.open")
+    state_face = font(round(size * 1.3) if marks_only else round(size * 0.8), bold=True)
+    state_w = max(state_face.getlength("✓" + done_word), state_face.getlength("…" + open_word)) + 12
     chip_w = round(size * 2.1)
+    room = x1 - x0 - chip_w - state_w - 16
+    routes = {t.id: f"{cities[t.a]} – {cities[t.b]}" for t in tickets}
+    # one size for every name, the largest at which all fit: the rows read alike
+    shared = min(fitted(route, size, room, bold=True)[1].size for route in routes.values())
     for k, ticket in enumerate(sorted(tickets, key=lambda t: (not t.completed, -t.points, t.id))):
         y = top + k * row
         if k:
@@ -70,13 +77,16 @@ def draw_tickets(
         color = ticket_color(ticket.completed, over)
         draw.rounded_rectangle((x0, mid - size * 0.62, x0 + chip_w, mid + size * 0.62), radius=size // 4, fill=color)
         draw.text((x0 + chip_w / 2, mid), str(ticket.points), font=font(size, bold=True), fill=LIGHT_INK, anchor="mm")
-        route, face = fitted(
-            f"{cities[ticket.a]} – {cities[ticket.b]}", size, x1 - x0 - chip_w - state_w - 16, bold=True
-        )
+        route, face = fitted(routes[ticket.id], shared, room, bold=True)
         draw.text((x0 + chip_w + 12, mid), route, font=face, fill=PAPER_TEXT, anchor="lm")
-        mark = "✓ " + done_word if ticket.completed else ("✗ " if over else "… ") + open_word
+        mark = "✓" + done_word if ticket.completed else ("✗" if over else "…") + open_word
         draw.text((x1, mid), mark, font=state_face, fill=color, anchor="rm")
-    return top + len(tickets) * row
+    return top + tickets_height(len(tickets), size)
+
+
+def tickets_height(count: int, size: int) -> int:
+    """The height `draw_tickets` takes for `count` tickets (a line saying there are none for 0)."""
+    return count * round(size * 1.75) if count else round(size * 1.4)
 
 
 def ticket_color(completed: bool, over: bool) -> RGB:

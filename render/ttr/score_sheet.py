@@ -1,19 +1,22 @@
-"""The end-of-game score sheet, made to read at phone width (about 450 px): first a summary table (rank, player,
-route points, tickets won and lost, longest trail bonus, stations, total) with the winner and the longest trail
-named, then each player's detail (routes by length, every ticket completed or missed).
+"""The end-of-game pictures, made to read at phone width (about 450 px), in two parts: the summary (the winner, then
+a table of rank, player, route points, tickets won and lost, longest trail bonus, stations and total, and who has the
+longest trail), wide and short so the chat shows it across its whole column; and the detail, each player's routes by
+length and every ticket completed or missed, which may be as tall as it needs (a player opens it to read).
 
 Everything comes from the final public view (`final` and `result`) and the map's printed scoring rules. The
-final board, posted beside it, shows the map.
+final board is posted between the two.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from render.fonts import font
+from render.glyphs import bot_mark
 from render.ttr.encode import encode
 from render.ttr.palette import (
     ACCENT,
@@ -41,6 +44,7 @@ ROW_H = 74
 TICKET_SIZE = 22
 TICKET_ROW = 40
 WINNER_ROW: RGB = (255, 243, 205)
+TABLE_TOP = 132
 
 
 @dataclass(frozen=True)
@@ -49,33 +53,48 @@ class _Column:
     width: int
 
 
-def score_sheet_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
-    """Draw the final scores of a finished game (its public view carries `final` and `result`)."""
-    if view.final is None or view.result is None:
-        raise ValueError("the score sheet needs a finished game's view")
-    finals = {f.seat: f for f in view.final}
-    order = [p.seat for p in view.result.players]
-    cities = city_names(labels, load_map(view.map))
-    details = [_detail(view, finals[seat], cities, labels, names) for seat in order]
-    table_top = 132
-    table_h = 50 + ROW_H * len(order)
-    details_top = table_top + table_h + 78
-    height = details_top + sum(d.height + 14 for d in details) + PAD
-    image = Image.new("RGB", (WIDTH, height), PAPER)
+def summary_image(view: PublicView, labels: Labels, names: Names, bots: Collection[int] = ()) -> Image.Image:
+    """Draw the summary of a finished game (its public view carries `final` and `result`): the winner, every
+    player's total and its parts best first (`bots`: the seats bot players play, marked), the longest trail."""
+    finals = _finals(view)
+    table_h = 50 + ROW_H * len(finals)
+    image = Image.new("RGB", (WIDTH, TABLE_TOP + table_h + 60 + PAD), PAPER)
     draw = ImageDraw.Draw(image)
     _title(draw, view, labels, names)
-    _table(draw, view, [finals[s] for s in order], labels, names, table_top)
-    _longest(draw, view, labels, names, table_top + table_h + 14)
-    y = details_top
+    _table(image, view, finals, labels, names, set(bots))
+    _longest(draw, view, labels, names, TABLE_TOP + table_h + 14)
+    return image
+
+
+def render_score_summary(view: PublicView, labels: Labels, names: Names, bots: Collection[int] = ()) -> bytes:
+    """The summary as PNG bytes: the first picture of the final message."""
+    return encode(summary_image(view, labels, names, bots))
+
+
+def score_sheet_image(view: PublicView, labels: Labels, names: Names, bots: Collection[int] = ()) -> Image.Image:
+    """Draw the detail of a finished game: each player, best first (bot players marked), with routes by length and
+    every ticket."""
+    cities = city_names(labels, load_map(view.map))
+    details = [_detail(view, final, cities, labels, names, final.seat in bots) for final in _finals(view)]
+    image = Image.new("RGB", (WIDTH, PAD + sum(d.height + 14 for d in details) - 14 + PAD), PAPER)
+    y = PAD
     for detail in details:
         image.paste(detail, (PAD, y))
         y += detail.height + 14
     return image
 
 
-def render_score_sheet(view: PublicView, labels: Labels, names: Names) -> bytes:
-    """The score sheet as PNG bytes, posted once the game is over."""
-    return encode(score_sheet_image(view, labels, names))
+def render_score_sheet(view: PublicView, labels: Labels, names: Names, bots: Collection[int] = ()) -> bytes:
+    """The detail as PNG bytes: the last picture of the final message."""
+    return encode(score_sheet_image(view, labels, names, bots))
+
+
+def _finals(view: PublicView) -> list[FinalPlayer]:
+    """Each player's revealed end of game, best first; refuse a view of a game that is not over."""
+    if view.final is None or view.result is None:
+        raise ValueError("the final pictures need a finished game's view")
+    finals = {f.seat: f for f in view.final}
+    return [finals[p.seat] for p in view.result.players]
 
 
 def _title(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names: Names) -> None:
@@ -93,22 +112,23 @@ def _title(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names: N
 
 def _columns(stations: bool) -> list[_Column]:
     """The number columns, right to left of the player's name."""
-    columns = [_Column("routes", 92), _Column("tickets", 162), _Column("longest", 96)]
+    columns = [_Column("routes", 112), _Column("tickets", 162), _Column("longest", 96)]
     if stations:
         columns.append(_Column("stations", 96))
     return [*columns, _Column("total", 104)]
 
 
 def _table(
-    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
     view: PublicView,
     finals: list[FinalPlayer],
     labels: Labels,
     names: Names,
-    top: int,
+    bots: set[int],
 ) -> None:
-    """The summary: one row per player, best first, big enough to read on a phone."""
+    """The table: one row per player, best first, big enough to read on a phone."""
     assert view.result is not None
+    draw = ImageDraw.Draw(image)
     rules = load_map(view.map).rules
     columns = _columns(rules.stations_per_player > 0)
     right = WIDTH - PAD
@@ -119,23 +139,32 @@ def _table(
     edges.reverse()
     name_x, name_end = PAD + 70, right - 12
     for column, x in edges:
-        _heading(draw, picture_text(labels, f"score.{column.key}"), (x - 6, top + 40), column.width - 10)
+        _heading(draw, picture_text(labels, f"score.{column.key}"), (x - 6, TABLE_TOP + 40), column.width - 10)
     words, face = fitted(picture_text(labels, "score.player"), 20, name_end - PAD, bold=True)
-    draw.text((PAD, top + 40), words, font=face, fill=PAPER_MUTED, anchor="ld")
+    draw.text((PAD, TABLE_TOP + 40), words, font=face, fill=PAPER_MUTED, anchor="ld")
     winners = set(view.result.winners)
     rank = 0
     for k, final in enumerate(finals):
         rank = 1 if final.seat in winners else max(rank + 1, k + 1)
-        y = top + 50 + k * ROW_H
+        y = TABLE_TOP + 50 + k * ROW_H
         mid = y + ROW_H / 2
         fill = WINNER_ROW if final.seat in winners else (255, 255, 255) if k % 2 == 0 else PAPER
         draw.rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 4), fill=fill)
         draw.rectangle((PAD, y, PAD + 8, y + ROW_H - 4), fill=player_color(view.players[final.seat].color))
         draw.text((PAD + 38, mid - 2), str(rank), font=font(36, bold=True), fill=PAPER_TEXT, anchor="mm")
-        _name(draw, player_name(names, final.seat), (name_x, mid - 2), name_end - name_x)
+        mark = paste_bot_mark(image, (name_x, mid - 2), 32) if final.seat in bots else 0.0
+        _name(draw, player_name(names, final.seat), (name_x + mark, mid - 2), name_end - name_x - mark)
         for column, x in edges:
             _cell(draw, column.key, view, final, (x - 6, mid - 2))
-    draw.line((PAD, top + 45, WIDTH - PAD, top + 45), fill=PAPER_LINE, width=2)
+    draw.line((PAD, TABLE_TOP + 45, WIDTH - PAD, TABLE_TOP + 45), fill=PAPER_LINE, width=2)
+
+
+def paste_bot_mark(image: Image.Image, at: tuple[float, float], size: int) -> float:
+    """A bot player's robot mark (the font has no emoji) at the left of `at`, centred on its line, before the name;
+    return the room it takes. The card game's scoring marks its bot players with it too."""
+    mark = bot_mark(size, PAPER_TEXT)
+    image.paste(mark, (round(at[0]), round(at[1] - size / 2)), mark)
+    return size + 10
 
 
 def _name(draw: ImageDraw.ImageDraw, name: str, at: tuple[float, float], room: float) -> None:
@@ -202,8 +231,11 @@ def _longest(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels, names:
     draw.text((PAD + 54, top + 22), text, font=face, fill=PAPER_TEXT, anchor="lm")
 
 
-def _detail(view: PublicView, final: FinalPlayer, cities: dict[str, str], labels: Labels, names: Names) -> Image.Image:
-    """One player's detail: name, routes by length, then every ticket completed or missed, two to a line."""
+def _detail(
+    view: PublicView, final: FinalPlayer, cities: dict[str, str], labels: Labels, names: Names, bot: bool
+) -> Image.Image:
+    """One player's detail: name (a bot player's marked), routes by length, then every ticket completed or missed,
+    two to a line."""
     width = WIDTH - 2 * PAD
     tickets = sorted(final.tickets, key=lambda t: (not t.completed, -t.points, t.id))
     lines = -(-len(tickets) // 2)
@@ -217,8 +249,9 @@ def _detail(view: PublicView, final: FinalPlayer, cities: dict[str, str], labels
     card.paste(b, (24, 16), b)
     trail, trail_face = fitted(picture_text(labels, "score.trail", length=final.longest_length), 22, 300)
     trail_w = trail_face.getlength(trail)
-    name, face = fitted(player_name(names, final.seat), 28, width - 76 - 40 - trail_w, bold=True)
-    draw.text((76, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
+    mark = paste_bot_mark(card, (76, 36), 28) if bot else 0.0
+    name, face = fitted(player_name(names, final.seat), 28, width - 76 - 40 - trail_w - mark, bold=True)
+    draw.text((76 + mark, 36), name, font=face, fill=PAPER_TEXT, anchor="lm")
     draw.text((width - 20, 36), trail, font=trail_face, fill=PAPER_MUTED, anchor="rm")
     _lengths(draw, view, final.seat, labels, (24, 16 + 48 + 22))
     y = 16 + 48 + 52

@@ -49,7 +49,7 @@ def test_every_service_reason_has_words_in_english_and_russian() -> None:
 
 def test_a_locale_chooses_the_language_and_unknown_ones_fall_back_to_english() -> None:
     assert [language_of(x) for x in ("ru", "en-US", "en-GB", "pt-BR", None)] == ["ru", "en", "en", "en", "en"]
-    assert text("ru", "bot.reason.only_host") == "Это может сделать только ведущий."
+    assert text("ru", "bot.reason.only_host") == "Это может сделать только 👑: игру ведёте не вы."
     assert text("en", "bot.lobby.players", n=2, max=6) == "Players 2/6"
 
 

@@ -99,6 +99,8 @@ def test_a_worker_killed_mid_draw_fails_its_request_and_the_next_one_is_drawn(po
 class Recording:
     """A stand-in pool that draws in this thread and remembers what it was given."""
 
+    name = "recording pictures"
+
     def __init__(self) -> None:
         self.calls: list[tuple[int, Callable[..., Any], tuple[Any, ...]]] = []
 

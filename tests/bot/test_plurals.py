@@ -49,7 +49,7 @@ BARE: dict[tuple[str, str], str] = {
     ("ttr.ticket", "points"): "“Boston – Miami (12)”: a ticket's value in brackets, as printed on the card",
     ("cardgame.ticket.name", "points"): "“Boston – Miami (12)”: a ticket's value in brackets, as printed on the card",
     ("ttr.track", "length"): "“Boston – New York (2)”: a route's length in brackets, as printed on the board",
-    ("ttr.event.kept_tickets", "returned"): "“kept 2 tickets and returned 1”: the noun was just said",
+    ("ttr.event.kept_tickets", "returned"): "“keeps 2 tickets and returns 1”: the noun was just said",
     ("cardgame.event.kept_tickets", "returned"): "“keeps 2 tickets and returns 1”: the noun was just said",
     ("dice.picture.roll", "max"): "“Roll 1 of 3”: an ordinal and its total after the label",
 }
@@ -157,10 +157,10 @@ SPOT_CHECKS: dict[tuple[str, str], tuple[dict[str, object], str, tuple[str, str,
         {},
         "turns",
         (
-            "⚠️ **Последний круг:** остался 1 ход, считая этот.",
-            "⚠️ **Последний круг:** осталось 2 хода, считая этот.",
-            "⚠️ **Последний круг:** осталось 5 ходов, считая этот.",
-            "⚠️ **Последний круг:** остался 21 ход, считая этот.",
+            "⚠️ **Последний раунд:** остался 1 ход, считая этот.",
+            "⚠️ **Последний раунд:** осталось 2 хода, считая этот.",
+            "⚠️ **Последний раунд:** осталось 5 ходов, считая этот.",
+            "⚠️ **Последний раунд:** остался 21 ход, считая этот.",
         ),
     ),
     ("en", "ttr_bot.final.player"): (
@@ -265,7 +265,7 @@ def test_spot_checks_read_right(language: str, key: str) -> None:
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "Ann claimed Boston – Miami (2) with 2 × red: +1 point."),
+        ("en", "Ann claims Boston – Miami (2) with 2 × red: +1 point."),
         ("ru", "Ann проходит перегон Бостон – Майами (2), сыграв красный × 2: +1 очко."),
     ],
 )

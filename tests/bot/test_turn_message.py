@@ -56,6 +56,18 @@ def test_a_turn_message_is_one_container_with_text_gallery_and_rows() -> None:
     assert footer == {"type": 10, "content": "-# Game #7"}
 
 
+def test_each_picture_is_a_gallery_of_its_own_in_the_order_given() -> None:
+    pictures = [Picture(name, b"png", name) for name in ("scores.png", "board.png", "score-detail.png")]
+    message = TurnMessage(heading="### The end", blocks=["Anna wins."], pictures=pictures)
+    shown = message.layout().to_components()[0]["components"]
+    assert [c["type"] for c in shown] == [10, 12, 12, 12, 10], "under the heading, one picture after another"
+    assert [[item["media"]["url"] for item in c["items"]] for c in shown if c["type"] == 12] == [
+        ["attachment://scores.png"],
+        ["attachment://board.png"],
+        ["attachment://score-detail.png"],
+    ], "never two side by side: Discord gives a gallery of two half the column each"
+
+
 def test_the_text_is_cut_to_discords_limit_and_the_components_counted() -> None:
     payload = _message(lines=400, buttons=10).layout().to_components()
     texts = [c["content"] for c in _walk(payload) if c["type"] == 10]

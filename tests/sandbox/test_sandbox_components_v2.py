@@ -8,7 +8,15 @@ from typing import Any
 import discord
 import pytest
 
-from localdiscord import InteractionOutcome, LocalDiscord, Picture, RecordedMessage, RejectedResponse
+from localdiscord import (
+    MAX_HEIGHT,
+    InteractionOutcome,
+    LocalDiscord,
+    Picture,
+    RecordedMessage,
+    RejectedResponse,
+    ShownPicture,
+)
 from localdiscord.models import COMPONENTS_V2
 from tests.sandbox.manual import RawApi
 from tests.sandbox.test_sandbox_refusals import code_of
@@ -388,3 +396,25 @@ async def test_describe_shows_a_layout_readably(local_discord: LocalDiscord, toy
         f"  file: scores.png ({len(png_bytes())} bytes, no alt text) (not shown: no component of the layout shows it)",
     ]
     assert f"picture: board.png ({size} bytes" in local_discord.transcript("trains")
+
+
+async def test_shown_says_how_the_chat_lays_out_each_gallery(local_discord: LocalDiscord, raw: RawApi) -> None:
+    trains = local_discord.channel("trains")
+    files = {
+        "wide.png": png_bytes(900, 450),
+        "tall.png": png_bytes(900, 1800),
+        "left.png": png_bytes(900, 600),
+        "right.png": png_bytes(900, 600),
+    }
+    body = layout(gallery("wide.png"), gallery("tall.png"), gallery("left.png", "right.png"))
+    _, posted = await raw.post(trains, body, files=files)
+    wide, tall, pair = local_discord.message(int(posted["id"])).shown(column=450)
+    assert wide == [ShownPicture("wide.png", 450, 225, whole=True)], "a wide picture fills the column"
+    assert tall == [ShownPicture("tall.png", 175, MAX_HEIGHT, whole=True)], "a tall one is capped by its height"
+    assert [(p.filename, p.width, p.whole) for p in pair] == [("left.png", 225, False), ("right.png", 225, False)], (
+        "two in one gallery: side by side, half the column each, cropped to their tiles"
+    )
+    _, small = await raw.post(trains, {"content": "Scores"}, files={"scores.png": png_bytes(300, 100)})
+    assert local_discord.message(int(small["id"])).shown() == [[ShownPicture("scores.png", 300, 100, whole=True)]], (
+        "a classic message's lone image, never enlarged"
+    )

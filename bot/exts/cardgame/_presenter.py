@@ -112,7 +112,8 @@ def last_round(language: str, view: CardGameView) -> str:
 
 
 def table_alt(language: str, record: GameRecord, view: CardGameView) -> str:
-    """The table's alt text: the turn, who plays, and every Rail Yard's size (public facts only)."""
+    """The table's alt text: the turn, who plays (nobody once the game is over), and every Rail Yard's size (public
+    facts only)."""
     names = plain_names(record)
     yards = ", ".join(
         text(
@@ -120,6 +121,8 @@ def table_alt(language: str, record: GameRecord, view: CardGameView) -> str:
         )
         for p in view.players
     )
+    if view.phase == Phase.OVER:
+        return text(language, "cardgame_turn.alt.final_table", yards=yards)
     return text(language, "cardgame_turn.alt.table", turn=view.turn, player=names[view.current], yards=yards)
 
 
@@ -278,11 +281,13 @@ class CardGamePresenter:
     async def final(
         self, language: str, record: GameRecord, public: CardGameView, lines: list[str], result: GameResult
     ) -> TurnMessage:
-        """The score sheet with every stack revealed, and the winner."""
+        """The winner, with the summary first, the final table, then the detail (every stack revealed): each a
+        picture of its own, so each shows the chat's full width."""
         scores = await _pictures.final_scoring(language, record, public)
         detail = await _pictures.scoring_detail(language, record, public, "final")
         pictures = [
             Picture(_pictures.SCORES, scores, scores_alt(language, record, result)),
+            await self.draw(language, record, public),
             Picture(_pictures.DETAIL, detail, text(language, "cardgame_turn.alt.detail")),
         ]
         return final_message(language, record, public, lines, result, pictures)
@@ -407,12 +412,19 @@ class CardGamePresenter:
         )
 
     async def hand(
-        self, language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = ()
+        self,
+        language: str,
+        record: GameRecord,
+        view: CardGameView,
+        lines: Sequence[str] = (),
+        *,
+        places: str | None = None,
     ) -> PrivateMessage:
-        """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now."""
+        """What "My hand" shows: the pending ticket choice, else the hand picture and the plays possible now (the
+        picture names cities in `places`, the game's language)."""
         if self.needs_choice(view):
-            return await ticket_choice(language, record, view, lines)
-        picture = await hand_picture(language, record, view)
+            return await ticket_choice(language, record, view, lines, places)
+        picture = await hand_picture(language, record, view, places)
         status = hand_status(language, record, view)
         items: list[GameComponent] = []
         if view.phase == "turn" and view.current == view.seat:

@@ -273,13 +273,13 @@ def _robbery_line(language: str, record: GameRecord, plays: Sequence[GroupPlay],
 
 
 async def ticket_choice(
-    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = ()
+    language: str, record: GameRecord, view: CardGameView, lines: Sequence[str] = (), places: str | None = None
 ) -> PrivateMessage:
-    """The offered tickets as a picture and a multi-select (at least one kept at the opening; any number later,
-    with a button to keep none)."""
+    """The offered tickets as a picture (its cities named in `places`) and a multi-select (at least one kept at the
+    opening; any number later, with a button to keep none)."""
     offered = view.offered or []
     opening = view.phase == "opening"
-    picture = await hand_picture(language, record, view)
+    picture = await hand_picture(language, record, view, places)
     options = [
         discord.SelectOption(
             label=f"{number}. {ticket_words(language, t)}"[:100],
@@ -311,8 +311,9 @@ async def ticket_choice(
     return PrivateMessage("\n".join([*lines, question]), [picture], items)
 
 
-async def hand_picture(language: str, record: GameRecord, view: CardGameView) -> Picture:
-    """The hand picture with its alt text: the cards by colour, the tickets held and offered (private)."""
+async def hand_picture(language: str, record: GameRecord, view: CardGameView, places: str | None = None) -> Picture:
+    """The hand picture (its cities named in `places`) with its alt text: the cards by colour, the tickets held and
+    offered (private)."""
     cards = ", ".join(
         f"{count} × {text(language, f'cardgame.color.{colour}')}"
         for colour, count in (view.hand or {}).items()
@@ -320,7 +321,7 @@ async def hand_picture(language: str, record: GameRecord, view: CardGameView) ->
     )
     tickets = ", ".join(ticket_words(language, t) for t in [*(view.tickets or []), *(view.offered or [])])
     alt = text(language, "cardgame_turn.alt.hand", cards=cards or "—", tickets=tickets or "—")
-    return Picture(_pictures.HAND, await _pictures.hand(language, record, view), alt)
+    return Picture(_pictures.HAND, await _pictures.hand(language, record, view, places), alt)
 
 
 def ticket_words(language: str, ticket: TicketView) -> str:

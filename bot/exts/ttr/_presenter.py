@@ -104,13 +104,16 @@ def last_round(language: str, view: PublicView) -> str:
 
 
 def board_alt(language: str, record: GameRecord, view: PublicView) -> str:
-    """The board's alt text: whose turn, the standings, the last route claimed (public facts only)."""
+    """The board's alt text: whose turn, the points the panel shows (route points, the totals once the game is over),
+    the last route claimed (public facts only)."""
     names = plain_names(record)
     parts = [text(language, "ttr_turn.alt.board", title=_title(language, view))]
     if view.current is not None:
         parts.append(text(language, "ttr_turn.alt.to_play", player=names[view.current]))
+    totals = {p.seat: p.total for p in view.result.players} if view.result is not None else {}
     scores = ", ".join(
-        text(language, "ttr_turn.alt.score", player=names[p.seat], points=p.route_points) for p in view.players
+        text(language, "ttr_turn.alt.score", player=names[p.seat], points=totals.get(p.seat, p.route_points))
+        for p in view.players
     )
     parts.append(scores + ".")
     if view.last_claim is not None:
@@ -133,11 +136,10 @@ def final_message(
     view: PublicView,
     lines: Sequence[str],
     result: GameResult,
-    scores: Picture,
-    board: Picture,
+    pictures: list[Picture],
 ) -> TurnMessage:
     """The end: the last moves, the winner(s), the ranking, and for each player every ticket (failed first),
-    longest route and stations, with the score sheet and the final board."""
+    longest route and stations, with its pictures (the summary, the final board, the score sheet)."""
     names = GameController.names(record)
     winners = ", ".join(names[s] for s in result.winners)
     finals = {f.seat: f for f in view.final or []}
@@ -157,7 +159,7 @@ def final_message(
         heading=f"### {text(language, 'ttr_bot.final.title', title=_title(language, view))}",
         call=text(language, key, players=winners),
         blocks=["\n".join(lines[-MAX_LINES:]), "\n".join(with_hints(language, record, ranking)), *details],
-        pictures=[scores, board],
+        pictures=pictures,
         controls=[
             button(rematch_id(record.id, record.version), text(language, "lobby_control.button.rematch"), emoji="🔁")
         ],
@@ -257,14 +259,16 @@ class TtrPresenter:
     async def final(
         self, language: str, record: GameRecord, public: PublicView, lines: list[str], result: GameResult
     ) -> TurnMessage:
-        """The score sheet, every ticket and the winner, with the final board."""
-        scores = Picture(
-            _pictures.SCORES,
-            await _pictures.score_sheet(language, record, public),
-            final_alt(language, record, result),
-        )
-        board = await self.draw(language, record, public)
-        return final_message(language, record, public, lines, result, scores, board)
+        """The winner and every ticket, with the summary first, the final board, then the score sheet: each a
+        picture of its own, so each shows the chat's full width."""
+        summary = await _pictures.score_summary(language, record, public)
+        sheet = await _pictures.score_sheet(language, record, public)
+        pictures = [
+            Picture(_pictures.SCORES, summary, final_alt(language, record, result)),
+            await self.draw(language, record, public),
+            Picture(_pictures.DETAIL, sheet, text(language, "ttr_turn.alt.detail")),
+        ]
+        return final_message(language, record, public, lines, result, pictures)
 
     def turn_begins(self, events: list[Event]) -> bool:
         """The last opening choice: play begins."""
@@ -387,14 +391,15 @@ class TtrPresenter:
         )
 
     async def hand(
-        self, language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()
+        self, language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = (), *, places: str | None = None
     ) -> PrivateMessage:
-        """What "My hand" shows: the pending ticket or tunnel choice, else the hand picture and the moves possible."""
+        """What "My hand" shows: the pending ticket or tunnel choice, else the hand picture and the moves possible
+        (the pictures name cities in `places`, the game's language)."""
         if view.seat in view.to_act and view.offered:
-            return await ticket_choice(language, record, view, lines)
+            return await ticket_choice(language, record, view, lines, places)
         if view.seat in view.to_act and view.phase == "tunnel":
-            return await tunnel_choice(language, record, view, lines)
-        picture = await hand_picture(language, record, view)
+            return await tunnel_choice(language, record, view, lines, places)
+        picture = await hand_picture(language, record, view, places)
         items: list[GameComponent] = []
         status = hand_status(language, record, view)
         if view.phase == "turn" and view.current == view.seat:

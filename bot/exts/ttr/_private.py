@@ -122,13 +122,16 @@ def hand_status(language: str, record: GameRecord, view: SeatView) -> list[str]:
     return [text(language, "ttr_bot.hand.your_turn")]
 
 
-async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
-    """The offered tickets as a picture and a multi-select that enforces the minimum to keep."""
+async def ticket_choice(
+    language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = (), places: str | None = None
+) -> PrivateMessage:
+    """The offered tickets as a picture (its cities named in `places`) and a multi-select that enforces the minimum
+    to keep."""
     least = min((len(a.tickets) for a in view.legal_moves if isinstance(a, KeepTickets)), default=1)
     offered = ", ".join(ticket_words(language, view.map, t.id) for t in view.offered)
     picture = Picture(
         _pictures.TICKETS,
-        await _pictures.ticket_choice(language, record, view),
+        await _pictures.ticket_choice(language, record, view, places),
         text(language, "ttr_turn.alt.tickets", tickets=offered),
     )
     options = [
@@ -151,8 +154,11 @@ async def ticket_choice(language: str, record: GameRecord, view: SeatView, lines
     return PrivateMessage("\n".join(content), [picture], [menu])
 
 
-async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = ()) -> PrivateMessage:
-    """Pay the tunnel's extra cards (each way the hand allows, with the exact cards) or withdraw."""
+async def tunnel_choice(
+    language: str, record: GameRecord, view: SeatView, lines: Sequence[str] = (), places: str | None = None
+) -> PrivateMessage:
+    """Pay the tunnel's extra cards (each way the hand allows, with the exact cards) or withdraw, under the hand
+    picture (its cities named in `places`)."""
     tunnel = view.tunnel
     assert tunnel is not None
     revealed = ", ".join(text(language, f"ttr.color.{c}") for c in tunnel.revealed)
@@ -177,12 +183,13 @@ async def tunnel_choice(language: str, record: GameRecord, view: SeatView, lines
         cards=revealed,
         extra=tunnel.extra,
     )
-    picture = await hand_picture(language, record, view)
+    picture = await hand_picture(language, record, view, places)
     return PrivateMessage("\n".join([*lines, content]), [picture], items)
 
 
-async def hand_picture(language: str, record: GameRecord, view: SeatView) -> Picture:
-    """The hand picture with its alt text: the cards by colour and the tickets (private, so they may be named)."""
+async def hand_picture(language: str, record: GameRecord, view: SeatView, places: str | None = None) -> Picture:
+    """The hand picture (its cities named in `places`) with its alt text: the cards by colour and the tickets
+    (private, so they may be named)."""
     cards = ", ".join(
         text(language, "ttr.cards.plain", count=count, color=text(language, f"ttr.color.{colour}"))
         for colour, count in view.hand.items()
@@ -190,7 +197,7 @@ async def hand_picture(language: str, record: GameRecord, view: SeatView) -> Pic
     )
     tickets = ", ".join(ticket_words(language, view.map, t.id) + (" ✓" if t.completed else "") for t in view.tickets)
     alt = text(language, "ttr_turn.alt.hand", cards=cards or "—", tickets=tickets or "—")
-    return Picture(_pictures.HAND, await _pictures.hand(language, record, view), alt)
+    return Picture(_pictures.HAND, await _pictures.hand(language, record, view, places), alt)
 
 
 def claim_menus(language: str, record: GameRecord, view: SeatView) -> list[GameComponent]:

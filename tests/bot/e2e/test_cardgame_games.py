@@ -126,7 +126,7 @@ async def test_four_players_through_both_decks_with_a_restart_in_the_middle_and_
     assert len(first) == 1 and "first scoring" in first[0].text.lower()
     assert any("Deck 2 of 2" in r.text for m in messages[-5:-1] for r in revisions(m))
     assert final.id == messages[-1].id
-    assert [a.filename for a in final.attachments] == ["scores.png", "score-detail.png", "score-chart.png"]
+    assert [a.filename for a in final.attachments] == ["scores.png", "table.png", "score-detail.png", "score-chart.png"]
     assert [b["custom_id"] for b in final.buttons()] == [f"lobby:{record.id}:{finished.version}:rematch"]
     assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
     result = ENGINE.result(replayed)

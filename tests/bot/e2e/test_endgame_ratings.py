@@ -57,7 +57,7 @@ async def test_a_hosts_endgame_is_their_loss_and_the_others_are_placed_by_their_
 
         ended = await stand_in.slash("Ann", "endgame")
         assert not ended.ephemeral and ended.text == (
-            f"🛑 Ann ended game #{record.id} before its end. It is recorded as abandoned, and in the ratings as a loss"
+            f"🛑 Ann (host) ends game #{record.id} early. It is recorded as abandoned, and in the ratings as a loss"
             " for Ann: the others are placed by their points so far."
         )
         await bot.ratings.until_recorded(1)
@@ -82,16 +82,16 @@ async def test_an_admins_endgame_and_a_host_alone_with_bots_stay_unrated(
         players = table(stand_in, bot, "Ann", "Ben")
         by_admin = await players.open("dice")
         ended = await stand_in.slash("Boss", "endgame")
-        assert ended.text == f"🛑 Boss ended game #{by_admin.id}. It is recorded as abandoned."
+        assert ended.text == f"🛑 Boss ends game #{by_admin.id}. It is recorded as abandoned."
 
         alone = await table(stand_in, bot, "Ann").open("dice", bots=1)
         ended = await stand_in.slash("Ann", "endgame")
-        assert ended.text == f"🛑 Ann ended game #{alone.id}. It is recorded as abandoned."
+        assert ended.text == f"🛑 Ann ends game #{alone.id}. It is recorded as abandoned."
 
         await stand_in.slash("Vera", "config language", {"value": "ru"})
         rated = await table(stand_in, bot, "Ben", "Dan").open("dice")
         ended = await stand_in.slash("Ben", "endgame")
-        assert ended.text.startswith(f"🛑 Ведущий игры №{rated.id} (Ben) завершает её досрочно.")
+        assert ended.text.startswith(f"🛑 Ben (👑) досрочно завершает игру №{rated.id}.")
         await bot.ratings.until_recorded(1)
         assert await results(bot, by_admin.id) == {} and await results(bot, alone.id) == {}
         assert await results(bot, rated.id) == {"Ben": (2, False, 0), "Dan": (1, True, 0)}

@@ -55,7 +55,7 @@ async def test_twenty_invitations_of_one_person_from_one_lobby_ping_once(
         assert again.ephemeral and again.text == ALREADY
         in_russian = await stand_in.user_command("Dan", MENU, "Eve")
         assert in_russian.ephemeral
-        assert in_russian.text == "Eve уже приглашали в это лобби: каждого приглашают один раз (ничего не отправлено)."
+        assert in_russian.text == "Eve уже приглашали в этот набор: каждого приглашают один раз (ничего не отправлено)."
         assert len(pings_of(stand_in, "Eve")) == 1
 
 
@@ -74,7 +74,7 @@ async def test_a_lobby_sends_at_most_ten_invitations(stand_in: LocalDiscord, run
             " (nothing was posted)."
         )
         in_russian = await stand_in.user_command("Dan", MENU, guests[-1])
-        assert in_russian.ephemeral and in_russian.text.startswith("Это лобби уже разослало 10 приглашений:")
+        assert in_russian.ephemeral and in_russian.text.startswith("Из этого набора уже разослано 10 приглашений:")
         assert pings_of(stand_in, guests[-2]) == pings_of(stand_in, guests[-1]) == []
         assert [len(pings_of(stand_in, name)) for name in guests[:INVITATIONS_PER_LOBBY]] == [1] * 10
 
@@ -174,7 +174,7 @@ async def test_notify_refuses_everyones_invitations_on_this_server_or_some_peopl
         dan_panel = await stand_in.slash("Dan", "notify")
         assert dan_panel.text.splitlines()[-2:] == [
             "**Приглашения в игры** (только на этом сервере)",
-            "• От всех: каждый в лобби может пригласить вас в него один раз",
+            "• От всех: каждый в наборе может пригласить вас в него один раз",
         ]
 
 

@@ -30,7 +30,7 @@ async def test_the_host_removes_a_person_who_may_come_back_only_on_the_hosts_inv
         assert [o["label"] for c in menu.walk_components() for o in c.get("options", [])] == ["Ben", "Cat"]
         ben = stand_in.user("Ben")
         removed = await stand_in.select("Ann", menu, verb_id(menu, "kickwho"), [str(ben.id)])
-        assert removed.ephemeral and removed.text == "Ben was removed from the lobby."
+        assert removed.ephemeral and removed.text == "Ben is no longer in the lobby."
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert [s.name for s in record.seats] == ["Ann", "Cat"]
         await stand_in.wait_for(lambda: "Ben" not in stand_in.message(lobby.id).text, what="the lobby without Ben")
@@ -77,7 +77,7 @@ async def test_invite_opens_a_lobby_when_there_is_none_and_refuses_what_does_not
         already = await stand_in.user_command("Ann", MENU, "Cat")
         assert already.ephemeral and already.text == "Cat is already in this game."
         outsider = await stand_in.user_command("Dan", MENU, "Eve")
-        assert outsider.ephemeral and outsider.text.startswith("Сначала войдите в лобби"), "Dan reads Russian"
+        assert outsider.ephemeral and outsider.text.startswith("Сначала войдите в набор"), "Dan reads Russian"
         await stand_in.click("Ann", stand_in.message(lobby.id), verb_id(stand_in.message(lobby.id), "start"))
         running_game = await stand_in.user_command("Ann", MENU, "Eve")
         assert running_game.ephemeral and running_game.text.startswith("A game is being played here")

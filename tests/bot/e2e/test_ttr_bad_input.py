@@ -195,7 +195,7 @@ async def test_a_station_on_a_city_that_has_one_is_refused(stand_in: LocalDiscor
         answer = await stand_in.slash(person, "station", {"city": "Atlantis"})
         assert answer.ephemeral and "“Atlantis” is not a city on this map" in answer.text
         assert await stored_version(bot, game_id) == at
-        assert "built a station" in stand_in.transcript()
+        assert "builds a station" in stand_in.transcript()
 
 
 async def test_commands_in_a_channel_without_a_game(stand_in: LocalDiscord, running: Running) -> None:

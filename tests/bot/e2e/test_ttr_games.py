@@ -78,7 +78,12 @@ async def assert_nothing_private_in_public(stand_in: LocalDiscord, bot: Conducto
             assert not [p for p in private if p in words], words
             if message is not final:
                 assert not [t for t in secret_tickets if t in words], words
-            assert {a.filename for a in revision.attachments} <= {"board.png", "scores.png", "score-chart.png"}
+            assert {a.filename for a in revision.attachments} <= {
+                "board.png",
+                "scores.png",
+                "score-detail.png",
+                "score-chart.png",
+            }
             assert "keep" not in verbs(revision)
     assert scanned > 100
     assert_private_pictures_only_to_players(stand_in, record, {"hand.png", "tickets.png"})
@@ -112,7 +117,7 @@ async def test_usa_whole_game_with_a_restart_in_the_middle_and_nothing_private_i
     replayed = ENGINE.replay(ENGINE.load_options(finished.options), 4, finished.seed, log)
     assert replayed == ENGINE.load_state(finished.state)
     assert final.id == stand_in.channel_messages()[-1].id
-    assert [a.filename for a in final.attachments] == ["scores.png", "board.png", "score-chart.png"]
+    assert [a.filename for a in final.attachments] == ["scores.png", "board.png", "score-detail.png", "score-chart.png"]
     assert all(a.data.startswith(b"\x89PNG") for a in final.attachments)
     result = ENGINE.result(replayed)
     assert result is not None
@@ -174,7 +179,7 @@ async def test_europe_whole_game_with_a_tunnel_paid_one_withdrawn_and_a_station(
     assert "withdraw" in done and any(a.startswith("pay:") for a in done)
     assert any(a.startswith("station:") for a in done)
     shown = "\n".join(public_words(r) for m in stand_in.channel_messages() for r in revisions(m))
-    assert "gives up the tunnel" in shown and "built a station" in shown
+    assert "gives up the tunnel" in shown and "builds a station" in shown
     assert "gives up the tunnel" in stand_in.transcript(), "a turn message keeps telling the last turn"
     choices = [
         m
@@ -231,7 +236,7 @@ async def test_three_players_a_double_route_closes_once_one_track_is_taken(
             offered = await stand_in.autocomplete(person, "claim", {"route": typed}, focused="route")
             assert str(partner.id) not in {c.value for c in offered}
             refused = await stand_in.slash(person, "claim", {"route": str(partner.id)})
-            expected = "already hold the other track" if mine else "only one track of a double route"
+            expected = "already hold the other route" if mine else "only one route of a double route"
             assert refused.ephemeral and expected in refused.text
             assert await stored_version(bot, record.id) == at
             if seen == {True, False}:

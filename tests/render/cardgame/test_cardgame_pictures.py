@@ -298,9 +298,9 @@ def test_the_last_round_banner_is_gold_and_only_in_the_true_last_round(
     [
         ("en", 1, "Last round · 1 turn left"),
         ("en", 3, "Last round · 3 turns left"),
-        ("ru", 1, "Последний круг · остался 1 ход"),
-        ("ru", 3, "Последний круг · осталось 3 хода"),
-        ("ru", 5, "Последний круг · осталось 5 ходов"),
+        ("ru", 1, "Последний раунд · остался 1 ход"),
+        ("ru", 3, "Последний раунд · осталось 3 хода"),
+        ("ru", 5, "Последний раунд · осталось 5 ходов"),
     ],
 )
 def test_the_turns_left_take_the_plural_form_of_the_language(language: str, turns: int, expected: str) -> None:

@@ -16,6 +16,7 @@ from render.ttr import (
     render_score_sheet,
     render_ticket_choice,
     score_sheet_image,
+    summary_image,
     ticket_choice_image,
 )
 from render.ttr.geometry import Car
@@ -130,19 +131,20 @@ def test_end_game_pictures_are_wide_sharp_and_small(fixture: str, request: pytes
         assert len(data) < 1024 * 1024
 
 
-def test_the_score_sheet_lists_every_player_and_needs_a_finished_game(usa_end: TtrState, usa_opening: TtrState) -> None:
+def test_the_final_pictures_list_every_player_and_need_the_end(usa_end: TtrState, usa_opening: TtrState) -> None:
     words: list[str] = []
 
     def label(key: str, **params: object) -> str:
         words.append(key)
         return EN.get(key, key)
 
-    five = score_sheet_image(ENGINE.view(usa_end, None), label, {i: f"P{i}" for i in range(5)})
-    two = score_sheet_image(ENGINE.view(play("usa", 2, 3), None), label, NAMES)
-    assert five.width == two.width == 900 and five.height > two.height
+    for image in (score_sheet_image, summary_image):
+        five = image(ENGINE.view(usa_end, None), label, {i: f"P{i}" for i in range(5)})
+        two = image(ENGINE.view(play("usa", 2, 3), None), label, NAMES)
+        assert five.width == two.width == 900 and five.height > two.height
+        with pytest.raises(ValueError):
+            image(ENGINE.view(usa_opening, None), EN, NAMES)
     assert {"ttr_picture.score.routes", "ttr_picture.score.tickets", "ttr_picture.score.longest"} <= set(words)
-    with pytest.raises(ValueError):
-        score_sheet_image(ENGINE.view(usa_opening, None), EN, NAMES)
 
 
 def test_the_ticket_choice_shows_one_card_per_offered_ticket(usa_opening: TtrState) -> None:

@@ -13,7 +13,7 @@ from bot.i18n import text
 from render.ttr.hand import hand_image, hand_map
 from render.ttr.minimap import SS, Dot, MiniMap, place_names
 from render.ttr.palette import CARD_FILL, LIGHT_INK, RGB, player_color
-from render.ttr.score_sheet import score_sheet_image
+from render.ttr.score_sheet import summary_image
 from render.ttr.text import city_names
 from render.ttr.tickets import BAND, LONG_BAND, keep_at_least, ticket_choice_image, ticket_map
 from rules.ttr.maps import load_map
@@ -59,12 +59,12 @@ def drawing_tickets(map_id: str, seed: int) -> TtrState:
 
 
 @pytest.mark.parametrize("map_id", ["usa", "europe"])
-def test_the_ticket_choice_stacks_one_ticket_per_row_and_is_taller_than_wide(map_id: str) -> None:
+def test_the_ticket_choice_stacks_one_ticket_per_row_and_is_not_taller_than_wide(map_id: str) -> None:
     view = seat_view(play(map_id, 3, 2, moves=0), 0)
     assert len(view.offered) >= 3
     every = ticket_choice_image(view, EN)
     fewer = ticket_choice_image(view.model_copy(update={"offered": view.offered[:2]}), EN)
-    assert every.height > every.width and every.width <= 2 * PHONE
+    assert every.height <= every.width == 2 * PHONE
     assert fewer.width == every.width and fewer.height < every.height
 
 
@@ -177,17 +177,20 @@ def test_the_hand_counts_cards_and_cars_with_plural_words(europe_middle: TtrStat
     assert asked["ttr_picture.hand.stations_left"] == {"count": me.stations_left}
     done = sum(t.completed for t in view.tickets)
     assert asked["ttr_picture.hand.tickets_done"] == {"done": done, "count": len(view.tickets)}
-    assert image.width == 2 * PHONE and image.height > image.width
+    assert image.width == 2 * PHONE and image.height <= image.width
     assert RU("ttr_picture.hand.cars_left", count=21) != RU("ttr_picture.hand.cars_left", count=25)
 
 
-def test_the_score_sheet_puts_a_phone_sized_summary_first_and_names_the_longest_trail(usa_end: TtrState) -> None:
+def test_the_summary_is_wide_and_short_and_names_the_winner_and_the_longest_trail(usa_end: TtrState) -> None:
     view = ENGINE.view(usa_end, None)
     assert view.final is not None and view.result is not None
     asked: dict[str, dict[str, object]] = {}
-    five = score_sheet_image(view, asking(asked), NAMES)
-    two = score_sheet_image(ENGINE.view(play("usa", 2, 3), None), EN, NAMES)
-    assert five.width == two.width == 2 * PHONE and five.height > two.height
+    five = summary_image(view, asking(asked), NAMES)
+    two = summary_image(ENGINE.view(play("usa", 2, 3), None), EN, NAMES)
+    assert five.width == two.width == 2 * PHONE and two.height < five.height <= 0.75 * five.width, (
+        "wide and short: shown across the whole chat column"
+    )
+    assert "ttr_picture.score.winner" in asked
     holders = [f for f in view.final if f.longest_bonus]
     assert holders
     named = asked["ttr_picture.score.longest_won"]
@@ -197,5 +200,5 @@ def test_the_score_sheet_puts_a_phone_sized_summary_first_and_names_the_longest_
     assert "ttr_picture.score.stations" not in asked
     europe = ENGINE.view(play("europe", 3, 7), None)
     asked.clear()
-    score_sheet_image(europe, asking(asked), NAMES)
+    summary_image(europe, asking(asked), NAMES)
     assert "ttr_picture.score.stations" in asked

@@ -31,12 +31,12 @@ async def test_only_the_host_or_an_admin_can_end_a_game(stand_in: LocalDiscord, 
         refused = await stand_in.slash("Ben", "endgame")
         assert refused.ephemeral and refused.text == "Only the host of this game or a server admin can end it."
         russian = await stand_in.slash("Dan", "endgame")
-        assert russian.text == "Завершить эту игру может только её ведущий или администратор сервера."
+        assert russian.text == "Завершить эту игру можно, только если вы её ведёте (👑) или управляете сервером."
         assert await status(bot, record.id) == "active"
         turn = await stand_in.wait_for_message(lambda m: any(b["custom_id"].startswith("dice:") for b in m.buttons()))
         ended = await stand_in.slash("Ann", "endgame")
         assert not ended.ephemeral
-        assert ended.text.startswith(f"🛑 Ann ended game #{record.id} before its end. It is recorded as abandoned")
+        assert ended.text.startswith(f"🛑 Ann (host) ends game #{record.id} early. It is recorded as abandoned")
         assert await status(bot, record.id) == "abandoned"
         await stand_in.wait_for(lambda: not stand_in.message(turn.id).buttons() or None, what="buttons retired")
         again = await stand_in.slash("Ann", "roll")
@@ -50,12 +50,12 @@ async def test_a_server_admin_can_end_someone_elses_game_and_a_lobby_is_cancelle
     async with running() as bot:
         record = await started(stand_in, bot)
         ended = await stand_in.slash("Boss", "endgame")
-        assert ended.text == f"🛑 Boss ended game #{record.id}. It is recorded as abandoned."
+        assert ended.text == f"🛑 Boss ends game #{record.id}. It is recorded as abandoned."
         lobby = (await stand_in.slash("Cat", "newgame dice")).message
         assert lobby is not None
         waiting = await bot.service.game_in_channel(lobby.channel_id)
         cancelled = await stand_in.slash("Cat", "endgame")
-        assert cancelled.text == f"🛑 Cat cancelled the lobby of game #{waiting.id}."
+        assert cancelled.text == f"🛑 Cat cancels the lobby of game #{waiting.id}."
         assert await status(bot, waiting.id) == "cancelled"
         assert stand_in.message(lobby.id).buttons() == [] and "cancelled" in stand_in.message(lobby.id).text
 
@@ -69,7 +69,7 @@ async def test_leaving_hands_the_seat_to_a_bot_player_who_plays_on(stand_in: Loc
             left.ephemeral and answer.text == f"You left game #{record.id}; a bot player plays your seat from now on."
         )
         said = await stand_in.wait_for_message(lambda m: m.text.startswith("🤖"))
-        assert said.text == "🤖 Ben left the game: a bot player takes their seat for the rest of the game."
+        assert said.text == "🤖 Ben leaves the game: a bot player takes their seat for the rest of the game."
         seats = (await bot.service.get(record.id)).seats
         assert seats[1].is_bot and seats[1].name == "Ben" and seats[1].user_id is None
         assert await status(bot, record.id) == "active"

@@ -36,7 +36,7 @@ async def test_a_russian_and_an_english_player_in_one_game(stand_in: LocalDiscor
 
         await stand_in.slash("Vera", "config language", {"value": "ru"})
         ended = await stand_in.slash("Ann", "endgame")
-        assert ended.text.startswith(f"🛑 Ведущий игры №{record.id} (Ann) завершает её досрочно."), "public: Russian"
+        assert ended.text.startswith(f"🛑 Ann (👑) досрочно завершает игру №{record.id}."), "public: Russian"
         private = await stand_in.slash("Ann", "leave")
         start_one = f"Start one with </newgame dice:{stand_in.command('newgame').id}>."
         assert private.text == f"There is no game in this channel. {start_one}", "private: her locale"

@@ -43,8 +43,7 @@ async def test_a_reminder_then_a_timeout_where_a_bot_plays_the_turn(
         timeout = await notice(stand_in, "⌛", after=reminder)
         name = record.seats[absent].name
         assert timeout.text == (
-            f"⌛ {name} did not play within 15 min: a bot player plays this turn for them."
-            " Missed in a row: 1 of 3 turns."
+            f"⌛ {name}: no move in 15 min, so a bot player plays this turn for them. Missed in a row: 1 of 3 turns."
         )
         await stand_in.wait_for(lambda: seat_to_act(bot, record.id) != absent or None, what="the turn to pass")
         played = {seat for seat, _ in await bot.service.store.actions(record.id)}
@@ -85,7 +84,7 @@ async def test_after_repeated_missed_turns_a_bot_player_takes_the_seat_for_good(
                 await dice_move(stand_in, bot, "trains", current, ben, rng)
             await version_after(bot, record.id, current.version)
         handed = await notice(stand_in, "🤖")
-        assert handed.text == "🤖 Ann missed 2 turns in a row: a bot player takes their seat for the rest of the game."
+        assert handed.text == "🤖 Ann misses 2 turns in a row: a bot player takes their seat for the rest of the game."
         seat = (await bot.service.get(record.id)).seats[0]
         assert seat.is_bot and seat.user_id is None
         await stand_in.wait_for(lambda: seat_to_act(bot, record.id) == 1 or None, what="the bot player's turn to end")
@@ -104,7 +103,7 @@ async def test_the_pause_policy_waits_for_the_player_who_then_plays_on(
         bot.timers.poke()
         paused = await notice(stand_in, "⏸")
         name = record.seats[absent].name
-        assert paused.text.startswith(f"⏸ {name} did not play within 5 min: the game waits for them.")
+        assert paused.text.startswith(f"⏸ {name}: no move in 5 min, so the game waits for them.")
         assert await bot.service.store.actions(record.id) == []
         person = stand_in.user(name)
         current = await bot.service.get(record.id)
@@ -128,7 +127,7 @@ async def test_host_overrides_stay_within_what_the_server_allows(stand_in: Local
             refused = await stand_in.slash("Ann", "newgame dice", dict(overrides))
             assert refused.ephemeral and refused.text == reason
         russian = await stand_in.slash("Dan", "newgame dice", {"timeout": 0})
-        assert russian.text.startswith("Тайм-аут: на этом сервере стоит 60 мин — ведущий не может")
+        assert russian.text.startswith("Тайм-аут: на этом сервере стоит 60 мин — в одной игре это не отключить")
         assert await bot.service.store.in_channel(stand_in.channel("trains").id) == []
 
         short = await stand_in.slash("Boss", "config timers", {"timeout": 2})

@@ -153,7 +153,7 @@ async def test_hint_is_private_in_the_readers_language_refused_where_it_should_b
         assert out_of_turn.ephemeral and out_of_turn.response_type == 4
         assert out_of_turn.text in (
             "Hints are for the player to move, and it is not your move now.",
-            "Подсказка — для того, кто ходит, а сейчас не ваш ход.",
+            "Подсказка — для игрока, чей сейчас ход, а ход не ваш.",
         )
         await stand_in.slash("Boss", "config players", {"hints": False})
         off = await stand_in.slash(("Ann", "Dan")[1 - waiting], "hint")

@@ -107,4 +107,4 @@ async def test_markdown_in_display_names_is_shown_literally_in_the_lobby(
         record = await bot.service.game_in_channel(lobby.channel_id)
         assert [s.name for s in record.seats] == ["[nitro](https://evil.example)", "**x**"], "stored as typed"
         ended = await stand_in.slash(linker, "endgame")
-        assert ended.text == rf"🛑 \[nitro](https://evil.example) cancelled the lobby of game #{record.id}."
+        assert ended.text == rf"🛑 \[nitro](https://evil.example) cancels the lobby of game #{record.id}."

@@ -290,8 +290,11 @@ async def test_the_final_message_names_the_winner_with_the_score_sheets(language
     message = await PRESENTER.final(language, record(GAME, 3, status="finished"), game.public, [], result)
     winners = [("Ann", "Ben", "Cleo")[seat] for seat in result.winners]
     assert all(name in message.call for name in winners)
-    assert [p.name for p in message.pictures] == [_pictures.SCORES, _pictures.DETAIL]
+    assert [p.name for p in message.pictures] == [_pictures.SCORES, _pictures.TABLE, _pictures.DETAIL], (
+        "the summary first, the final table, then the detail"
+    )
     assert all(name in message.pictures[0].alt for name in ("Ann", "Ben", "Cleo"))
+    assert message.pictures[1].alt.startswith(text(language, "cardgame_turn.alt.final_table", yards="")[:8])
     assert by_id(message.controls, str(rematch_id(7, 12))).label == text(language, "lobby_control.button.rematch")
     assert message.blocks[1].splitlines()[0].startswith(f"1. {winners[0]}")
     assert len(message.blocks) == 2 + 3, "each player's score line by line"

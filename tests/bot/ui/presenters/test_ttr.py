@@ -228,14 +228,14 @@ def test_narration_words_each_public_event_once_and_the_summary_leaves_out_the_p
         assert not any(event.key in line for line in told), f"{event.key} shown raw"
     assert all(russian(line) is (language == "ru") for line in told)
     if language == "en":
-        assert summed == ["Ann drew 2 cards from the deck."]
+        assert summed == ["Ann takes 2 cards from the deck."]
 
 
 def test_r_v3_narration_makes_the_start_of_play_loud_and_never_says_which_tickets_were_kept() -> None:
     game = kept(kept(opening(), 0), 1)
     kept(game, 2)
     lines = PRESENTER.narrate("en", game.events, {0: "Ann", 1: "Ben", 2: "Cleo"}, summary=False)
-    assert lines == ["Cleo kept 3 tickets.", "**Everyone has chosen. Ann plays first.**"]
+    assert lines == ["Cleo keeps 3 tickets.", "**Everyone has chosen. Ann plays first.**"]
     told = "\n".join(lines)
     for ticket in game.seat(2).tickets:
         assert ticket_words("en", "usa", ticket.id).split(" (")[0] not in told
@@ -321,7 +321,7 @@ def test_the_board_is_drawn_again_only_after_a_claim() -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-async def test_the_final_message_names_the_winner_with_the_score_sheet_and_the_board(language: str) -> None:
+async def test_the_final_message_names_the_winner_with_the_summary_the_board_and_the_score_sheet(language: str) -> None:
     game = started().until(lambda view: view.result is not None)
     game_record = record(GAME, 3, status="finished")
     result = ENGINE.result(game.state)
@@ -329,9 +329,14 @@ async def test_the_final_message_names_the_winner_with_the_score_sheet_and_the_b
     message = await PRESENTER.final(language, game_record, game.public, ["Cleo claimed a route."], result)
     winners = [("Ann", "Ben", "Cleo")[seat] for seat in result.winners]
     assert all(name in message.call for name in winners)
-    assert [p.name for p in message.pictures] == [_pictures.SCORES, _pictures.BOARD]
+    assert [p.name for p in message.pictures] == [_pictures.SCORES, _pictures.BOARD, _pictures.DETAIL], (
+        "the summary first, the final board, then the score sheet"
+    )
     assert all(p.alt for p in message.pictures)
     assert all(name in message.pictures[0].alt for name in ("Ann", "Ben", "Cleo"))
+    for player in result.players:  # the board's alt text gives the totals its panel shows
+        name = ("Ann", "Ben", "Cleo")[player.seat]
+        assert text(language, "ttr_turn.alt.score", player=name, points=player.total) in message.pictures[1].alt
     [rematch] = controls(message.controls)
     assert rematch.custom_id == str(rematch_id(7, 12))
     assert rematch.label == text(language, "lobby_control.button.rematch")
@@ -401,7 +406,7 @@ def test_r_v1_while_a_tunnel_waits_everyone_is_told_the_cards_turned_up_and_no_d
 @pytest.mark.parametrize(
     ("move", "told"),
     [
-        (PayTunnel(locomotives=1), "Ann claimed Marseille – Zürich (2) with 1 × purple + 2 × locomotive: +2 points."),
+        (PayTunnel(locomotives=1), "Ann claims Marseille – Zürich (2) with 1 × purple + 2 × locomotive: +2 points."),
         (Withdraw(), "Ann gives up the tunnel Marseille – Zürich (2) and takes the cards back."),
     ],
 )
