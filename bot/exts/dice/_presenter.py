@@ -13,7 +13,7 @@ from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import act_id, rematch_id
 from bot.ui.hints import with_hints
-from bot.ui.pictures import Picture, plain_names
+from bot.ui.pictures import Picture, bot_seats, plain_names
 from render.dice import render_finished_turn, render_scores, render_turn
 from rules.dice import Add, DiceEngine, DiceView, Face, Freight, Roll, Stop
 from rules.engine import GameResult
@@ -60,11 +60,6 @@ def standings(language: str, record: GameRecord, view: DiceView) -> str:
         if p.in_play
     ]
     return "\n".join(lines)
-
-
-def bot_seats(record: GameRecord) -> frozenset[int]:
-    """The seats bot players sit in: the pictures mark their names (the picture font has no 🤖)."""
-    return frozenset(seat.seat for seat in record.seats if seat.is_bot)
 
 
 def turn_picture(language: str, record: GameRecord, view: DiceView) -> Picture:
