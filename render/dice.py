@@ -13,6 +13,7 @@ from render.fonts import font
 from render.games import GamePictures
 from render.glyphs import bot_mark
 from render.labels import Labels, text_for
+from render.ttr.text import fitted
 from rules.dice import Add, DiceView, Face, GameMode, Stop
 from rules.dice.faces import CARGO_POINTS, FACES
 from rules.dice.state import Outcome, TurnRecord
@@ -508,10 +509,10 @@ def _score_row(
     mark = words("out") if out else words("winner") if player.seat in view.winners else ""
     mark_w = font(TEXT, bold=True).getlength(mark) + 62 if mark else 36
     bot_w = BOT_MARK - 2 + 8 if bot else 0
-    name = _fit(name, 23, min(280, 392 - 74 - mark_w) - bot_w, bold=True)
-    end = 74 + font(23, bold=True).getlength(name)
+    name, face = fitted(name, 23, min(280, 392 - 74 - mark_w) - bot_w, bold=True, minimum=TEXT)  # condensed first
+    end = 74 + face.getlength(name)
     middle = top + (24 if race else ROW // 2)  # a race row has its progress bar under the name
-    draw.text((74, middle), name, font=font(23, bold=True), fill=ink, anchor="lm")
+    draw.text((74, middle), name, font=face, fill=ink, anchor="lm")
     if out:
         draw.line((70, middle + 1, end + 4, middle + 1), fill=ink, width=3)
     if bot:
