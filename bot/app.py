@@ -477,6 +477,10 @@ class Conductor(commands.AutoShardedBot):
         """The server's defaults for a game's variant options (empty: the printed rules)."""
         return dict((await self.config.get(guild_id)).options.get(game, {}))
 
+    def board_link(self, game_id: int) -> str | None:
+        """The signed address of a game's live board page, fresh now; None while the board pages are off."""
+        return self.web.board_link(game_id, self.clock()) if hasattr(self, "web") else None
+
 
 def create_bot(settings: Settings, **client_options: Any) -> Conductor:
     """Build the bot from settings; tests and tools create every bot through here."""

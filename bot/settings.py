@@ -109,10 +109,19 @@ class Settings(BaseSettings):
     )
     web_url: str | None = Field(
         default=None,
-        description="The public base URL of those pages, for links in Discord (default: `http://` + `web_listen`).",
+        max_length=400,
+        pattern=r"^https?://",
+        description="The public base URL of those pages, for links in Discord (default: `http://` + `web_listen`;"
+        " at most 400 characters, so a signed link stays within Discord's 512).",
     )
     web_secret: SecretStr | None = Field(
         default=None, description="The secret that signs board links (needed with `web_listen`; keep it private)."
+    )
+    web_streams_per_game: int = Field(
+        default=100, ge=1, description="Live board pages that may follow one game at once (more are refused)."
+    )
+    web_streams: int = Field(
+        default=2000, ge=1, description="Live board pages that may follow games at once, in all (more are refused)."
     )
     ops_listen: str | None = Field(
         default=None,

@@ -21,6 +21,8 @@ from localdiscord.models import (
 
 LINK_BUTTON_STYLE = 5
 PREMIUM_BUTTON_STYLE = 6
+LINK_SCHEMES = ("http://", "https://", "discord://")
+MAX_LINK_URL = 512
 MAX_ROWS = 5
 MAX_LAYOUT_COMPONENTS = 40
 MAX_LAYOUT_TEXT = 4000
@@ -158,8 +160,12 @@ def _check_item(item: Json, problems: Problems, path: str) -> None:
         problems.max_length(f"{path}.label", item.get("label"), 80)
         style = item.get("style")
         if style == LINK_BUTTON_STYLE:
-            if not item.get("url") or item.get("custom_id"):
+            url = item.get("url")
+            if not url or item.get("custom_id"):
                 problems.add(f"{path}.url", "A link button needs a url and no custom id.")
+            elif not str(url).startswith(LINK_SCHEMES):
+                problems.add(f"{path}.url", "Scheme must be one of ('http', 'https', 'discord').")
+            problems.max_length(f"{path}.url", url, MAX_LINK_URL)
         elif style != PREMIUM_BUTTON_STYLE and not item.get("custom_id"):
             problems.add(f"{path}.custom_id", "This field is required")
         if style != PREMIUM_BUTTON_STYLE and not item.get("label") and not item.get("emoji"):

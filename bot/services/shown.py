@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from bot.services.games import GameService
 from bot.storage.database import Statement
@@ -27,6 +28,7 @@ class ShownGames:
         self.flush_delay = FLUSH_DELAY
         self._flushing: asyncio.Task[None] | None = None
         self._closing = False
+        self._watchers: list[Callable[[int, int], None]] = []
 
     def shown(self, game_id: int) -> int:
         """The newest version of a game its channel shows (0 when nothing was shown yet)."""
@@ -59,7 +61,8 @@ class ShownGames:
         return "bot.catch_up.shown"
 
     def mark_shown(self, game_id: int, version: int) -> None:
-        """Record that the channel now shows this version of the game (never lowers it; written behind)."""
+        """Record that the channel now shows this version of the game (never lowers it; written behind), and tell
+        the watchers."""
         if version <= self.shown(game_id):
             return
         self._write_behind(game_id, ("shown", ""), self.games.store.shown_statement(game_id, version))
@@ -67,6 +70,18 @@ class ShownGames:
             self.games.shown_versions[game_id] = version
         else:  # the game is over and its end is shown: nothing left to track
             self.games.shown_versions.pop(game_id, None)
+        for watcher in list(self._watchers):
+            watcher(game_id, version)
+
+    def watch(self, watcher: Callable[[int, int], None]) -> None:
+        """Have `watcher(game_id, version)` called each time a channel comes to show a newer version of a game (the
+        live board pages follow games so); it must return at once."""
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Callable[[int, int], None]) -> None:
+        """Undo `watch`."""
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
 
     async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """(channel id, message id) of a game's message of a kind ('lobby', 'turn', …), or None."""

@@ -72,6 +72,8 @@ class TurnMessage:
     accent: int | None = None
     footer: str = ""
     ping: bool = False
+    link: tuple[str, str] | None = None
+    """(label, address) of a link button after the controls: the game's live board page."""
 
     def layout(self) -> discord.ui.LayoutView:
         """The message as a Components V2 layout, its text cut to fit Discord's limit (the story first)."""
@@ -91,6 +93,9 @@ class TurnMessage:
             container.add_item(discord.ui.TextDisplay(f"-# {self.hint}"))
         for row in _rows(self.controls):
             container.add_item(discord.ui.ActionRow(*row))
+        if self.link is not None:
+            label, url = self.link
+            container.add_item(discord.ui.ActionRow(discord.ui.Button(label=label, url=url)))
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(container)
         if self.footer:
@@ -173,6 +178,16 @@ def _without_controls(message: discord.Message) -> discord.ui.LayoutView:
             else:
                 layout.remove_item(item)
     return layout
+
+
+def board_link_view(bot: Bot, game_id: int, language: str) -> discord.ui.View | None:
+    """A private answer's link button to a game's live board page, fresh, when the board pages are on."""
+    url = bot.board_link(game_id)
+    if url is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=text(language, "web.button.open"), url=url))
+    return view
 
 
 def place_gone(error: BaseException) -> bool:
@@ -421,7 +436,7 @@ class GameController(GameListener):
         if interaction is not None:
             await self.acknowledge_turn(interaction)
         live = self._live.get(record.id)
-        if in_place and live is not None and await self._edit(live.where, message):
+        if in_place and live is not None and await self._edit(record, live.where, message):
             live.shows(message)
             if typed and interaction is not None:
                 await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
@@ -509,7 +524,7 @@ class GameController(GameListener):
         """Post a public message where the game is played (as the answer to a command that "thinks" publicly, if
         given) and remember it as the game's message of this kind; return where it is."""
         posted: discord.Message
-        kwargs = message.send_kwargs()
+        kwargs = (await self.linked(record, message)).send_kwargs()
         if message.ping:  # only the players who kept the channel ping on (/notify)
             pinged = [discord.Object(id=user_id) for user_id in await self.bot.notifications.pinged(record)]
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=pinged, roles=False, everyone=False)
@@ -541,12 +556,14 @@ class GameController(GameListener):
                 raise
             log.info("turn message %s was deleted; nothing to retire", message_id)
 
-    async def _edit(self, where: tuple[int, int], message: TurnMessage, *, same_pictures: bool = False) -> bool:
-        """Edit a public message in place (its pictures are sent again unless `same_pictures`); False when it was
-        deleted meanwhile or is of the older kind that cannot become Components V2 (post a new one instead)."""
+    async def _edit(
+        self, record: GameRecord, where: tuple[int, int], message: TurnMessage, *, same_pictures: bool = False
+    ) -> bool:
+        """Edit a public message of a game in place (its pictures are sent again unless `same_pictures`); False when
+        it was deleted meanwhile or is of the older kind that cannot become Components V2 (post a new one instead)."""
         channel_id, message_id = where
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        kwargs = message.send_kwargs()
+        kwargs = (await self.linked(record, message)).send_kwargs()
         if not same_pictures:
             kwargs["attachments"] = message.files()
         try:
@@ -561,6 +578,13 @@ class GameController(GameListener):
             log.info("message %s cannot be edited into the new form (%s); posting a new one", message_id, error)
             return False
         return True
+
+    async def linked(self, record: GameRecord, message: TurnMessage) -> TurnMessage:
+        """A game's public message with the link to its live board page, fresh, when the board pages are on."""
+        url = self.bot.board_link(record.id)
+        if url is None:
+            return message
+        return replace(message, link=(text(await self.public_language(record), "web.button.open"), url))
 
     async def public_language(self, record: GameRecord) -> str:
         """Return the language of a game's public messages: the server's choice, else the bot's default."""

@@ -145,3 +145,6 @@ class Bot(Protocol):
 
     async def default_options(self, guild_id: int | None, game: str) -> dict[str, Any]:
         """The server's defaults for a game's variant options."""
+
+    def board_link(self, game_id: int) -> str | None:
+        """The signed address of a game's live board page, fresh now; None while the board pages are off."""

@@ -26,7 +26,7 @@ from bot.services.games import Outcome
 from bot.storage.games import GameRecord
 from bot.ui.answers import PrivateReply, Reply, acknowledge, answer, is_private
 from bot.ui.components import view_of
-from bot.ui.controller import GameController, TurnMessage, attached
+from bot.ui.controller import GameController, TurnMessage, attached, board_link_view
 from bot.ui.custom_ids import ACT, ComponentId, read_act
 from bot.ui.pictures import Picture
 from bot.ui.table_presenter import MoveT, Step, TablePresenter, Verb
@@ -168,13 +168,15 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
 
     async def show_picture(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Show the game's public picture as it is now, privately, as its channel shows it (in the game's language,
-        so its cities are named as in every other picture of the game); and bring a channel that fell behind up."""
+        so its cities are named as in every other picture of the game), with the link to its live board page when the
+        board pages are on; and bring a channel that fell behind up."""
         await acknowledge(interaction, private_answer=True)
         await self.ensure_shown(game_id)
         record = await self.service.get(game_id)
         language = await self.public_language(record)
         picture = await self.table.draw(language, record, self._public(game_id))
-        await answer(interaction, Reply(pictures=[picture]))
+        link = board_link_view(self.bot, game_id, language_of(interaction.locale))
+        await answer(interaction, Reply(pictures=[picture], controls=link))
 
     # ---- answering the actor ------------------------------------------------------------------------------
 
@@ -300,9 +302,10 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
         if picture is None:  # not known since a restart: drawn again as it is now
             picture = await self.table.draw(language, record, public)
             self._opening_pictures[record.id] = attached(picture)
-            edited = await self._edit(where, self.table.opening(language, record, public, picture))
+            edited = await self._edit(record, where, self.table.opening(language, record, public, picture))
         else:
-            edited = await self._edit(where, self.table.opening(language, record, public, picture), same_pictures=True)
+            opening = self.table.opening(language, record, public, picture)
+            edited = await self._edit(record, where, opening, same_pictures=True)
         if not edited:
             log.info("the opening message of game %s could not be edited; play goes on", record.id)
         if not self.table.in_opening(public):  # its last edit: play begins
@@ -317,7 +320,7 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             return
         steps = self.table.narrate(language, self._events.get(record.id, []), self.names(record), summary=False)
         message = self._turn_message(record, language, state, public, [*live.told, *steps], live.message.pictures)
-        if await self._edit(live.where, message, same_pictures=True):
+        if await self._edit(record, live.where, message, same_pictures=True):
             live.shows(message)
         else:
             await self._new_turn(record, language, state, public)

@@ -265,6 +265,26 @@ async def test_a_layout_holds_at_most_40_components_nested_ones_and_the_containe
     assert await code_of(raw.post(trains, layout(container(37), section))) == 50035
 
 
+async def test_a_link_button_needs_a_web_address_of_at_most_512_characters_and_no_custom_id(
+    local_discord: LocalDiscord, raw: RawApi
+) -> None:
+    trains = local_discord.channel("trains")
+
+    async def code(**button: Any) -> int:
+        link = {"type": 2, "style": 5, "label": "Open the board"} | button
+        return await code_of(raw.post(trains, layout(text("Turn 1"), {"type": 1, "components": [link]})))
+
+    address = "https://conductor.example/b/"
+    assert await code(url=address + "x" * (512 - len(address))) == 0
+    posted = [m for m in local_discord.messages if m.v2][-1]
+    assert [b["url"] for b in posted.buttons()] == [address + "x" * (512 - len(address))]
+    assert await code(url=address + "x" * (513 - len(address))) == 50035
+    assert "url: Must be 512 or fewer in length." in local_discord.rejected[-1]
+    assert await code(url="ftp://conductor.example/b/1") == 50035
+    assert await code(url="https://conductor.example/b/1", custom_id="board") == 50035
+    assert await code() == 50035
+
+
 async def test_text_displays_hold_4000_characters_in_all(local_discord: LocalDiscord, raw: RawApi) -> None:
     trains = local_discord.channel("trains")
     section = {

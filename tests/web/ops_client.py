@@ -57,5 +57,5 @@ async def scrape(bot: Conductor) -> Samples:
 
 
 def _base(bot: Conductor) -> str:
-    assert bot.web.port, "the bot serves /healthz and /metrics"
-    return f"http://127.0.0.1:{bot.web.port}"
+    assert bot.web.ops_port, "the bot serves /healthz and /metrics"
+    return f"http://127.0.0.1:{bot.web.ops_port}"

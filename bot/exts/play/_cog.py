@@ -16,6 +16,7 @@ from bot.services.errors import ServiceError, ServiceReason
 from bot.services.guild_config import ECHO_LIMIT
 from bot.storage.games import GameRecord
 from bot.ui.answers import acknowledge, reply_private
+from bot.ui.controller import board_link_view
 from bot.ui.hints import hint_text
 
 if TYPE_CHECKING:
@@ -83,8 +84,9 @@ class PlayCog(commands.Cog):
     @app_commands.command(name="board", description=text("en", "commands.board.description"))
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the board (or the table) privately."""
-        found = await self._game(interaction, "board", running=True)
+        """Show the board (or the table) privately, with the link to its live page when the board pages are on; a
+        game that draws no board for /board answers with that link alone."""
+        found = await self._game(interaction, "board", running=True, linked=True)
         if found is not None:
             await found[1].board(interaction, found[0])
 
@@ -129,10 +131,11 @@ class PlayCog(commands.Cog):
         await reply_private(interaction, hint_text(language, advice))
 
     async def _game(
-        self, interaction: discord.Interaction[Any], command: str, *, running: bool = False
+        self, interaction: discord.Interaction[Any], command: str, *, running: bool = False, linked: bool = False
     ) -> tuple[GameRecord, SharedCommands] | None:
         """This channel's game and its answers; or a private answer why not: no game here (pointing to the
-        person's game elsewhere, if any), a game without these commands, or, if `running`, still a lobby."""
+        person's game elsewhere, if any), a game without these commands (`linked`: the link to its live board page
+        instead, when the board pages are on), or, if `running`, still a lobby."""
         language = language_of(interaction.locale)
         try:
             record = await self.bot.service.game_in_channel(interaction.channel_id or 0, user_id=interaction.user.id)
@@ -140,6 +143,10 @@ class PlayCog(commands.Cog):
             await reply_private(interaction, render(language, error.message))
             return None
         game = self._answers(record.game)
+        link = board_link_view(self.bot, record.id, language) if linked and record.status == "active" else None
+        if game is None and link is not None:
+            await reply_private(interaction, text(language, "web.board.only"), view=link)
+            return None
         if game is None:
             await lacking(interaction, record, command)
             return None
