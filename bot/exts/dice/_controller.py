@@ -144,7 +144,7 @@ class DiceController(GameController):
         told = story(language, turn.events, self.names(record))
         message = await build_once(finished_turn_message, language, record, view, told, turn.preface)
         live = self._live.pop(record.id, None)
-        if live is not None and await self._edit(live.where, message):
+        if live is not None and await self._edit(record, live.where, message):
             self._retired[record.id] = live.where
         else:
             self._retired[record.id] = await self.post(record, message)
