@@ -3,9 +3,9 @@
 Usage: .venv/bin/python bench/cardgame_gallery.py OUT_DIR
 
 Writes tables (opening, mid game with a robbery, a black card in the market, the 4-player countdown to the first
-scoring, the last round, the second deck, 2 and 4 players), hands (opening ticket choice, mid game, tickets drawn,
-the beginners' variant with the stack shown, after the first scoring), the first and final scorings (summary and
-detail), in English and Russian. Each picture is written full size and as Discord shows it: 450 px wide
+scoring, the last round, the second deck, 2 and 4 players), hands (opening ticket choice, mid game, a full Rail Yard,
+tickets drawn, the beginners' variant with the stack shown, after the first scoring), the first and final scorings
+(summary and detail), in English and Russian. Each picture is written full size and as Discord shows it: 450 px wide
 (`*.450.png`) and 800 px wide (`*.800.png`).
 """
 
@@ -32,10 +32,12 @@ from render.cardgame import (  # noqa: E402
 )
 from render.labels import Labels  # noqa: E402
 from rules.cardgame import CardGameEngine, CardGameOptions, CardGameState  # noqa: E402
-from rules.cardgame.view import CardGameView  # noqa: E402
+from rules.cardgame.view import CardGameView, YardGroupView  # noqa: E402
 
 ENGINE = CardGameEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov"]
+BOTS = frozenset({2, 3})
+"""Seats bot players sit in at the tables (their names carry the bot mark): a short name and the longest."""
 SHOWN_WIDTHS = (450, 800)
 """How wide Discord shows a picture in the chat (450: a narrow column or a phone), and a wide desktop column."""
 
@@ -78,6 +80,22 @@ def with_black_card(view: CardGameView) -> CardGameView:
     return view.model_copy(update={"face_up": ["black", "white", *view.face_up[2:]]})
 
 
+def with_full_yard(view: CardGameView) -> CardGameView:
+    """The same hand with four groups in its own Rail Yard (two of them with locomotives), and cards of two of those
+    colours in hand: what may be robbed, and what may not be played."""
+    assert view.seat is not None
+    yard = [
+        YardGroupView(color="red", cards=3, locomotives=1),
+        YardGroupView(color="blue", cards=1, locomotives=0),
+        YardGroupView(color="green", cards=2, locomotives=0),
+        YardGroupView(color="black", cards=5, locomotives=2),
+    ]
+    players = list(view.players)
+    players[view.seat] = players[view.seat].model_copy(update={"yard": yard})
+    hand = {**(view.hand or {}), "red": 2, "blue": 1}
+    return view.model_copy(update={"players": players, "hand": hand})
+
+
 def shots() -> list[tuple[str, Callable[[Labels], bytes]]]:
     """Every picture of the gallery: (name, draw in a language)."""
     opening = play(4, 3, lambda s, m: m == 1)
@@ -92,16 +110,17 @@ def shots() -> list[tuple[str, Callable[[Labels], bytes]]]:
     end2 = play(2, 13)
     choosing = next(s for s in range(opening.n_players) if not opening.players[s].chose_opening)
     return [
-        ("table_opening", lambda L: render_table(ENGINE.view(opening, None), L, NAMES)),
+        ("table_opening", lambda L: render_table(ENGINE.view(opening, None), L, NAMES, BOTS)),
         ("hand_opening_choice", lambda L: render_hand(seat_view(opening, choosing), L, NAMES)),
-        ("table_middle_robbery", lambda L: render_table(ENGINE.view(middle, None), L, NAMES)),
-        ("table_black_card", lambda L: render_table(with_black_card(ENGINE.view(middle, None)), L, NAMES)),
+        ("table_middle_robbery", lambda L: render_table(ENGINE.view(middle, None), L, NAMES, BOTS)),
+        ("table_black_card", lambda L: render_table(with_black_card(ENGINE.view(middle, None)), L, NAMES, BOTS)),
         ("hand_middle", lambda L: render_hand(seat_view(middle, middle.current), L, NAMES)),
-        ("table_first_scoring_countdown", lambda L: render_table(ENGINE.view(countdown, None), L, NAMES)),
-        ("table_last_round", lambda L: render_table(ENGINE.view(last_round, None), L, NAMES)),
-        ("table_second_deck", lambda L: render_table(ENGINE.view(second_deck, None), L, NAMES)),
+        ("hand_full_yard", lambda L: render_hand(with_full_yard(seat_view(middle, middle.current)), L, NAMES)),
+        ("table_first_scoring_countdown", lambda L: render_table(ENGINE.view(countdown, None), L, NAMES, BOTS)),
+        ("table_last_round", lambda L: render_table(ENGINE.view(last_round, None), L, NAMES, BOTS)),
+        ("table_second_deck", lambda L: render_table(ENGINE.view(second_deck, None), L, NAMES, BOTS)),
         ("hand_second_deck", lambda L: render_hand(seat_view(second_deck, 0), L, NAMES)),
-        ("table_two_players", lambda L: render_table(ENGINE.view(two, None), L, NAMES)),
+        ("table_two_players", lambda L: render_table(ENGINE.view(two, None), L, NAMES, BOTS)),
         ("hand_tickets_drawn", lambda L: render_hand(seat_view(drawing, drawing.current), L, NAMES)),
         ("hand_beginners_stack", lambda L: render_hand(seat_view(beginners, beginners.current), L, NAMES)),
         ("first_scoring", lambda L: render_scoring(ENGINE.view(second_deck, None), L, NAMES, "first")),
@@ -110,7 +129,7 @@ def shots() -> list[tuple[str, Callable[[Labels], bytes]]]:
         ("final_four_detail", lambda L: render_scoring_detail(ENGINE.view(end4, None), L, NAMES, "final")),
         ("final_two", lambda L: render_scoring(ENGINE.view(end2, None), L, NAMES, "final")),
         ("final_two_detail", lambda L: render_scoring_detail(ENGINE.view(end2, None), L, NAMES, "final")),
-        ("table_end", lambda L: render_table(ENGINE.view(end4, None), L, NAMES)),
+        ("table_end", lambda L: render_table(ENGINE.view(end4, None), L, NAMES, BOTS)),
     ]
 
 

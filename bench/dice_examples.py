@@ -9,6 +9,8 @@ from rules.rng import Rng
 
 ENGINE = DiceEngine()
 NAMES = ["Anna", "Борис", "Charlotte-Amélie von Eisenbahn", "Dmitri", "Eve", "Фёдор"]
+BOTS = frozenset({2, 5})
+"""Seats a bot player sits in (its name gets the bot mark): a long name, and the finished race's winner."""
 
 
 def _faces(letters: str) -> tuple[Face, ...]:

@@ -14,7 +14,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dice_examples import NAMES, finished_turns, score_views, turn_views
+from dice_examples import BOTS, NAMES, finished_turns, score_views, turn_views
 
 from bot.i18n import table
 from render.dice import render_finished_turn, render_scores, render_turn
@@ -37,9 +37,11 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for language in ("en", "ru"):
         labels = table(language)
-        pictures = {name: render_turn(view, labels, NAMES) for name, view in turn_views().items()}
-        pictures |= {name: render_finished_turn(record, labels, NAMES) for name, record in finished_turns().items()}
-        pictures |= {name: render_scores(view, labels, NAMES) for name, view in score_views().items()}
+        pictures = {name: render_turn(view, labels, NAMES, BOTS) for name, view in turn_views().items()}
+        pictures |= {
+            name: render_finished_turn(record, labels, NAMES, BOTS) for name, record in finished_turns().items()
+        }
+        pictures |= {name: render_scores(view, labels, NAMES, BOTS) for name, view in score_views().items()}
         for name, png in pictures.items():
             path = out / f"{name}.{language}.png"
             path.write_bytes(png)

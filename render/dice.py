@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from PIL import Image, ImageDraw
 
 from render.dice_faces import INK, car_sprite
 from render.fonts import font
 from render.games import GamePictures
+from render.glyphs import bot_mark
 from render.labels import Labels, text_for
+from render.ttr.text import fitted
 from rules.dice import Add, DiceView, Face, GameMode, Stop
 from rules.dice.faces import CARGO_POINTS, FACES
 from rules.dice.state import Outcome, TurnRecord
@@ -49,6 +51,10 @@ LABEL_KEYS: tuple[str, ...] = tuple(
         "best",
         "winner",
         "out",
+        "key_crash",
+        "key_bonus",
+        "key_zero",
+        "key_leader",
     )
 )
 """Every label key the pictures use; the bot's translation tables must hold them all."""
@@ -80,6 +86,8 @@ DIE = 92
 CAR = 124
 TEXT = 20
 """The smallest font size: capitals and digits about 7 px tall when a 900 px picture shows 450 px wide."""
+BOT_MARK = 28
+"""The bot mark beside a bot player's name: as tall as the name's capitals and more, so it reads at 450 px."""
 
 
 class _Words:
@@ -136,6 +144,13 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Colou
         for i in range(10)
     ]
     draw.polygon(points, fill=fill, outline=INK, width=2)
+
+
+def _paste_bot_mark(canvas: Image.Image, x: float, middle: float, size: int = BOT_MARK) -> int:
+    """Paste the bot mark with its left edge at `x`, centred on `middle`; return where it ends."""
+    mark = bot_mark(size, INK)
+    canvas.paste(mark, (round(x), round(middle - size / 2)), mark)
+    return round(x) + size
 
 
 # The turn picture.
@@ -211,6 +226,8 @@ def _score_panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], titl
     centre = (x0 + x1) / 2
     draw.text((centre, y0 + 12), _fit(title, TEXT, x1 - x0 - 16), font=font(TEXT), fill=MUTED, anchor="ma")
     draw.text((centre, y0 + (74 if note else 84)), str(points), font=font(60, bold=True), fill=INK, anchor="mm")
+    if font(TEXT, bold=True).getlength(note) > x1 - x0 - 20:  # a long sum keeps every term, closing up its spaces
+        note = note.replace(" + ", "+")
     size = _fitting_size(note, 22, x1 - x0 - 20, bold=True)
     note = _fit(note, size, x1 - x0 - 16, bold=True)
     draw.text((centre, y1 - 14), note, font=font(size, bold=True), fill=INK, anchor="md")
@@ -231,6 +248,7 @@ def _draw_table(
     words: _Words,
     *,
     title: str,
+    bot: bool,
     status: str,
     status_alert: bool,
     showing: Sequence[Face],
@@ -251,9 +269,11 @@ def _draw_table(
 
     x = 24
     if title:
-        title = _fit(title, 28, 300, bold=True)
+        title = _fit(title, 28, 300 - (BOT_MARK + 8 if bot else 0), bold=True)
         draw.text((x, 32), title, font=font(28, bold=True), fill=INK, anchor="lm")
         x += int(font(28, bold=True).getlength(title)) + 16
+        if bot:
+            x = _paste_bot_mark(canvas, x - 8, 32) + 16
     draw.text((x, 32), status, font=font(22, bold=status_alert), fill=ACCENT if status_alert else MUTED, anchor="lm")
     x += int(font(22, bold=status_alert).getlength(status)) + 14
     if last_round:
@@ -285,15 +305,18 @@ def _draw_table(
     return _png(canvas)
 
 
-def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = None) -> bytes:
+def render_turn(
+    view: DiceView, labels: Labels, names: Sequence[str] | None = None, bots: Collection[int] = ()
+) -> bytes:
     """Draw the turn in play: the latest roll, the train so far, its running score, rolls used or freight bank.
 
-    Once the game is over it draws the last turn played. `names` (by seat) puts the player's name in the title.
+    Once the game is over it draws the last turn played. `names` (by seat) puts the player's name in the title, with
+    the bot mark for a seat in `bots`.
     """
     if view.turn is None:
         if view.previous is None:
             raise ValueError("a finished game without a single turn has nothing to draw")
-        return render_finished_turn(view.previous, labels, names)
+        return render_finished_turn(view.previous, labels, names, bots)
     words = _Words(labels)
     turn = view.turn
     addable = {face for action in view.legal if isinstance(action, Add) for face in action.faces}
@@ -301,6 +324,7 @@ def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = No
     return _draw_table(
         words,
         title=names[turn.seat] if names else "",
+        bot=bool(names) and turn.seat in bots,
         status=status,
         status_alert=False,
         showing=turn.showing,
@@ -316,7 +340,9 @@ def render_turn(view: DiceView, labels: Labels, names: Sequence[str] | None = No
     )
 
 
-def render_finished_turn(record: TurnRecord, labels: Labels, names: Sequence[str] | None = None) -> bytes:
+def render_finished_turn(
+    record: TurnRecord, labels: Labels, names: Sequence[str] | None = None, bots: Collection[int] = ()
+) -> bytes:
     """Draw a finished turn (e.g. `view.previous`): the train as it ended, the dice left, and what it scored."""
     words = _Words(labels)
     score = score_train(record.train, record.banked)
@@ -329,6 +355,7 @@ def render_finished_turn(record: TurnRecord, labels: Labels, names: Sequence[str
     return _draw_table(
         words,
         title=names[record.seat] if names else "",
+        bot=bool(names) and record.seat in bots,
         status=status,
         status_alert=record.outcome in (Outcome.CRASHED, Outcome.BONUS),
         showing=record.showing,
@@ -353,28 +380,89 @@ CHIPS = 6
 CHIP_W = 54
 
 
-def _turn_chip(draw: ImageDraw.ImageDraw, x: int, y: int, record: TurnRecord) -> None:
+KEY_H = 44
+"""The key under the score table: what each kind of chip means."""
+KEY_CHIP = (44, 30)
+
+
+def _turn_chip(
+    draw: ImageDraw.ImageDraw, x: int, y: int, record: TurnRecord, size: tuple[int, int] = (CHIP_W, 36)
+) -> None:
     """Draw one past turn: its points; a crash is a dark chip with a cross, a bonus train a gold one."""
-    box = (x, y, x + CHIP_W, y + 36)
+    w, h = size
+    box = (x, y, x + w, y + h)
     if record.outcome is Outcome.CRASHED:
         draw.rounded_rectangle(box, 8, fill=INK)
-        draw.line((x + 19, y + 10, x + 35, y + 26), fill=PANEL, width=4)
-        draw.line((x + 35, y + 10, x + 19, y + 26), fill=PANEL, width=4)
+        arm = h * 0.22
+        cx, cy = x + w / 2, y + h / 2
+        draw.line((cx - arm, cy - arm, cx + arm, cy + arm), fill=PANEL, width=4)
+        draw.line((cx + arm, cy - arm, cx - arm, cy + arm), fill=PANEL, width=4)
         return
     fill = GOLD if record.outcome is Outcome.BONUS else PANEL if record.points else (233, 226, 213)
     draw.rounded_rectangle(box, 8, fill=fill, outline=EDGE if record.points else FAINT, width=2)
     ink = INK if record.points else MUTED
+    size_pt = 22 if h >= 36 else TEXT
     draw.text(
-        (x + CHIP_W / 2, y + 18), str(record.points), font=font(22, bold=bool(record.points)), fill=ink, anchor="mm"
+        (x + w / 2, y + h / 2), str(record.points), font=font(size_pt, bold=bool(record.points)), fill=ink, anchor="mm"
     )
 
 
-def render_scores(view: DiceView, labels: Labels, names: Sequence[str]) -> bytes:
-    """Draw the score table: players in seat order, totals, last turns, the target, the leader or winners."""
+_KEYED: tuple[tuple[str, TurnRecord], ...] = (
+    ("key_bonus", TurnRecord(seat=0, round=1, points=25, outcome=Outcome.BONUS, train=())),
+    ("key_zero", TurnRecord(seat=0, round=1, points=0, outcome=Outcome.INCOMPLETE, train=())),
+    ("key_crash", TurnRecord(seat=0, round=1, points=0, outcome=Outcome.CRASHED, train=())),
+)
+"""The chips the key explains, each drawn as the table draws it."""
+
+
+def _key(view: DiceView) -> list[str]:
+    """What the key under the table explains: the kinds of chip the table shows, and the leader's star if drawn."""
+    shown = [record for player in view.players for record in player.turns[-CHIPS:]]
+    found = {
+        "key_bonus": any(r.outcome is Outcome.BONUS for r in shown),
+        "key_zero": any(r.outcome is not Outcome.CRASHED and not r.points for r in shown),
+        "key_crash": any(r.outcome is Outcome.CRASHED for r in shown),
+        "key_leader": any(_leads(view, player) for player in view.players),
+    }
+    return [name for name, present in found.items() if present]
+
+
+def _leads(view: DiceView, player: PlayerLine) -> bool:
+    """Whether the row draws the leader's hollow star (a winner gets a gold one and a chip of its own)."""
+    return (
+        player.seat not in view.winners
+        and player.seat in view.leaders
+        and player.standing > 0
+        and not player.eliminated
+    )
+
+
+def _draw_key(canvas: Image.Image, words: _Words, names: Sequence[str], top: int) -> None:
+    """Draw the key: each kind of chip the table shows, with what it means, on one line."""
+    draw = ImageDraw.Draw(canvas)
+    chips = dict(_KEYED)
+    x, middle = 24, top + KEY_H / 2
+    for name in names:
+        if name in chips:
+            _turn_chip(draw, x, round(middle - KEY_CHIP[1] / 2), chips[name], KEY_CHIP)
+            x += KEY_CHIP[0] + 8
+        else:
+            _star(draw, x + 12, middle, 11, None)
+            x += 24 + 8
+        label = words(name)
+        draw.text((x, middle), label, font=font(TEXT), fill=MUTED, anchor="lm")
+        x += int(font(TEXT).getlength(label)) + 28
+
+
+def render_scores(view: DiceView, labels: Labels, names: Sequence[str], bots: Collection[int] = ()) -> bytes:
+    """Draw the score table: players in seat order, totals, last turns, the target, the leader or winners, the bot
+    mark beside the seats in `bots`, and a key to the chips under it."""
     words = _Words(labels)
     width = 900
     elimination = view.options.mode is GameMode.ELIMINATION
-    canvas = Image.new("RGB", (width, TOP + ROW * len(view.players) + 18), PAPER)
+    key = _key(view)
+    rows_end = TOP + ROW * len(view.players)
+    canvas = Image.new("RGB", (width, rows_end + (KEY_H + 8 if key else 0) + 18), PAPER)
     draw = ImageDraw.Draw(canvas)
 
     draw.text((24, 30), words("scores"), font=font(30, bold=True), fill=INK, anchor="lm")
@@ -394,12 +482,16 @@ def render_scores(view: DiceView, labels: Labels, names: Sequence[str]) -> bytes
     draw.text((400, TOP - 8), words("last_turns"), font=heading, fill=MUTED, anchor="ld")
     draw.text((width - 24, TOP - 8), words("best" if elimination else "total"), font=heading, fill=MUTED, anchor="rd")
     for player in view.players:
-        _score_row(canvas, words, view, player, names[player.seat], TOP + player.seat * ROW)
+        _score_row(canvas, words, view, player, names[player.seat], TOP + player.seat * ROW, player.seat in bots)
+    if key:
+        _draw_key(canvas, words, key, rows_end + 8)
     return _png(canvas)
 
 
-def _score_row(canvas: Image.Image, words: _Words, view: DiceView, player: PlayerLine, name: str, top: int) -> None:
-    """Draw one player's row: turn marker, name and mark, progress to the target, last turns, total."""
+def _score_row(
+    canvas: Image.Image, words: _Words, view: DiceView, player: PlayerLine, name: str, top: int, bot: bool
+) -> None:
+    """Draw one player's row: turn marker, name, bot and winner marks, progress to the target, last turns, total."""
     draw = ImageDraw.Draw(canvas)
     width = canvas.width
     out = player.eliminated
@@ -416,17 +508,21 @@ def _score_row(canvas: Image.Image, words: _Words, view: DiceView, player: Playe
     ink = MUTED if out else INK
     mark = words("out") if out else words("winner") if player.seat in view.winners else ""
     mark_w = font(TEXT, bold=True).getlength(mark) + 62 if mark else 36
-    name = _fit(name, 23, min(280, 392 - 74 - mark_w), bold=True)
-    end = 74 + font(23, bold=True).getlength(name)
+    bot_w = BOT_MARK - 2 + 8 if bot else 0
+    name, face = fitted(name, 23, min(280, 392 - 74 - mark_w) - bot_w, bold=True, minimum=TEXT)  # condensed first
+    end = 74 + face.getlength(name)
     middle = top + (24 if race else ROW // 2)  # a race row has its progress bar under the name
-    draw.text((74, middle), name, font=font(23, bold=True), fill=ink, anchor="lm")
+    draw.text((74, middle), name, font=face, fill=ink, anchor="lm")
     if out:
         draw.line((70, middle + 1, end + 4, middle + 1), fill=ink, width=3)
+    if bot:
+        end = _paste_bot_mark(canvas, end + 8, middle, BOT_MARK - 2)
+    if out:
         _chip(draw, end + 14, middle - 15, mark, MUTED)
     elif player.seat in view.winners:
         _star(draw, end + 20, middle, 12, GOLD)
         _chip(draw, end + 40, middle - 15, mark, INK)
-    elif player.seat in view.leaders and player.standing > 0:
+    elif _leads(view, player):
         _star(draw, end + 20, middle, 11, None)
 
     if race:

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from render.cardgame.words import city_word
 from render.fonts import font
+from render.glyphs import bot_mark
 from render.ttr.cards import card_image, draw_card, paste_card
 from render.ttr.palette import ACCENT, DARK_INK, LIGHT_INK, PAPER_MUTED, PAPER_TEXT, RGB
 from render.ttr.symbols import draw_star_icon
@@ -235,3 +236,11 @@ def paste_ghost(image: Image.Image, x: float, y: float, color: str, width: int, 
 def dashed_slot(image: Image.Image, box: Box, ink: RGB) -> None:
     """An empty card place, outlined in dashes."""
     _dashed(ImageDraw.Draw(image), box, ink)
+
+
+def paste_bot_mark(image: Image.Image, x: float, middle: float, size: int, colour: RGB) -> float:
+    """The bot mark (a robot's head, the picture font has no 🤖) with its left edge at `x`, centred on `middle`, as
+    a bot player's name carries it; returns where it ends."""
+    mark = bot_mark(size, colour)
+    image.paste(mark, (round(x), round(middle - size / 2)), mark)
+    return x + size

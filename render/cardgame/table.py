@@ -1,5 +1,6 @@
 """The table everyone sees: the face-up cards, the piles, the big-city bonuses, the last move, and each player's
-Rail Yard by colour, Train Stack (face down, with its size), hand size and ticket count.
+Rail Yard by colour, Train Stack (face down, with its size), hand size and ticket count; a bot player's name carries
+the bot mark.
 
 Drawn from the public view only, for the size Discord shows it (about 450–550 px wide, at most about 300 high):
 landscape, players two to a row, counts large. The last move is spelled out above the market, the last play's
@@ -9,6 +10,7 @@ groups are ringed in gold and a robbed group shows crossed out; a banner says wh
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -20,6 +22,7 @@ from render.cardgame.pieces import (
     bonus_card,
     dashed_slot,
     fan_width,
+    paste_bot_mark,
     paste_ghost,
     paste_group,
     paste_pile,
@@ -52,6 +55,8 @@ CARD_W, CARD_H = 70, 100
 PILE_GAP = 16
 BONUS_W, BONUS_H = 128, 52
 BANNER_H = 54
+BOT_MARK = 24
+"""The bot mark beside a name, as tall as the name's letters."""
 PANEL_GAP = 12
 PANEL_H = 160
 YARD_CARD = (50, 72)
@@ -155,8 +160,9 @@ def _yard_card(view: CardGameView, panel_w: float) -> tuple[int, int]:
     return width, round(width * YARD_CARD[1] / YARD_CARD[0])
 
 
-def table_image(view: CardGameView, labels: Labels, names: Names) -> Image.Image:
-    """Draw the table of a game from its public view (a seat's view draws the same, nothing private added)."""
+def table_image(view: CardGameView, labels: Labels, names: Names, bots: Collection[int] = ()) -> Image.Image:
+    """Draw the table of a game from its public view (a seat's view draws the same, nothing private added); the
+    names of the seats in `bots` carry the bot mark."""
     layout = table_layout(view)
     image = Image.new("RGB", layout.size, PANEL_BG)
     draw = ImageDraw.Draw(image)
@@ -168,17 +174,17 @@ def table_image(view: CardGameView, labels: Labels, names: Names) -> Image.Image
     draw.text((PAD, top + 14), status, font=face, fill=PANEL_TEXT)
     title, face = fitted(word(labels, "table.title"), 16, 290, minimum=WORD)
     draw.text((WIDTH - PAD, top + 20), title, font=face, fill=PANEL_MUTED, anchor="ra")
-    _last_move(image, draw, view, layout.last_move, labels, names)
+    _last_move(image, draw, view, layout.last_move, labels, names, bots)
     _market(image, draw, view, layout, labels)
     last = _last_play(view)
     for player in view.players:
-        _panel(image, draw, view, layout, player.seat, labels, names, last)
+        _panel(image, draw, view, layout, player.seat, labels, names, last, player.seat in bots)
     return image
 
 
-def render_table(view: CardGameView, labels: Labels, names: Names) -> bytes:
+def render_table(view: CardGameView, labels: Labels, names: Names, bots: Collection[int] = ()) -> bytes:
     """The table as PNG bytes, for the public turn messages, in the tables' fixed palette."""
-    return encode(table_image(view, labels, names), palette=table_palette())
+    return encode(table_image(view, labels, names, bots), palette=table_palette())
 
 
 @stored(maxsize=1)
@@ -229,7 +235,13 @@ def _banner(draw: ImageDraw.ImageDraw, view: CardGameView, box: Box, labels: Lab
 
 
 def _last_move(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: CardGameView, box: Box, labels: Labels, names: Names
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: CardGameView,
+    box: Box,
+    labels: Labels,
+    names: Names,
+    bots: Collection[int],
 ) -> None:
     """The latest move in one line: who, what (counts in words), the cards taken or played, any robbery."""
     move = view.last_move
@@ -245,9 +257,12 @@ def _last_move(
     image.paste(b, (round(x), round(middle - 14)), b)
     x += 36
     what, minis, robbery = _move_words(move, labels, names)
-    name, face = fitted(player_name(names, move.seat), 22, 220, bold=True, minimum=WORD)
+    bot = move.seat in bots
+    name, face = fitted(player_name(names, move.seat), 22, 220 - (BOT_MARK + 6 if bot else 0), bold=True, minimum=WORD)
     draw.text((x, middle), name, font=face, fill=PANEL_TEXT, anchor="lm")
     x += face.getlength(name) + 8
+    if bot:
+        x = paste_bot_mark(image, x - 2, middle, BOT_MARK - 2, PANEL_TEXT) + 8
     room = x1 - x - len(minis) * (MINI[0] + 5) - (10 if minis else 0)
     if robbery:
         room -= min(room * 0.5, font(20, bold=True).getlength(robbery) + 12)
@@ -348,8 +363,9 @@ def _panel(
     labels: Labels,
     names: Names,
     last: PlayView | None,
+    bot: bool,
 ) -> None:
-    """One player: badge, name, cards and tickets held; the Rail Yard; the Train Stack."""
+    """One player: badge, name (and the bot mark), cards and tickets held; the Rail Yard; the Train Stack."""
     player = view.players[seat]
     box = layout.rows[seat]
     x0, y0, x1, y1 = box
@@ -362,8 +378,12 @@ def _panel(
     image.paste(b, (round(x0) + 16, round(y0) + 9), b)
     stats_left = _stats(draw, view, seat, x1 - 16, y0 + 27)
     name_x = x0 + 60
-    name, face = fitted(player_name(names, seat), 24, stats_left - name_x - 12, bold=True, minimum=WORD)
-    draw.text((name_x, y0 + 27), name, font=face, fill=ACCENT if active else PANEL_TEXT, anchor="lm")
+    room = stats_left - name_x - 12 - (BOT_MARK + 8 if bot else 0)
+    name, face = fitted(player_name(names, seat), 24, room, bold=True, minimum=WORD)
+    ink = ACCENT if active else PANEL_TEXT
+    draw.text((name_x, y0 + 27), name, font=face, fill=ink, anchor="lm")
+    if bot:
+        paste_bot_mark(image, name_x + face.getlength(name) + 8, y0 + 27, BOT_MARK, ink)
     card_w, card_h = layout.group_card
     cards_y = y0 + 54
     note = _note(view, seat, labels)

@@ -11,7 +11,17 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n import table
-from render.dice import LABEL_KEYS, MUTED, PAPER, render_finished_turn, render_scores, render_turn
+from render.dice import (
+    KEY_H,
+    LABEL_KEYS,
+    MUTED,
+    PAPER,
+    ROW,
+    TOP,
+    render_finished_turn,
+    render_scores,
+    render_turn,
+)
 from render.dice_faces import car_sprite
 from rules.dice import DiceEngine, DiceOptions, DiceState, DiceView, Face, GameMode
 from rules.dice.state import OpeningRoll, Outcome, Turn, TurnRecord
@@ -108,8 +118,44 @@ def test_turn_picture_size_mode_and_weight() -> None:
 def test_score_picture_grows_with_players() -> None:
     for view in score_views():
         png = render_scores(view, EN, NAMES)
-        assert image(png).size == (900, 112 + 64 * len(view.players) + 18)
+        assert image(png).size == (900, TOP + ROW * len(view.players) + KEY_H + 8 + 18), "rows, then the key"
         assert len(png) < 30_000
+
+
+def test_the_key_under_the_scores_explains_each_kind_of_chip_the_table_shows() -> None:
+    view = ENGINE.view(played(5, GameMode.ELIMINATION, 5), None)
+    shown = [record for player in view.players for record in player.turns[-6:]]
+    kinds = {
+        "dice.picture.key_bonus": any(r.outcome is Outcome.BONUS for r in shown),
+        "dice.picture.key_crash": any(r.outcome is Outcome.CRASHED for r in shown),
+        "dice.picture.key_zero": any(r.outcome is Outcome.INCOMPLETE for r in shown),
+    }
+    words = Recorder()
+    render_scores(view, words, NAMES)
+    assert {key for key, present in kinds.items() if present} == {k for k in words.asked if k in kinds}
+    assert any(kinds.values())
+    unplayed = ENGINE.view(ENGINE.new_game(DiceOptions(), 3, seed=1), None)
+    words = Recorder()
+    assert image(render_scores(unplayed, words, NAMES)).size[1] == TOP + ROW * 3 + 18, "no chips, no key"
+    assert not any(key.startswith("dice.picture.key_") for key in words.asked)
+
+
+def drawn_apart(one: bytes, other: bytes) -> tuple[int, int, int, int] | None:
+    """The box where two pictures differ by more than their palettes' rounding, or None."""
+    difference = ImageChops.difference(image(one).convert("L"), image(other).convert("L"))
+    return difference.point(lambda value: 255 if value > 40 else 0).getbbox()
+
+
+def test_a_bot_players_name_carries_the_bot_mark_in_its_row_and_title_only() -> None:
+    view = score_views()[0]
+    changed = drawn_apart(render_scores(view, EN, NAMES), render_scores(view, EN, NAMES, bots={1}))
+    assert changed is not None, "the mark is drawn"
+    assert changed[1] >= TOP + ROW and changed[3] <= TOP + 2 * ROW and changed[2] < 400, "beside seat 1's name"
+    turn = turn_views()[1]
+    assert turn.turn is not None
+    changed = drawn_apart(render_turn(turn, EN, NAMES), render_turn(turn, EN, NAMES, {turn.turn.seat}))
+    assert changed is not None and changed[3] <= 60, "in the title"
+    assert render_turn(turn, EN, NAMES, {turn.turn.seat + 1}) == render_turn(turn, EN, NAMES), "another seat's bot"
 
 
 def test_pictures_are_deterministic_and_labels_may_be_a_function() -> None:
@@ -194,7 +240,7 @@ def test_scores_mark_the_eliminated_and_the_bar() -> None:
 def test_opening_pictures_render_for_any_table(players: int) -> None:
     view = ENGINE.view(ENGINE.new_game(DiceOptions(), players, seed=players), None)
     assert image(render_turn(view, EN, NAMES)).size == (900, 400)
-    assert image(render_scores(view, EN, NAMES)).size[1] == 112 + 64 * players + 18
+    assert image(render_scores(view, EN, NAMES)).size[1] == TOP + ROW * players + 18
 
 
 def relative_luminance(colour: tuple[int, int, int]) -> float:
@@ -230,3 +276,16 @@ def test_every_text_is_at_least_7_px_tall_when_shown_450_px_wide(monkeypatch: py
 def test_secondary_words_keep_their_contrast_on_the_paper() -> None:
     light, dark = sorted((relative_luminance(PAPER), relative_luminance(MUTED)), reverse=True)
     assert (light + 0.05) / (dark + 0.05) >= 4.5
+
+
+def test_a_long_score_sum_keeps_every_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: object, text: str, *args: object, **kwargs: object) -> None:
+        drawn.append(text)
+        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    render_finished_turn(FINISHED["score"], EN, NAMES)
+    assert "2 × (10+3+2+1)" in drawn

@@ -1,10 +1,11 @@
 """The card game's controller: the shared card-table presentation with its presenter (`_presenter.py`) plugged in,
-and the 4-player first scoring in a message of its own.
+the 4-player first scoring in a message of its own, and no private answer that only repeats the public line.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, cast
 
 import discord
 
@@ -12,7 +13,9 @@ from bot.exts.cardgame import _pictures
 from bot.exts.cardgame._presenter import TURN_STARTED, CardGamePresenter, first_scoring_message
 from bot.exts.cardgame._private import GAME
 from bot.i18n import text
+from bot.services.games import Outcome
 from bot.storage.games import GameRecord
+from bot.ui.answers import acknowledge, is_private
 from bot.ui.pictures import Picture
 from bot.ui.table_controller import TableController
 from rules.cardgame import CardGameEngine, CardGameState
@@ -21,6 +24,8 @@ from rules.cardgame.view import CardGameView
 from rules.engine import Event
 
 FIRST_SCORING = "cardgame.event.first_scoring"
+
+log = logging.getLogger(__name__)
 
 
 class CardGameController(TableController[CardGameState, CardGameView, CardGameView, CardGameAction]):
@@ -38,6 +43,21 @@ class CardGameController(TableController[CardGameState, CardGameView, CardGameVi
     def public_view(self, game_id: int) -> CardGameView:
         """The public view of a running game already loaded."""
         return self._public(game_id)
+
+    async def _answer_actor(self, outcome: Outcome, interaction: discord.Interaction[Any]) -> None:
+        """A move picked in the player's private hand (a play) whose only news is what the turn message tells
+        everyone takes the hand away, rather than leaving its stale menus or repeating that line privately; any
+        other answer is the shared one (a card drawn blind, tickets kept, the next choice, a command's answer)."""
+        clicked_privately = interaction.type is discord.InteractionType.component and is_private(interaction.message)
+        mine = cast(CardGameView, self.engine.view(cast(CardGameState, outcome.state), outcome.seat))
+        if not clicked_privately or any(e.to == outcome.seat for e in outcome.events) or self.table.needs_choice(mine):
+            await super()._answer_actor(outcome, interaction)
+            return
+        await acknowledge(interaction)
+        try:
+            await interaction.delete_original_response()
+        except discord.NotFound:
+            log.info("the private hand of game %s was gone before the move took it away", outcome.record.id)
 
     async def _between_turns(
         self, record: GameRecord, language: str, public: CardGameView, events: list[Event]

@@ -22,9 +22,9 @@ DETAIL = "score-detail.png"
 
 
 async def table(language: str, record: GameRecord, view: CardGameView) -> bytes:
-    """The table everyone sees (what the turn messages show)."""
+    """The table everyone sees (what the turn messages show), bot players' names marked."""
     key = (record.id, record.version, "table", language)
-    return await PICTURES.get(key, render_table, view, labels(language), plain_names(record))
+    return await PICTURES.get(key, render_table, view, labels(language), plain_names(record), bot_seats(record))
 
 
 async def hand(language: str, record: GameRecord, view: CardGameView, places: str | None = None) -> bytes:

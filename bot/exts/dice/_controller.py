@@ -1,24 +1,33 @@
-"""Presenting the dice game: each accepted move becomes an edited or a new turn message."""
+"""Presenting the dice game: a message per turn, edited while a person plays it and told whole once it is over (a
+bot player's turn is posted once it is over); the table at the end."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.drawing import build_once
-from bot.exts.dice._presenter import GAME, action_buttons, final_message, narration, turn_message
+from bot.exts.dice._presenter import GAME, action_buttons, final_message, finished_turn_message, turn_message
+from bot.exts.dice._story import by_turn, showing_now, story, winners
 from bot.i18n import language_of, render, text
 from bot.services.games import Outcome
 from bot.storage.games import GameRecord
-from bot.ui.answers import Reply, acknowledge, answer
+from bot.ui.answers import Reply, answer
 from bot.ui.components import view_of
 from bot.ui.controller import GameController
 from rules.dice import DiceView
-from rules.engine import Message
+from rules.engine import Event, Message
 
-# Moves after which the same turn goes on with the same dice showing: the turn message is edited, not reposted.
-_SAME_ROLL_EVENTS = frozenset({"dice.event.added", "dice.event.train_full"})
+
+@dataclass
+class TurnSoFar:
+    """What a turn's message tells: a preface (the roll-off before the first turn, or why the channel is shown the
+    game as it stands), then the turn's public events so far."""
+
+    preface: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
 
 class DiceController(GameController):
@@ -28,8 +37,8 @@ class DiceController(GameController):
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
-        self._told: dict[int, list[str]] = {}
-        """Game id → what the turn message tells: the turn so far, after what happened since the last one."""
+        self._turns: dict[int, TurnSoFar] = {}
+        """Game id → what the message of the turn in play tells."""
 
     async def start(self, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
         """Post the first turn message, with the roll-off and the first roll the engine already made, unless a
@@ -64,23 +73,25 @@ class DiceController(GameController):
             await self.show_turn(record, message, interaction, kind="final")
             self.forget(record.id)
             return
-        lines = [
+        preface = [
             self._opening_line(language, record, view)
             if opening
             else text(language, self.bot.shown.catch_up_reason(record.id))
         ]
-        self._told[record.id] = lines
-        if opening and view.turn is not None and record.bot_plays(view.turn.seat):  # told with the first person's turn
+        turn = self._turns[record.id] = TurnSoFar(preface, showing_now(view))
+        if opening and view.turn is not None and record.bot_plays(view.turn.seat):  # posted once the bot's turn is over
             if interaction is not None:
                 await self.acknowledge_turn(interaction)
             self.bot.shown.mark_shown(record.id, record.version)
             return
-        message = await build_once(turn_message, language, record, view, lines)
+        told = story(language, turn.events, self.names(record))
+        message = await build_once(turn_message, language, record, view, told, turn.preface)
         message.ping = True
         await self.show_turn(record, message, interaction)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        """Edit the turn message after an add; post a new one after a roll or a new turn; the table at the end.
+        """Edit the turn message after a move that keeps the turn; tell the turn whole once it is over and post the
+        next person's; the table at the end.
 
         In version order: a move older than what the channel shows is skipped, and a channel that missed a move is
         shown the turn as it stands."""
@@ -97,41 +108,51 @@ class DiceController(GameController):
                     await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
 
     async def _present(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        """A person's rolls and adds edit their turn message, and the move that ends their turn is told there; bot
-        players' turns are told in the next person's message (one message per person's turn); the table at the end."""
+        """One message per turn: a person's rolls and adds edit theirs; the move that ends a turn tells that turn
+        whole (a bot player's in a message of its own, posted now); the next person's turn gets a new message."""
         record = outcome.record
         language = await self.public_language(record)
         view: DiceView = self.service.engine(GAME).view(outcome.state, None)  # type: ignore[assignment]
-        lines = narration(language, outcome.events, self.names(record))
-        passed = outcome.finished or (view.turn is not None and view.turn.seat != outcome.seat)
-        if passed and record.id in self._live:
-            await self.retire_turn(record.id, story=[*self._told.get(record.id, []), *lines])
-            told: list[str] = []
-        else:
-            told = [*self._told.get(record.id, []), *lines]
-        self._told[record.id] = told
+        names = self.names(record)
+        in_play, *begun = by_turn(outcome.events)
+        turn = self._turns.setdefault(record.id, TurnSoFar())
+        turn.events.extend(in_play)
+        if begun or outcome.finished:
+            await self._tell_finished(record, language, view, turn)
+            turn = self._turns[record.id] = TurnSoFar(events=begun[0] if begun else [])
         if outcome.finished:
             result = self.service.engine(GAME).result(outcome.state)
-            message = await build_once(final_message, language, record, view, told, result)
+            last = winners(language, outcome.events, names)
+            message = await build_once(final_message, language, record, view, last, result)
             await self.show_turn(record, message, interaction, kind="final")
             self.forget(record.id)
             return
         assert view.turn is not None
-        if record.bot_plays(view.turn.seat):
+        if record.bot_plays(view.turn.seat) and record.id not in self._live:  # told once the bot's turn is over
             if interaction is not None and interaction.type is discord.InteractionType.application_command:
-                await answer(interaction, Reply("\n".join(lines)))
-            elif interaction is not None:
-                await acknowledge(interaction)
+                await answer(interaction, Reply(text(language_of(interaction.locale), "bot.answer.done")))
             self.bot.shown.mark_shown(record.id, record.version)
             return
-        message = await build_once(turn_message, language, record, view, told)
-        message.ping = passed
-        await self.show_turn(record, message, interaction, in_place=not passed)
+        told = story(language, turn.events, names)
+        message = await build_once(turn_message, language, record, view, told, turn.preface)
+        message.ping = bool(begun)
+        await self.show_turn(record, message, interaction, in_place=not begun)
+
+    async def _tell_finished(self, record: GameRecord, language: str, view: DiceView, turn: TurnSoFar) -> None:
+        """Tell the turn just over whole, with the train as it ended: in its own message (edited: a person's turn,
+        its buttons gone) or in a new one (a bot player's turn, not shown until now)."""
+        told = story(language, turn.events, self.names(record))
+        message = await build_once(finished_turn_message, language, record, view, told, turn.preface)
+        live = self._live.pop(record.id, None)
+        if live is not None and await self._edit(record, live.where, message):
+            self._retired[record.id] = live.where
+        else:
+            self._retired[record.id] = await self.post(record, message)
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a game that ended, what its turn message tells included."""
         super().forget(game_id)
-        self._told.pop(game_id, None)
+        self._turns.pop(game_id, None)
 
     async def fresh_controls(
         self, interaction: discord.Interaction[Any], game_id: int, language: str

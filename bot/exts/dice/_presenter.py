@@ -1,8 +1,9 @@
-"""The dice game's public messages: the turn message (picture, narration, buttons) and the final table."""
+"""The dice game's public messages: a message per turn (its story, picture and buttons while it is played; its
+whole story and the train as it ended once it is over) and the final table."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import discord
 
@@ -12,10 +13,10 @@ from bot.ui.components import GameComponent, button
 from bot.ui.controller import GameController, TurnMessage
 from bot.ui.custom_ids import act_id, rematch_id
 from bot.ui.hints import with_hints
-from bot.ui.pictures import Picture, plain_names
-from render.dice import render_scores, render_turn
+from bot.ui.pictures import Picture, bot_seats, plain_names
+from render.dice import render_finished_turn, render_scores, render_turn
 from rules.dice import Add, DiceEngine, DiceView, Face, Freight, Roll, Stop
-from rules.engine import Event, GameResult
+from rules.engine import GameResult
 
 GAME = DiceEngine.game_id
 _COLOUR = discord.Colour.from_rgb(191, 54, 12)
@@ -32,11 +33,6 @@ _FACE_EMOJI = {
     Face.BOXCAR: "📦",
     Face.CABOOSE: "🍽️",
 }
-
-
-def narration(language: str, events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
-    """The public events of a move, one line each."""
-    return [render(language, event, names) for event in events if event.public]
 
 
 def action_buttons(language: str, record: GameRecord, view: DiceView) -> list[GameComponent]:
@@ -77,19 +73,21 @@ def turn_picture(language: str, record: GameRecord, view: DiceView) -> Picture:
         round=view.round,
         points=view.turn.score.points,
     )
-    return Picture("turn.png", render_turn(view, labels(language), names), alt)
+    return Picture("turn.png", render_turn(view, labels(language), names, bot_seats(record)), alt)
 
 
-def turn_message(language: str, record: GameRecord, view: DiceView, lines: Sequence[str]) -> TurnMessage:
-    """The message of a person's turn: who is rolling (mentioned), what happened, the dice, standings, buttons."""
+def turn_message(
+    language: str, record: GameRecord, view: DiceView, story: Sequence[str], preface: Sequence[str] = ()
+) -> TurnMessage:
+    """The message of a turn in play: who is rolling (mentioned), the turn so far (after a `preface`: the roll-off
+    before the first turn, or why the channel is shown the game as it stands), the dice, standings, buttons."""
     assert view.turn is not None
     seat = view.turn.seat
     who = GameController.mention(record, seat)
-    title = text(language, "dice.message.turn_title", round=view.round, player=GameController.names(record)[seat])
     return TurnMessage(
-        heading=f"### {title}",
+        heading=_heading(language, record, view.round, seat),
         call=text(language, "dice.message.your_turn", player=who),
-        blocks=["\n".join(lines[-12:])],
+        blocks=_told(preface, story),
         pictures=[turn_picture(language, record, view)],
         status=[
             f"⚠️ **{text(language, 'dice.message.last_round')}**" if view.last_round else "",
@@ -98,6 +96,36 @@ def turn_message(language: str, record: GameRecord, view: DiceView, lines: Seque
         controls=action_buttons(language, record, view),
         accent=_COLOUR.value,
     )
+
+
+def finished_turn_message(
+    language: str, record: GameRecord, view: DiceView, story: Sequence[str], preface: Sequence[str] = ()
+) -> TurnMessage:
+    """The message of the turn just over (`view.previous`), as the channel keeps it: the whole turn from its first
+    roll to its score, and the train as it ended; no buttons."""
+    turn = view.previous
+    assert turn is not None
+    alt = text(
+        language, "dice_turn.alt.finished", player=plain_names(record)[turn.seat], round=turn.round, points=turn.points
+    )
+    picture = render_finished_turn(turn, labels(language), plain_names(record), bot_seats(record))
+    return TurnMessage(
+        heading=_heading(language, record, turn.round, turn.seat),
+        blocks=_told(preface, story),
+        pictures=[Picture("turn.png", picture, alt)],
+        accent=_COLOUR.value,
+    )
+
+
+def _heading(language: str, record: GameRecord, round_: int, seat: int) -> str:
+    """A turn message's heading: the game, the round and whose turn."""
+    title = text(language, "dice.message.turn_title", round=round_, player=GameController.names(record)[seat])
+    return f"### {title}"
+
+
+def _told(preface: Sequence[str], story: Sequence[str]) -> list[str]:
+    """A turn message's text blocks: the preface, then the turn's story."""
+    return [block for block in ("\n".join(preface), "\n".join(story)) if block]
 
 
 def final_message(
@@ -113,7 +141,7 @@ def final_message(
     )
     picture = Picture(
         "scores.png",
-        render_scores(view, labels(language), plain),
+        render_scores(view, labels(language), plain, bot_seats(record)),
         text(language, "dice_turn.alt.scores", scores=scores),
     )
     title = text(language, "dice.message.over_title")

@@ -243,8 +243,8 @@ async def test_plays_through_the_menus_colour_size_locomotives_three_colours_and
     big = next(a for a in log if a.startswith("play:") and sum(map(int, a.split(":")[2:])) >= 6)
     assert int(big.split(":")[3]) > 0, "a group with locomotives, chosen by size and then locomotives"
     assert any(a.startswith("play3:") for a in log) and "keep:none" in log
-    ann = [m for m in stand_in.messages if m.ephemeral and m.recipient_id == stand_in.user("Ann").id]  # used: gone
-    menus = [c for m in ann for r in revisions(m) for c in walk(r)]
+    ann = [m for m in stand_in.messages if m.ephemeral and m.recipient_id == stand_in.user("Ann").id]
+    menus = [c for m in ann for r in revisions(m) for c in walk(r)]  # the hands played from included: taken away
     assert any(c["custom_id"].split(":")[3] == "size" for c in menus), "more plays than a menu holds: size first"
     three = next(c for c in menus if c["custom_id"].split(":")[3] == "three")
     assert three["min_values"] == three["max_values"] == 3
@@ -320,3 +320,26 @@ async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDisc
         assert other.ephemeral and other.message is not None
         assert [a.filename for a in other.message.attachments] == ["tickets.png"], "Ticket to Ride's own hand"
         assert (await stand_in.slash("Cat", "hand")).text.startswith("You are not playing")
+
+
+async def test_a_whole_game_leaves_no_private_message_that_only_repeats_the_public_line(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players, game_id = await playing(stand_in, bot, GAME, ("Ann", "Ben"), 2)
+        await players.play_to_the_end(game_id, seed=2)
+        log = await bot.service.store.actions(game_id)
+    public = {
+        line.strip() for m in stand_in.messages if not m.ephemeral for r in revisions(m) for line in r.text.splitlines()
+    }
+    for name in ("Ann", "Ben"):
+        for message in stand_in.ephemerals(name):
+            lines = [line.strip() for line in message.text.splitlines() if line.strip()]
+            if message.attachments or walk(message.revision()):
+                continue  # a hand, a choice or a menu: asked for, and private
+            assert not all(line in public for line in lines), f"{name} is told privately only what all see: {lines}"
+    played = [a for _, a in log if a.startswith(("play:", "play3:"))]
+    hands_used = [
+        m for m in stand_in.messages if m.ephemeral and m.deleted and any("color" in verbs(r) for r in revisions(m))
+    ]
+    assert played and len(hands_used) == len(played), "each hand a play was made from is taken away, not repeated"

@@ -1,12 +1,14 @@
-"""What a whole game leaves in its channel, for every game: one message per person's turn at most (bot players'
-turns folded in, no new picture when the table did not change), Components V2 messages within Discord's limits,
-and alt text on every picture the bot sends, public or private."""
+"""What a whole game leaves in its channel, for every game: in the card-table games one message per person's turn
+at most (bot players' turns folded in, no new picture when the table did not change), in the dice game one message
+per turn (a bot player's too: each tells its turn whole), Components V2 messages within Discord's limits, and alt
+text on every picture the bot sends, public or private."""
 
 from __future__ import annotations
 
 import pytest
 
 from localdiscord import LocalDiscord, RecordedMessage
+from rules.dice import DiceEngine
 from tests.bot.e2e.helpers import Running, table
 
 GAMES = [("dice", {}), ("ticket-to-ride", {"map": "usa"}), ("ticket-to-ride-cards", {})]
@@ -20,7 +22,7 @@ def _all_pictures(message: RecordedMessage) -> list[tuple[str, str | None]]:
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
-async def test_a_whole_game_reads_as_one_message_per_persons_turn_with_every_picture_described(
+async def test_a_whole_game_reads_as_one_message_per_turn_with_every_picture_described(
     stand_in: LocalDiscord, running: Running, game: str, options: dict[str, object]
 ) -> None:
     async with running(threads=None) as bot:  # a server that never chose: the game gets a thread of its own
@@ -38,7 +40,14 @@ async def test_a_whole_game_reads_as_one_message_per_persons_turn_with_every_pic
     ann = f"<@{stand_in.user('Ann').id}>"
     assert turns
     first_versions = [m.history[0] if m.history else m.revision() for m in turns]
-    assert all(ann in _texts(r.components) for r in first_versions), "a message for Ann's turns only"
+    if game == "dice":
+        assert finished.state is not None
+        played = DiceEngine().load_state(finished.state).history
+        assert len(turns) == len(played), "a message per turn"
+        anns = [r for r in first_versions if ann in _texts(r.components)]
+        assert len(anns) == sum(turn.seat == 0 for turn in played), "Ann called once per turn of hers"
+    else:
+        assert all(ann in _texts(r.components) for r in first_versions), "a message for Ann's turns only"
     described = [p for m in stand_in.messages for p in _all_pictures(m)]
     assert described and all(alt and alt.strip() for _, alt in described), "every picture has alt text"
     assert all(p.description for m in messages for p in m.pictures), "every gallery item is described"

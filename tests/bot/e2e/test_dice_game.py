@@ -30,6 +30,33 @@ async def test_a_whole_game_from_newgame_to_the_winner(stand_in: LocalDiscord, r
     assert turn_pictures, "every turn message carries the roll picture"
 
 
+async def test_a_whole_game_tells_each_turn_in_one_message_a_line_per_roll_and_ends_with_the_winner(
+    stand_in: LocalDiscord, running: Running
+) -> None:
+    async with running() as bot:
+        players = table(stand_in, bot, "Ann", "Ben")
+        record = await players.open("dice", bots=1)
+        finished = await players.play_to_the_end(record.id, seed=3)
+        final = await bot.shown.message(record.id, "final")
+
+    assert finished.state is not None and final is not None
+    state = DiceEngine().load_state(finished.state)
+    names = {s.seat: s.display_name for s in finished.seats}
+    turns = [m for m in stand_in.channel_messages() if "· round" in m.text]
+    assert len(turns) == len(state.history), "one message per turn"
+    for message, played in zip(turns, state.history, strict=True):
+        lines = message.text.splitlines()
+        rolls = [line.split(":")[0] for line in lines if line.startswith("Roll ")]
+        assert rolls == [f"Roll {n}" for n in range(1, len(rolls) + 1)], "a line per roll, from the first roll"
+        assert not any(line.endswith("to the train.") for line in lines), "no line per die added"
+        assert message.buttons() == [], "a turn over keeps no buttons"
+        assert f"round {played.round} · {names[played.seat]}'s turn" in lines[0]
+    assert "this is the last round" not in turns[-1].text, "the turn that ends the game does not announce a round"
+    told = stand_in.message(final[1]).text.splitlines()
+    won = [f"{names[seat]} wins with {state.standing(seat)} points!" for seat in state.winners()]
+    assert won and all(line in told for line in won), "the game's last line names who won"
+
+
 def await_result(state_json: str | None) -> object:
     """The engine's result of a stored final state."""
     assert state_json is not None

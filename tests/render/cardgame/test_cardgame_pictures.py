@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from functools import partial
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n import text
 from render.cardgame import (
@@ -31,6 +31,7 @@ from render.cardgame.pieces import CARD_RIM, Box
 from render.cardgame.table import COUNTDOWN, ROBBED, table_layout
 from render.ttr.palette import (
     ACCENT,
+    BAD,
     CARD_FILL,
     DARK_INK,
     GOOD,
@@ -223,6 +224,23 @@ def test_a_robbery_is_shown_crossed_out_in_the_robbed_players_panel(robbery: Car
     assert table_layout(later).robbed == {}, "only the last turn's robbery is shown"
 
 
+def test_a_bot_players_name_carries_the_bot_mark_in_its_panel_and_the_last_move(robbery: CardGameState) -> None:
+    view = ENGINE.view(robbery, None)
+    assert view.last_move is not None
+    mover = view.last_move.seat
+    other = next(p.seat for p in view.players if p.seat != mover)
+    layout = table_layout(view)
+    people = table_image(view, EN, NAMES).convert("L")
+    for seat in (mover, other):
+        marked = table_image(view, EN, NAMES, bots={seat}).convert("L")
+        changed = ImageChops.difference(people, marked).point(lambda v: 255 if v > 40 else 0)
+        x0, y0, x1, _y1 = layout.rows[seat]
+        in_panel = changed.crop((round(x0), round(y0), round(x1), round(y0) + 54)).getbbox()
+        assert in_panel is not None, f"seat {seat}: the mark beside the name in its panel"
+        in_last_move = changed.crop(tuple(round(v) for v in layout.last_move)).getbbox()  # type: ignore[arg-type]
+        assert (in_last_move is not None) == (seat == mover), "and beside the mover's name in the last move"
+
+
 def test_the_last_move_is_told_with_its_counts_and_its_robbery(robbery: CardGameState) -> None:
     view = ENGINE.view(robbery, None)
     assert view.last_move is not None and view.last_move.play is not None
@@ -341,14 +359,64 @@ def test_the_ticket_choice_is_one_ticket_per_line_in_large_text(
     layout = hand_layout(view)
     boxes = [layout.offered[t.id] for t in view.offered or []]
     assert len(boxes) == 6 and layout.tickets_top is None
-    assert all(b[0] == boxes[0][0] and b[2] - b[0] > HAND_WIDTH * 0.9 for b in boxes), "each across the width"
+    assert all(b[0] == boxes[0][0] and b[2] - b[0] > HAND_WIDTH * 0.6 for b in boxes), "each across the right column"
     assert all(a[3] < b[1] for a, b in itertools.pairwise(boxes)), "stacked top to bottom"
-    assert layout.cards_top > boxes[-1][3], "the cards held follow the choice"
+    assert max(box[2] for box in layout.cards.values()) < boxes[0][0], "the cards held beside the choice, on the left"
     with drawn_text(monkeypatch) as seen:
         image = hand_image(view, RU, NAMES)
     assert_readable_at_chat_width(seen, image.width, 9.5)
     routes = [size for shown, size in seen if "–" in shown]
     assert len(routes) == 6 and min(routes) * CHAT_WIDTH / image.width >= 14, "the cities read large"
+
+
+def test_a_private_hand_is_no_taller_than_wide(
+    opening: CardGameState,
+    robbery: CardGameState,
+    second_deck: CardGameState,
+    last_round: CardGameState,
+    beginners: CardGameState,
+    two_middle: CardGameState,
+) -> None:
+    drawing = play(2, 10, lambda s, m: s.phase == "tickets" and len(s.players[s.current].tickets) >= 11)
+    for state in (opening, robbery, second_deck, last_round, beginners, two_middle, drawing):
+        for seat in range(state.n_players):
+            width, height = hand_image(seat_view(state, seat), RU, NAMES).size
+            assert height <= width, (state.phase, seat, width, height)
+    beside_a_choice = hand_layout(seat_view(drawing, drawing.current))
+    assert beside_a_choice.listed and beside_a_choice.columns == 2, "many tickets held, listed in two columns"
+
+
+def full_yard(view: CardGameView) -> CardGameView:
+    """The same hand with three groups in its own Rail Yard, and cards of two of those colours in hand."""
+    assert view.seat is not None
+    yard = [
+        YardGroupView(color="red", cards=3, locomotives=1),
+        YardGroupView(color="blue", cards=1, locomotives=0),
+        YardGroupView(color="black", cards=5, locomotives=2),
+    ]
+    players = list(view.players)
+    players[view.seat] = players[view.seat].model_copy(update={"yard": yard})
+    return view.model_copy(update={"players": players, "hand": {"red": 2, "blue": 1, "green": 2, "locomotive": 1}})
+
+
+def test_the_hand_shows_its_own_rail_yard_what_robs_it_and_the_colours_it_bars(two_middle: CardGameState) -> None:
+    view = full_yard(seat_view(two_middle, 0))
+    words_ = Recorder()
+    image = hand_image(view, words_, NAMES)
+    layout = hand_layout(view)
+    assert list(layout.yard) == ["red", "blue", "black"]
+    assert all(box[1] > layout.yard_top and box[2] < HAND_WIDTH / 3 for box in layout.yard.values()), "left column"
+    assert [p["count"] for p in words_.params("cardgame_picture.hand.yard_robbed_by")] == [4, 2, 6], "one more card"
+    assert "cardgame_picture.hand.yard_blocks" in words_.asked_keys()
+    for kind, (_x0, y0, x1, _y1) in layout.cards.items():
+        corner = image.getpixel((round(x1) - 2, round(y0) + 10))
+        assert near(corner, BAD, 30) == (kind in ("red", "blue")), f"{kind}: barred by the yard"
+    empty = seat_view(two_middle, 0).model_copy(
+        update={"players": [p.model_copy(update={"yard": []}) for p in view.players]}
+    )
+    words_ = Recorder()
+    hand_image(empty, words_, NAMES)
+    assert hand_layout(empty).yard == {} and "cardgame_picture.hand.yard_empty" in words_.asked_keys()
 
 
 def test_a_hand_after_the_first_scoring_lists_the_tickets_it_completed(second_deck: CardGameState) -> None:
