@@ -13,8 +13,11 @@ from bot.i18n import GROUP_MENTIONS, LANGUAGES, command_mention, set_command_ids
 FOOTERS = {
     "admin.rules.footer": "an embed footer shows `</newgame dice:id>` as it is: it names the command in words",
     "admin.help.footer": "an embed footer shows `</rules:id>` as it is: it names the command in words",
+    "web.refused.unknown": "a web page is not Discord: it names the command in words",
+    "web.refused.expired": "a web page is not Discord: it names the command in words",
 }
-"""Texts Discord shows without mentions; they name a command by the name the reader's client shows."""
+"""Texts shown where no mention works (Discord's embed footers, the board's web pages); they name a command by the
+name the reader's client shows."""
 PLAIN_COMMAND = re.compile(r"(?<![\w<{/])/([\w-]+)")
 
 

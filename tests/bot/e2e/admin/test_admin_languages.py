@@ -25,7 +25,7 @@ async def test_a_russian_and_an_english_player_in_one_game(stand_in: LocalDiscor
         assert "«Poezd»" in turn.text, "public messages follow the server (English here)"
         waiting = record.seats[1 - min(DiceEngine().to_act(bot.service.state(record.id)))].name  # type: ignore[arg-type]
         out_of_turn = await stand_in.click(waiting, turn, turn.buttons()[0]["custom_id"])
-        expected = {"Dan": "Сейчас не ваш ход.", "Ann": "It is not your turn."}[waiting]
+        expected = {"Dan": "Сейчас не ваш ход: ходит Ann.", "Ann": "It is not your turn: it is Dan's."}[waiting]
         assert out_of_turn.ephemeral and out_of_turn.text == expected
 
         rules_ru = await stand_in.slash("Dan", "rules", {"game": "dice"})
