@@ -2,8 +2,8 @@
 connected or not, cars and stations left, and a map of where the player stands.
 
 Drawn from the seat's own view only. The map shows other players' trains thin in their colours, the reader's own
-bold, the tracks the reader's cards could claim now as free cars on a white halo (`rules.ttr.reach`), and every
-ticket's ends, green once connected.
+bold, the tracks the reader's cards could claim now glowing on a white halo (`rules.ttr.reach`), closed double
+tracks crossed out, and every ticket's ends, green once connected; its legend's swatches are drawn as the lines are.
 """
 
 from __future__ import annotations
@@ -13,8 +13,18 @@ from PIL import Image, ImageDraw
 from render.fonts import font
 from render.ttr.encode import encode
 from render.ttr.holdings import draw_cards, draw_tickets, ticket_color
-from render.ttr.minimap import MiniMap
-from render.ttr.palette import CARD_FILL, DARK_INK, LIGHT_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, player_color
+from render.ttr.minimap import LineKind, MiniMap, draw_legend
+from render.ttr.palette import (
+    CARD_FILL,
+    CLOSED_FILL,
+    DARK_INK,
+    PAPER,
+    PAPER_LINE,
+    PAPER_MUTED,
+    PAPER_TEXT,
+    RGB,
+    player_color,
+)
 from render.ttr.panel import badge
 from render.ttr.symbols import draw_station_icon, draw_train_icon
 from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
@@ -54,7 +64,7 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     draw_tickets(draw, view.tickets, cities, labels, (PAD, tickets_top + 44, WIDTH - PAD), over=over, size=TICKET_TEXT)
     image.paste(picture, (PAD, map_top))
     draw.rectangle((PAD - 1, map_top - 1, PAD + picture.width, map_top + picture.height), outline=PAPER_LINE, width=2)
-    _legend(draw, view, labels, map_top + picture.height + 12)
+    _legend(image, view, labels, map_top + picture.height + 12)
     return image
 
 
@@ -67,6 +77,7 @@ def hand_map(view: SeatView, cities: dict[str, str]) -> MiniMap:
     """The player's map: others' trains thin, own bold, what the cards could claim now highlighted, tickets' ends."""
     mini = MiniMap(view.map, WIDTH - 2 * PAD, name_size=NAME_SIZE)
     colors = {p.seat: p.color for p in view.players}
+    mini.closed(view.closed)
     mini.others(view.owners, view.seat, colors)
     mini.claimable(claimable_tracks(view))
     me = view.players[view.seat].color
@@ -111,28 +122,16 @@ def _header(
         x += word_face.getlength(word) + 40
 
 
-def _legend(draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, top: int) -> None:
-    """What the map's marks mean: own routes, routes the cards can claim now, the other players' routes."""
-    face = font(LEGEND_SIZE)
+def _legend(image: Image.Image, view: SeatView, labels: Labels, top: int) -> None:
+    """What the map's lines mean, each swatch drawn as its lines are: own routes, routes the cards can claim now,
+    the other players' routes, closed double tracks, tickets not yet connected."""
     me = player_color(view.players[view.seat].color)
     other = next((p.color for p in view.players if p.seat != view.seat), view.seat)
-    mid = top + 14
-    x = float(PAD)
-    keys = [("yours", me), ("claimable", CARD_FILL["red"]), ("others", player_color(other))]
-    if view.result is not None:
-        keys = [keys[0], keys[2]]
-    for key, color in keys:
-        if key == "yours":
-            draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=12)
-            draw.line((x + 1, mid, x + 33, mid), fill=color, width=9)
-        elif key == "claimable":
-            draw.line((x - 2, mid, x + 36, mid), fill=LIGHT_INK, width=14)
-            for cx in (x, x + 18):
-                draw.rectangle((cx, mid - 4, cx + 15, mid + 4), fill=color, outline=DARK_INK)
-        else:
-            draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=5)
-            draw.line((x, mid, x + 34, mid), fill=color, width=3)
-        x += 44
-        word = picture_text(labels, f"hand.legend_{key}")
-        draw.text((x, mid), word, font=face, fill=PAPER_TEXT, anchor="lm")
-        x += face.getlength(word) + 30
+    over = view.result is not None
+    keys: list[tuple[LineKind, RGB]] = [("yours", me)]
+    keys += [] if over else [("claimable", CARD_FILL["red"])]
+    keys.append(("others", player_color(other)))
+    keys += [("closed", CLOSED_FILL)] if view.closed else []
+    keys += [("ticket", ticket_color(False, over))] if any(not t.completed for t in view.tickets) else []
+    entries = [(kind, color, picture_text(labels, f"hand.legend_{kind}")) for kind, color in keys]
+    draw_legend(image, (PAD, top + 14, WIDTH - PAD), entries, LEGEND_SIZE, PAPER_TEXT)

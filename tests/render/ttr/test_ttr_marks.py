@@ -107,7 +107,8 @@ def test_the_tunnel_edges_are_where_the_band_edge_is_and_a_double_only_on_its_ou
     assert twins
     for t in twins:
         (rim,) = tunnel_rims(band_line("europe", t.id))
-        partner = map_layout("europe").tracks[t.partner].cars  # type: ignore[index]
+        assert t.partner is not None
+        partner = map_layout("europe").tracks[t.partner].cars
         mine = map_layout("europe").tracks[t.id].cars
         k = len(rim) // 2
         nearest_twin = min(math.dist(rim[k], c.center) for c in partner)
@@ -119,8 +120,8 @@ def light_and_dark(image: Image.Image, centre: Point, reach: int = 5) -> bool:
     """Whether both near-black and near-white pixels lie within `reach` of a point (a band of one colour has
     neither contrast inside its outline, whatever the colour)."""
     x, y = round(centre[0]), round(centre[1])
-    lo, hi = grey(image).crop((x - reach, y - reach, x + reach + 1, y + reach + 1)).getextrema()  # type: ignore[misc]
-    return lo < 60 and hi > 200
+    patch = grey(image).crop((x - reach, y - reach, x + reach + 1, y + reach + 1))
+    return min(patch.tobytes()) < 60 and max(patch.tobytes()) > 200
 
 
 def test_a_free_ferrys_locomotive_spaces_are_dark_its_other_spaces_light() -> None:
