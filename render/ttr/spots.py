@@ -33,6 +33,8 @@ DISTANCES = (0.0, 6.0, 12.0, 18.0)
 """How much farther than touching its dot's ring a name may sit, each farther step a little dearer."""
 SWEEPS = 2
 CELL = 32.0
+NEAR = (650.0, 160.0)
+"""Cities farther apart than this across or down never meet in placement: no plate is half as wide or tall."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +85,14 @@ def place_spots(
         degree[shape.b] += 1
     order = sorted(layout.cities, key=lambda c: (-degree[c], c))
     sizes = {city: plate_size(names[city], face) for city in order}
+    near = {city: _near(layout.cities, city) for city in order}
     placed: dict[str, Box] = {}
     for _ in range(SWEEPS):
         for city in order:
-            others = [*(b for c, b in placed.items() if c != city), *reserved]
+            others = [*(placed[c] for c in near[city] if c in placed), *reserved]
+            dots = [layout.cities[c] for c in near[city]]
             candidates = candidate_boxes(layout.cities[city], sizes[city])
-            placed[city] = min(candidates, key=lambda box: _label_cost(box, city, layout, obstacles, others))
+            placed[city] = min(candidates, key=lambda box: _label_cost(box, layout, city, dots, obstacles, others))
     stations = {c: _station_spot(c, layout, obstacles, placed) for c in layout.cities}
     return {c: CitySpots(label=placed[c], station=stations[c]) for c in layout.cities}
 
@@ -132,17 +136,24 @@ def candidate_boxes(center: Point, size: tuple[float, float]) -> list[Box]:
     return boxes
 
 
-def _label_cost(box: Box, city: str, layout: MapLayout, obstacles: Obstacles, others: Iterable[Box]) -> float:
-    """Covered track, dots and other plates (never wanted), any part outside the map, and the distance from the dot."""
+def _near(cities: Mapping[str, Point], city: str) -> list[str]:
+    """The other cities close enough to a city for its name to reach them or theirs."""
+    x, y = cities[city]
+    return [c for c, (cx, cy) in cities.items() if c != city and abs(cx - x) < NEAR[0] and abs(cy - y) < NEAR[1]]
+
+
+def _label_cost(
+    box: Box, layout: MapLayout, city: str, dots: Iterable[Point], obstacles: Obstacles, others: Iterable[Box]
+) -> float:
+    """Covered track, dots and other plates (never wanted), any part outside the map, and the distance from the dot
+    (`dots` and `others`: the nearby cities' dots and name plates, and the boxes kept clear)."""
     cost = 0.0
     if box[0] < 4 or box[1] < 4 or box[2] > layout.width - 4 or box[3] > layout.height - 4:
         cost += 10_000.0
     ends, middles, samples = obstacles.covered(box)
     cost += 400.0 * ends + 60.0 * middles + 4.0 * samples
     gap = _gap(box, layout.cities[city])
-    for other, centre in layout.cities.items():
-        if other == city:
-            continue
+    for centre in dots:
         if _overlap(box, (centre[0] - 12, centre[1] - 12, centre[0] + 12, centre[1] + 12)):
             cost += 1000.0
         elif _gap(box, centre) < gap + 6:
