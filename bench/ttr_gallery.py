@@ -3,9 +3,11 @@
 Usage: .venv/bin/python bench/ttr_gallery.py OUT_DIR
 
 Each board is written full size (`NAME.png`) and scaled to the widths Discord shows it at (`NAME.450.png`,
-`NAME.800.png`): an empty board, a five-player middle game, every kind of last move, a tunnel being paid, a
-two-player game with a closed double route, the last round, the end with the longest-trail winner, Europe with
-stations and tunnels, in English and Russian. (Hands, ticket choices and score sheets: bench/ttr_private_gallery.py.)
+`NAME.800.png`): an empty board, a five-player middle game with bot seats, every kind of last move, a tunnel being
+paid (its three cards turned over, five players), every tunnel and ferry of Europe free and claimed in each seat's
+colour, a two-player game with a closed double route, the last round, the end with the longest-trail winner, Europe
+with stations and tunnels, in English and Russian. (Hands, ticket choices and score sheets:
+bench/ttr_private_gallery.py.)
 """
 
 from __future__ import annotations
@@ -26,12 +28,15 @@ from bot.i18n import text  # noqa: E402
 from render.ttr import render_board  # noqa: E402
 from rules.ttr.actions import BuildStation  # noqa: E402
 from rules.ttr.engine import TicketToRideEngine  # noqa: E402
+from rules.ttr.maps import load_map  # noqa: E402
 from rules.ttr.options import TtrOptions  # noqa: E402
 from rules.ttr.state import MoveKind, Phase, TtrState  # noqa: E402
 from rules.ttr.view import LastMoveView, PublicView, SeatView  # noqa: E402
 
 ENGINE = TicketToRideEngine()
 NAMES = ["Alice", "Борис", "Chen Wei", "Dmitri Alexandrovich Sokolov", "Eve"]
+BOTS = frozenset({1, 3})
+"""Seats played by bots in the five-player pictures: their names carry the bot mark."""
 WIDTHS = (450, 800)
 """Widths the chat shows a picture at: a narrow desktop column or a phone, and a wide one."""
 
@@ -93,6 +98,14 @@ def _as_move(view: PublicView, **facts: object) -> PublicView:
     return view.model_copy(update={"last_move": move})
 
 
+def europe_tunnels_and_ferries() -> PublicView:
+    """Europe early in a five-player game with every tunnel and ferry claimed, the seats' colours in turn."""
+    view = public(play("europe", 5, 3, until=lambda s, k: k >= 10))
+    special = [t.id for t in load_map("europe").tracks if t.tunnel or t.ferry_locomotives]
+    owners = {track: k % view.n_players for k, track in enumerate(t for t in special if t not in view.owners)}
+    return view.model_copy(update={"owners": view.owners | owners})
+
+
 def save(out: Path, name: str, data: bytes) -> None:
     """Write a picture full size and at each chat width."""
     (out / f"{name}.png").write_bytes(data)
@@ -110,8 +123,12 @@ def main(out: Path) -> None:
     for map_id in ("usa", "europe"):
         save(out, f"{map_id}_empty", render_board(public(play(map_id, 5, 3, until=lambda s, k: True)), en, NAMES))
     middle = play("usa", 5, 11, until=lambda s, k: k >= 130)
-    save(out, "usa_mid_5p", render_board(public(middle), en, NAMES))
-    save(out, "usa_mid_5p_ru", render_board(public(middle), ru, NAMES))
+    save(out, "usa_mid_5p", render_board(public(middle), en, NAMES, None, BOTS))
+    save(out, "usa_mid_5p_ru", render_board(public(middle), ru, NAMES, None, BOTS))
+    special = europe_tunnels_and_ferries()
+    save(out, "europe_tunnels_ferries_free", render_board(special.model_copy(update={"owners": {}}), en, NAMES))
+    save(out, "europe_tunnels_ferries_claimed", render_board(special, en, NAMES))
+    save(out, "europe_tunnels_ferries_claimed_ru", render_board(special, ru, NAMES))
     kinds = {
         "cards_face_up_and_blind": after_move(MoveKind.CARDS, face_up=1, blind=1),
         "cards_blind": after_move(MoveKind.CARDS, blind=2),
@@ -131,9 +148,11 @@ def main(out: Path) -> None:
             break
     choosing = play("usa", 4, 21, until=lambda s, k: s.phase is Phase.TICKETS and k > 30)
     save(out, "usa_choosing_tickets", render_board(public(choosing), en, NAMES))
-    tunnel = play("europe", 3, 1, until=lambda s, k: s.phase is Phase.TUNNEL)
-    save(out, "europe_tunnel_paying", render_board(public(tunnel), en, NAMES))
-    save(out, "europe_tunnel_paying_ru", render_board(public(tunnel), ru, NAMES))
+    tunnel = play("europe", 5, 1, until=lambda s, k: s.phase is Phase.TUNNEL)
+    if tunnel.phase is not Phase.TUNNEL:
+        raise SystemExit("no tunnel paid for in the seeded five-player Europe game")
+    save(out, "europe_tunnel_paying", render_board(public(tunnel), en, NAMES, None, BOTS))
+    save(out, "europe_tunnel_paying_ru", render_board(public(tunnel), ru, NAMES, None, BOTS))
     save(out, "usa_last_pass", render_board(_as_move(public(middle), kind="pass"), en, NAMES))
     tried = public(tunnel)
     if tried.tunnel is not None:
@@ -148,8 +167,8 @@ def main(out: Path) -> None:
     save(out, "usa_last_round_ru", render_board(public(last_round), ru, NAMES))
     for map_id in ("usa", "europe"):
         end = play(map_id, 5, 7, stations=0.08)
-        save(out, f"{map_id}_end", render_board(public(end), en, NAMES))
-        save(out, f"{map_id}_end_ru", render_board(public(end), ru, NAMES))
+        save(out, f"{map_id}_end", render_board(public(end), en, NAMES, None, BOTS))
+        save(out, f"{map_id}_end_ru", render_board(public(end), ru, NAMES, None, BOTS))
     europe = play("europe", 4, 11, until=lambda s, k: k >= 120, stations=0.08)
     save(out, "europe_mid_stations", render_board(public(europe), en, NAMES))
     save(out, "europe_mid_stations_ru", render_board(public(europe), ru, NAMES))

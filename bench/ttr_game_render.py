@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.i18n import text
 from render.caches import cache_stats
-from render.ttr.board import board_image, board_palette, city_key
+from render.ttr.board import board_image, board_palette
 from render.ttr.encode import encode
+from render.ttr.mapart import art_words
 from render.ttr.posted import BASES, base_bytes, render_board
 from rules.ttr.actions import BuildStation
 from rules.ttr.engine import TicketToRideEngine
@@ -70,7 +71,7 @@ def posted_views(map_id: str, players: int, seed: int) -> list[PublicView]:
 
 def old_board(view: PublicView) -> bytes:
     """The board as render_board drew it before: all of it, mapped to the palette, written by Pillow."""
-    return encode(board_image(view, LABELS, NAMES), palette=board_palette(view.map, city_key(LABELS, view.map)))
+    return encode(board_image(view, LABELS, NAMES), palette=board_palette(view.map, art_words(LABELS, view.map)))
 
 
 def fast_board(view: PublicView, game: int) -> bytes:

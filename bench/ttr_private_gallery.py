@@ -2,9 +2,10 @@
 
 Usage: .venv/bin/python bench/ttr_private_gallery.py OUT_DIR [--time]
 
-From seeded bot games: hands, opening and mid-game ticket choices for the USA and Europe in English and Russian, and
-score sheets for 2 and 5 players. Each picture is written full size and scaled to 450 and 800 px wide (what the chat
-shows on a phone and on a desktop). With `--time`, also prints the milliseconds each kind of picture takes, warm.
+From seeded bot games: hands (one of a two-player game, whose map shows closed double tracks), opening and mid-game
+ticket choices for the USA and Europe in English and Russian, and score sheets for 2 and 5 players. Each picture is
+written full size and scaled to 450 and 800 px wide (what the chat shows on a phone and on a desktop). With `--time`,
+also prints the milliseconds each kind of picture takes, warm.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def scenes() -> dict[str, Callable[[Callable[..., str]], bytes]]:
         out[f"{map_id}_drawn_tickets"] = functools.partial(render_ticket_choice, seat_view(drawing, drawing.current))
         out[f"{map_id}_hand"] = functools.partial(_hand, seat_view(middle, middle.current))
         out[f"{map_id}_hand_waiting"] = functools.partial(_hand, seat_view(middle, (middle.current + 1) % 4))
+    two = play("usa", 2, 5, until=lambda s, k: k >= 60 and s.phase is Phase.TURN)
+    out["usa_hand_2p_closed"] = functools.partial(_hand, seat_view(two, 0))
     end_hand = play("europe", 4, 7)
     out["europe_end_hand"] = functools.partial(_hand, seat_view(end_hand, 0))
     out["usa_score_2"] = functools.partial(_scores, public(play("usa", 2, 3)))

@@ -355,16 +355,21 @@ class TableController(GameController, Generic[StateT, PublicT, SeatT, MoveT]):
             self._opening_pictures.pop(record.id, None)
 
     async def _same_turn(self, record: GameRecord, language: str, state: StateT, public: PublicT) -> None:
-        """A step inside a person's turn (first card, tickets drawn, ...): edit its message in place, keeping the
-        picture it was posted with."""
+        """A step inside a person's turn (first card, tickets drawn, a tunnel's cards turned over, ...): edit its
+        message in place, keeping the picture it was posted with unless what the picture shows changed (a tunnel
+        being paid shows everyone the cards turned over)."""
         live = self._live.get(record.id)
         if live is None:  # not known since a restart
             await self._new_turn(record, language, state, public)
             return
         steps = self.table.narrate(language, self._events.get(record.id, []), self.names(record), summary=False)
-        message = self._turn_message(record, language, state, public, [*live.told, *steps], live.message.pictures)
-        if await self._edit(record, live.where, message, same_pictures=True):
+        key = hash(self.table.board_key(public))
+        same = self._board_shown.get(record.id) == key
+        pictures = live.message.pictures if same else [await self.table.draw(language, record, public)]
+        message = self._turn_message(record, language, state, public, [*live.told, *steps], pictures)
+        if await self._edit(record, live.where, message, same_pictures=same):
             live.shows(message)
+            self._board_shown[record.id] = key
         else:
             await self._new_turn(record, language, state, public)
 

@@ -20,11 +20,11 @@ from PIL import Image
 
 from render.artstore import stored
 from render.ttr.layout import map_layout
-from render.ttr.mapart import MapArt, map_art
+from render.ttr.mapart import MapArt, art_words, map_art
 from render.ttr.palette import PLAYER_COLORS
 from render.ttr.panel import PANEL_HEIGHT, draw_panel
 from render.ttr.sprites import Sprite, band_sprite, closed_sprite, mark_sprite, station_mark, station_sprite
-from render.ttr.text import Labels, Names, city_names
+from render.ttr.text import Bots, Labels, Names
 from render.ttr.turn_strip import STRIP_HEIGHT, banner_height, draw_banner, draw_strip, longest_holders
 from rules.engine import GameResult
 from rules.ttr.board import CARD_NAMES
@@ -35,17 +35,18 @@ _MARKED_KINDS = ("claim", "tunnel_failed", "tunnel_withdrawn")
 """Last moves that happened on a track, which gets the last move's mark."""
 
 
-def board_image(view: PublicView, labels: Labels, names: Names) -> Image.Image:
-    """Draw the board for a public (or seat) view: banner, map with this turn's pieces, last move, panel."""
+def board_image(view: PublicView, labels: Labels, names: Names, bots: Bots = frozenset()) -> Image.Image:
+    """Draw the board for a public (or seat) view: banner, map with this turn's pieces, last move, panel (`bots`:
+    the seats whose names get the bot mark)."""
     layout = map_layout(view.map)
-    art = map_art(view.map, city_key(labels, view.map))
+    art = map_art(view.map, art_words(labels, view.map))
     banner = banner_height(view)
     image = Image.new("RGB", (layout.width, banner + layout.height + STRIP_HEIGHT + PANEL_HEIGHT))
     image.paste(_map(view, art), (0, banner))
     if banner:
         draw_banner(image, view, labels, names)
-    draw_strip(image, banner + layout.height, view, labels, names)
-    draw_panel(image, banner + layout.height + STRIP_HEIGHT, view, labels, names)
+    draw_strip(image, banner + layout.height, view, labels, names, bots)
+    draw_panel(image, banner + layout.height + STRIP_HEIGHT, view, labels, names, bots)
     return image
 
 
@@ -117,13 +118,8 @@ def winners_trail(view: PublicView) -> list[int]:
     return [track_id for f in longest_holders(view) for track_id in f.longest_trail]
 
 
-def city_key(labels: Labels, map_id: str) -> tuple[tuple[str, str], ...]:
-    """The map's city names in the caller's language, as the static layer's cache key."""
-    return tuple(sorted(city_names(labels, load_map(map_id)).items()))
-
-
 @stored(maxsize=8)
-def board_palette(map_id: str, cities: tuple[tuple[str, str], ...]) -> Image.Image:
+def board_palette(map_id: str, words: tuple[tuple[str, str], ...]) -> Image.Image:
     """The 256 colours every board of a map (and language) is encoded with, chosen once from sampler boards that
     show every piece in every player colour: bands, marks, closed tracks, stations, a tunnel, banners, cards."""
     game_map = load_map(map_id)
@@ -176,8 +172,7 @@ def board_palette(map_id: str, cities: tuple[tuple[str, str], ...]) -> Image.Ima
         }
     )
     names = [str(s + 1) for s in range(len(players))]
-    words = {f"ttr.city.{city}": name for city, name in cities}
-    boards = [board_image(view, words, names) for view in (playing, tunnel, ended)]
+    boards = [board_image(view, dict(words), names) for view in (playing, tunnel, ended)]
     sampler = Image.new("RGB", (boards[0].width, sum(b.height for b in boards)))
     y = 0
     for board in boards:

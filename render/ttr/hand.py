@@ -4,8 +4,8 @@ player's name with cars (and stations) left; then the tickets, connected or not,
 stands. Every size reads at half on a phone (about 450 px wide).
 
 Drawn from the seat's own view only. The map shows other players' trains thin in their colours, the reader's own
-bold, the tracks the reader's cards could claim now as free cars on a white halo (`rules.ttr.reach`), and every
-ticket's ends, green once connected.
+bold, the tracks the reader's cards could claim now glowing on a white halo (`rules.ttr.reach`), closed double
+tracks crossed out, and every ticket's ends, green once connected; its legend's swatches are drawn as the lines are.
 """
 
 from __future__ import annotations
@@ -15,8 +15,18 @@ from PIL import Image, ImageDraw
 from render.fonts import font
 from render.ttr.encode import encode
 from render.ttr.holdings import draw_cards, draw_tickets, ticket_color, tickets_height
-from render.ttr.minimap import MiniMap
-from render.ttr.palette import CARD_FILL, DARK_INK, LIGHT_INK, PAPER, PAPER_LINE, PAPER_MUTED, PAPER_TEXT, player_color
+from render.ttr.minimap import SWATCH, LineKind, MiniMap, draw_legend
+from render.ttr.palette import (
+    CARD_FILL,
+    CLOSED_FILL,
+    DARK_INK,
+    PAPER,
+    PAPER_LINE,
+    PAPER_MUTED,
+    PAPER_TEXT,
+    RGB,
+    player_color,
+)
 from render.ttr.panel import badge
 from render.ttr.symbols import draw_station_icon, draw_train_icon
 from render.ttr.text import Labels, Names, city_names, fitted, picture_text, player_name
@@ -33,9 +43,6 @@ TICKET_TEXT = 24
 NAME_SIZE = 17
 LEGEND_SIZE = 20
 LEGEND_ROW = 30
-SWATCH = 44
-"""A legend entry's swatch, and the space before its word."""
-LEGEND_GAP = 24
 MAP_W = 440
 """The map's column on the right; the tickets take the rest of the width, on the left."""
 CARDS_TOP = 144
@@ -52,7 +59,7 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     cities = city_names(labels, game_map)
     picture = hand_map(view, cities).finish()
     over = view.result is not None
-    legend = _legend_lines(view, labels)
+    legend = _legend_rows(view, labels)
     map_h = picture.height + 8 + len(legend) * LEGEND_ROW
     tickets_h = TICKETS_HEADING + tickets_height(len(view.tickets), TICKET_TEXT)
     height = BODY_TOP + max(map_h, tickets_h) + PAD
@@ -72,7 +79,7 @@ def hand_image(view: SeatView, labels: Labels, names: Names) -> Image.Image:
     image.paste(picture, (left, BODY_TOP))
     frame = (left - 1, BODY_TOP - 1, left + picture.width, BODY_TOP + picture.height)
     draw.rectangle(frame, outline=PAPER_LINE, width=2)
-    _legend(draw, view, labels, legend, (left, BODY_TOP + picture.height + 8))
+    _legend(image, legend, (left, BODY_TOP + picture.height + 8))
     return image
 
 
@@ -85,6 +92,7 @@ def hand_map(view: SeatView, cities: dict[str, str]) -> MiniMap:
     """The player's map: others' trains thin, own bold, what the cards could claim now highlighted, tickets' ends."""
     mini = MiniMap(view.map, MAP_W, name_size=NAME_SIZE)
     colors = {p.seat: p.color for p in view.players}
+    mini.closed(view.closed)
     mini.others(view.owners, view.seat, colors)
     mini.claimable(claimable_tracks(view))
     me = view.players[view.seat].color
@@ -129,47 +137,33 @@ def _header(
         x += word_face.getlength(word) + 40
 
 
-def _legend_lines(view: SeatView, labels: Labels) -> list[list[str]]:
-    """The map's marks to explain (own routes, routes the cards can claim now unless the game is over, others'),
-    as many to a line as the map's width holds."""
-    keys = ["yours", "others"] if view.result is not None else ["yours", "claimable", "others"]
+def _legend_rows(view: SeatView, labels: Labels) -> list[list[tuple[LineKind, RGB, str]]]:
+    """What the map's lines mean (own routes, routes the cards can claim now, the other players' routes, closed double
+    tracks, tickets not yet connected), as many to a row as the map's width holds."""
+    me = player_color(view.players[view.seat].color)
+    other = next((p.color for p in view.players if p.seat != view.seat), view.seat)
+    over = view.result is not None
+    keys: list[tuple[LineKind, RGB]] = [("yours", me)]
+    keys += [] if over else [("claimable", CARD_FILL["red"])]
+    keys.append(("others", player_color(other)))
+    keys += [("closed", CLOSED_FILL)] if view.closed else []
+    keys += [("ticket", ticket_color(False, over))] if any(not t.completed for t in view.tickets) else []
     face = font(LEGEND_SIZE)
-    lines: list[list[str]] = [[]]
+    rows: list[list[tuple[LineKind, RGB, str]]] = [[]]
     room = float(MAP_W)
-    for key in keys:
-        width = SWATCH + face.getlength(picture_text(labels, f"hand.legend_{key}")) + LEGEND_GAP
-        if lines[-1] and width > room:
-            lines.append([])
+    for kind, color in keys:
+        words = picture_text(labels, f"hand.legend_{kind}")
+        width = SWATCH[0] + 6 + face.getlength(words) + 18
+        if rows[-1] and width > room:
+            rows.append([])
             room = float(MAP_W)
-        lines[-1].append(key)
+        rows[-1].append((kind, color, words))
         room -= width
-    return lines
+    return rows
 
 
-def _legend(
-    draw: ImageDraw.ImageDraw, view: SeatView, labels: Labels, lines: list[list[str]], at: tuple[int, int]
-) -> None:
-    """What the map's marks mean, under the map."""
-    face = font(LEGEND_SIZE)
-    colors = {
-        "yours": player_color(view.players[view.seat].color),
-        "claimable": CARD_FILL["red"],
-        "others": player_color(next((p.color for p in view.players if p.seat != view.seat), view.seat)),
-    }
-    for k, keys in enumerate(lines):
-        x, mid = float(at[0]), at[1] + k * LEGEND_ROW + LEGEND_ROW / 2
-        for key in keys:
-            color = colors[key]
-            if key == "yours":
-                draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=12)
-                draw.line((x + 1, mid, x + 33, mid), fill=color, width=9)
-            elif key == "claimable":
-                draw.line((x - 2, mid, x + 36, mid), fill=LIGHT_INK, width=14)
-                for cx in (x, x + 18):
-                    draw.rectangle((cx, mid - 4, cx + 15, mid + 4), fill=color, outline=DARK_INK)
-            else:
-                draw.line((x, mid, x + 34, mid), fill=DARK_INK, width=5)
-                draw.line((x, mid, x + 34, mid), fill=color, width=3)
-            word = picture_text(labels, f"hand.legend_{key}")
-            draw.text((x + SWATCH, mid), word, font=face, fill=PAPER_TEXT, anchor="lm")
-            x += SWATCH + face.getlength(word) + LEGEND_GAP
+def _legend(image: Image.Image, rows: list[list[tuple[LineKind, RGB, str]]], at: tuple[int, int]) -> None:
+    """The legend under the map, each swatch drawn as its lines are (`draw_legend`)."""
+    left, top = at
+    for k, row in enumerate(rows):
+        draw_legend(image, (left, top + k * LEGEND_ROW + LEGEND_ROW / 2, left + MAP_W), row, LEGEND_SIZE, PAPER_TEXT)

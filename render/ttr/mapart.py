@@ -1,20 +1,24 @@
 """The part of a board that never changes during a game, drawn once per map and language and cached.
 
-Sea and land, every track's car spaces in its colour with its symbol, tunnels framed, ferry locomotive spaces
-striped, city dots and names. Drawn at twice the size and shrunk, so edges and text are smooth.
+Sea and land, every track's car spaces in its colour with its symbol, tunnels edged in black and white dashes, ferry
+locomotive spaces dark with a white wheel, city dots, the route-scoring key, and the city names on light plates (so
+they read over the bands that will run under them). Drawn at twice the size and shrunk, so edges and text are
+smooth; the names and the key are drawn on the shrunk picture from pieces smoothed alike.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.artstore import stored
 from render.fonts import font
+from render.ttr.geometry import Car
 from render.ttr.layout import CITY_RADIUS, MapLayout, map_layout
 from render.ttr.palette import (
     CITY_FILL,
@@ -27,15 +31,21 @@ from render.ttr.palette import (
     RAIL,
     SEA,
 )
+from render.ttr.route_key import draw_key, key_size, place_key
 from render.ttr.spaces import draw_car_space
-from render.ttr.spots import CitySpots, place_spots
-from render.ttr.sprites import Sprite
+from render.ttr.spots import CitySpots, Obstacles, place_spots, text_origin
+from render.ttr.sprites import Sprite, band_line, draw_tunnel_rim, tunnel_rims
+from render.ttr.text import PICTURE, Labels, city_names, picture_text
 from rules.ttr.maps import load_map
 
 SS = 2
 """Supersampling factor of the static layer."""
-LABEL_SIZE = 26
-"""City names: 7 px tall when the 1600 px board is shown 450 px wide."""
+LABEL_SIZE = 30
+"""City names: 8.4 px tall when the 1600 px board is shown 450 px wide."""
+PLATE_ALPHA = 225
+"""How opaque a name's plate is: the track under it still shows a little, so it reads as lying on the map."""
+PLATE_OVER_CAR = 70
+"""How opaque it is over a car space, which must show through (the names of crowded cities lie on some)."""
 
 _LAND = Path(__file__).parent / "data" / "land.json"
 
@@ -66,19 +76,36 @@ def warped_land(map_id: str) -> tuple[tuple[tuple[float, float], ...], ...]:
 
 
 @stored(maxsize=8)
-def map_art(map_id: str, names: tuple[tuple[str, str], ...]) -> MapArt:
-    """Draw (once per map and set of city names) the static map layer."""
+def map_art(map_id: str, words: tuple[tuple[str, str], ...]) -> MapArt:
+    """Draw (once per map and set of words: `art_words`) the static map layer."""
     layout = map_layout(map_id)
-    name_of = dict(names)
-    spots = place_spots(layout, name_of, font(LABEL_SIZE, bold=True, condensed=True))
+    labels = dict(words)
+    name_of = city_names(labels, load_map(map_id))
+    face = font(LABEL_SIZE, bold=True, condensed=True)
+    obstacles = Obstacles(layout)
+    title = picture_text(labels, "key.route_points")
+    points = load_map(map_id).rules.route_points
+    key = place_key(layout, key_size(font(26, bold=True).getlength(title), len(points)), obstacles)
+    spots = place_spots(layout, name_of, face, reserved=[key])
     big = Image.new("RGB", (layout.width * SS, layout.height * SS), SEA)
     draw = ImageDraw.Draw(big)
     _draw_land(draw, layout)
     _draw_tracks(draw, layout)
     _draw_cities(draw, layout)
-    _draw_names(draw, layout, name_of, spots)
     image = big.resize((layout.width, layout.height), Image.Resampling.LANCZOS)
-    return MapArt(image=image, spots=spots, names=tuple(_name_sprite(name_of[c], spots[c]) for c in layout.cities))
+    draw_key(image, key, title, points)
+    names = tuple(_name_sprite(name_of[c], spots[c], _cars_under(layout, spots[c].label)) for c in layout.cities)
+    for sprite in names:
+        sprite.paste_on(image)
+    return MapArt(image=image, spots=spots, names=names)
+
+
+def art_words(labels: Labels, map_id: str) -> tuple[tuple[str, str], ...]:
+    """Every word the static layer shows, in the caller's language, as (key, text): the city names and the key's
+    title. Its cache key, and the words it is drawn with."""
+    game_map = load_map(map_id)
+    cities = [(f"ttr.city.{city}", name) for city, name in city_names(labels, game_map).items()]
+    return tuple(sorted([*cities, (f"{PICTURE}key.route_points", picture_text(labels, "key.route_points"))]))
 
 
 def _draw_land(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
@@ -98,6 +125,9 @@ def _draw_tracks(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
     tracks = {t.id: t for t in load_map(layout.map_id).tracks}
     for shape in layout.tracks.values():
         draw.line([_scaled(p) for p in shape.path], fill=RAIL, width=SS)
+    for track_id in layout.tracks:
+        for rim in tunnel_rims(band_line(layout.map_id, track_id)):
+            draw_tunnel_rim(draw, [_scaled(p) for p in rim], SS)
     for shape in layout.tracks.values():
         for car in shape.cars:
             shadow = [(x + 1.6 * SS, y + 1.6 * SS) for x, y in car.corners(scale=SS)]
@@ -106,7 +136,7 @@ def _draw_tracks(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
         track = tracks[track_id]
         for i, car in enumerate(shape.cars):
             locomotive = i < track.ferry_locomotives
-            draw_car_space(draw, car, track.color, tunnel=track.tunnel, locomotive=locomotive, scale=SS)
+            draw_car_space(draw, car, track.color, locomotive=locomotive, scale=SS)
 
 
 def _shade(color: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -123,33 +153,38 @@ def _draw_cities(draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
         draw.ellipse((x - inner, y - inner, x + inner, y + inner), fill=CITY_FILL)
 
 
-def _name_sprite(name: str, spot: CitySpots) -> Sprite:
-    """A city's name with its halo on a transparent piece, placed exactly where the static layer has it."""
+def _name_sprite(name: str, spot: CitySpots, cars: Sequence[Car]) -> Sprite:
+    """A city's name on its plate, a transparent piece placed exactly where the static layer has it.
+
+    The plate thins to `PLATE_OVER_CAR` over the car spaces it lies on, so a name in a crowded corner never hides
+    one: the car (or the band claiming it) shows through, and the letters keep their halo."""
     x0, y0, x1, y1 = spot.label
-    left, top = int(x0) - 3, int(y0) - 3
-    w, h = int(x1) + 5 - left, int(y1) + 5 - top
-    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    left, top = int(x0) - 1, int(y0) - 1
+    w, h = int(x1) + 2 - left, int(y1) + 2 - top
+    plate_alpha = Image.new("L", (w * SS, h * SS), 0)
+    shape = ImageDraw.Draw(plate_alpha)
+    plate = ((x0 - left) * SS, (y0 - top) * SS, (x1 - left) * SS, (y1 - top) * SS)
+    shape.rounded_rectangle(plate, radius=5 * SS, fill=PLATE_ALPHA)
+    thin = Image.new("L", plate_alpha.size, 255)
+    cut = ImageDraw.Draw(thin)
+    for car in cars:
+        cut.polygon([((x - left) * SS, (y - top) * SS) for x, y in car.corners(grow=1.0)], fill=PLATE_OVER_CAR)
+    big = Image.new("RGBA", plate_alpha.size, (*LABEL_HALO, 0))
+    big.putalpha(ImageChops.darker(plate_alpha, thin))
     draw = ImageDraw.Draw(big)
     face = font(LABEL_SIZE * SS, bold=True, condensed=True)
-    bx, by, _, _ = face.getbbox(name)
-    origin = ((x0 + 1 - left) * SS - bx, (y0 + 1 - top) * SS - by)
-    draw.text(origin, name, font=face, fill=LABEL_INK, stroke_width=3 * SS // 2 + 1, stroke_fill=LABEL_HALO)
+    ox, oy = text_origin(name, face, plate, SS)
+    draw.text((ox, oy), name, font=face, fill=LABEL_INK, stroke_width=SS + 1, stroke_fill=LABEL_HALO)
     small = big.convert("RGBa").resize((w, h), Image.Resampling.LANCZOS).convert("RGBA")
     return Sprite(image=small, x=left, y=top)
 
 
-def _draw_names(
-    draw: ImageDraw.ImageDraw, layout: MapLayout, names: dict[str, str], spots: dict[str, CitySpots]
-) -> None:
-    face = font(LABEL_SIZE * SS, bold=True, condensed=True)
-    for city in layout.cities:
-        x0, y0, _, _ = spots[city].label
-        bx, by, _, _ = face.getbbox(names[city])
-        draw.text(
-            ((x0 + 1) * SS - bx, (y0 + 1) * SS - by),
-            names[city],
-            font=face,
-            fill=LABEL_INK,
-            stroke_width=3 * SS // 2 + 1,
-            stroke_fill=LABEL_HALO,
-        )
+def _cars_under(layout: MapLayout, box: tuple[float, float, float, float]) -> list[Car]:
+    """The car spaces that reach into a box."""
+    x0, y0, x1, y1 = box
+    return [
+        car
+        for shape in layout.tracks.values()
+        for car in shape.cars
+        if x0 - 16 < car.center[0] < x1 + 16 and y0 - 16 < car.center[1] < y1 + 16
+    ]

@@ -1,26 +1,31 @@
 """A small map for hands and ticket choices: land, free tracks as faint lines, city dots, and what the caller adds.
 
 The base is drawn once per map and width and cached, framed on the cities (no empty sea). Callers add, in board
-coordinates, what matters to them: other players' trains (thin), the reader's own (bold), the tracks the reader
-could claim now (drawn as free cars with a white halo), and tickets (a dashed line and ringed end dots, named).
-Names are placed so that they never cover a ticket's end dot, and their boxes are kept for tests to check.
+coordinates, what matters to them, each kind of line with a pattern of its own, not only a colour of its own
+(`LineKind`): the reader's trains (bold, edged dark), other players' (thin, edged dark), the tracks the reader could
+claim now (the track's colour glowing on a wide white halo), closed double tracks (grey, crossed out), and tickets
+(a dotted line as the crow flies, ringed end dots, named). `swatch` draws a short piece of each line the same way,
+for a legend. Names are placed so that they never cover a ticket's end dot, and their boxes are kept for tests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
 from render.artstore import stored
 from render.fonts import font
-from render.ttr.geometry import Point
+from render.ttr.geometry import Point, at_length, cumulative
 from render.ttr.layout import MapLayout, map_layout
 from render.ttr.mapart import warped_land
 from render.ttr.palette import (
     CARD_FILL,
+    CLOSED_FILL,
     COAST,
     DARK_INK,
     LABEL_HALO,
@@ -42,6 +47,13 @@ DOT_RADIUS = 5.5
 """Radius of a ticket's end dot, in final pixels per 100 px of map width (so it grows with the map)."""
 
 Box = tuple[float, float, float, float]
+LineKind = Literal["yours", "others", "claimable", "closed", "ticket"]
+DOT_STEP = 9.0
+"""Pixels between the dots of a ticket's line."""
+CROSS_STEP = 14.0
+"""Pixels between the crosses on a closed track."""
+YOURS_WIDTH = 7.0
+"""Width of the reader's own claimed tracks' colour."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +110,17 @@ class MiniMap:
         """Trace every other player's claimed tracks thinly in their colour (`colors`: seat → colour index)."""
         for track_id, owner in sorted(owners.items()):
             if owner != seat:
-                self._line(track_id, player_color(colors.get(owner, owner)), 2.2, 0.8)
+                self._track(track_id, "others", player_color(colors.get(owner, owner)))
 
-    def trains(self, track_ids: Iterable[int], color_index: int, *, width: float = 4.5) -> None:
+    def trains(self, track_ids: Iterable[int], color_index: int, *, width: float = YOURS_WIDTH) -> None:
         """Trace claimed tracks boldly in a player's colour, edged in dark ink."""
         for track_id in track_ids:
-            self._line(track_id, player_color(color_index), width, 1.4)
+            draw_line(self.draw, "yours", self._path(track_id), player_color(color_index), SS, width=width)
+
+    def closed(self, track_ids: Iterable[int]) -> None:
+        """Show tracks closed for good (a claimed double's twin with 2–3 players): grey, crossed out."""
+        for track_id in track_ids:
+            self._track(track_id, "closed", CLOSED_FILL)
 
     def stations(self, cities: Iterable[str], color_index: int) -> None:
         """Draw a station in a player's colour on each of these cities."""
@@ -114,21 +131,16 @@ class MiniMap:
             draw_station_icon(self.draw, box, player_color(color_index), DARK_INK, door=False)
 
     def claimable(self, track_ids: Iterable[int]) -> None:
-        """Show tracks the reader could claim now as free cars in the track's colour on a white halo."""
+        """Show tracks the reader could claim now in the track's colour, glowing on a white halo."""
         colors = {t.id: t.color for t in load_map(self.layout.map_id).tracks}
-        shapes = [self.layout.tracks[t] for t in sorted(track_ids)]
-        for shape in shapes:
-            path = [self.at(p) for p in shape.path]
-            self.draw.line(path, fill=LIGHT_INK, width=round(7 * SS))
-        scale = self.k
-        for shape in shapes:
-            fill = CARD_FILL[colors[shape.id]]
-            for car in shape.cars:
-                corners = [(x - self.frame[0] * scale, y - self.frame[1] * scale) for x, y in car.corners(0, scale)]
-                self.draw.polygon(corners, fill=fill, outline=DARK_INK, width=max(1, round(0.6 * SS)))
+        shapes = sorted(track_ids)
+        for track_id in shapes:  # every halo first, so one track's halo never covers another's colour
+            draw_line(self.draw, "claimable", self._path(track_id), LIGHT_INK, SS, part="under")
+        for track_id in shapes:
+            draw_line(self.draw, "claimable", self._path(track_id), CARD_FILL[colors[track_id]], SS, part="over")
 
     def ticket(self, a: str, b: str, color: RGB, names: tuple[str, str] | None = None, *, line: bool = True) -> None:
-        """Mark a ticket: a dashed line between its cities (unless `line` is off), both ends dotted, named if given."""
+        """Mark a ticket: a dotted line between its cities (unless `line` is off), both ends dotted, named if given."""
         self.tickets.append(_Ticket(a, b, color, line))
         if names:
             self.names.update({a: names[0], b: names[1]})
@@ -137,7 +149,8 @@ class MiniMap:
         """The finished mini map at its real size: ticket lines, end dots, then names where they cover no dot."""
         for t in self.tickets:
             if t.line:
-                _dashed(self.draw, self.at(self.layout.cities[t.a]), self.at(self.layout.cities[t.b]), t.color)
+                ends = [self.at(self.layout.cities[t.a]), self.at(self.layout.cities[t.b])]
+                draw_line(self.draw, "ticket", ends, t.color, SS)
         dots: dict[str, Dot] = {}
         r = self.dot_r
         for t in self.tickets:
@@ -171,12 +184,100 @@ class MiniMap:
         )
         return self.image.reduce(SS)
 
-    def _line(self, track_id: int, color: RGB, width: float, edge: float) -> None:
-        # Only wide lines need round joints; on thin ones they cost time and show nothing.
-        path = [self.at(p) for p in self.layout.tracks[track_id].path]
-        joint = "curve" if width > 4 else None
-        self.draw.line(path, fill=DARK_INK, width=round((width + 2 * edge) * SS), joint=joint)
-        self.draw.line(path, fill=color, width=round(width * SS), joint=joint)
+    def _path(self, track_id: int) -> list[Point]:
+        return [self.at(p) for p in self.layout.tracks[track_id].path]
+
+    def _track(self, track_id: int, kind: LineKind, color: RGB) -> None:
+        draw_line(self.draw, kind, self._path(track_id), color, SS)
+
+
+def draw_line(
+    draw: ImageDraw.ImageDraw,
+    kind: LineKind,
+    points: Sequence[Point],
+    color: RGB,
+    scale: float,
+    *,
+    width: float | None = None,
+    part: Literal["all", "under", "over"] = "all",
+) -> None:
+    """One kind of line along `points` (pixels `scale` times the finished size), the same on the map and in a
+    legend (`width`: of a claimed track's colour, its default else); `under` draws only what lies beneath (an edge,
+    a halo), `over` the rest."""
+    under, over = part in ("all", "under"), part in ("all", "over")
+    joint = "curve" if kind in ("yours", "claimable") else None  # round joints cost time and show only on wide lines
+    if kind in ("yours", "others"):
+        default, edge = (YOURS_WIDTH, 1.4) if kind == "yours" else (2.2, 0.8)
+        width = width or default
+        if under:
+            draw.line(list(points), fill=DARK_INK, width=round((width + 2 * edge) * scale), joint=joint)
+        if over:
+            draw.line(list(points), fill=color, width=round(width * scale), joint=joint)
+    elif kind == "claimable":
+        if under:
+            draw.line(list(points), fill=LIGHT_INK, width=round(10 * scale), joint=joint)
+        if over:
+            draw.line(list(points), fill=DARK_INK, width=round(5 * scale), joint=joint)
+            draw.line(list(points), fill=color, width=round(3.4 * scale), joint=joint)
+    elif kind == "closed" and over:
+        draw.line(list(points), fill=color, width=round(2.5 * scale))
+        for (x, y), angle in _every(points, CROSS_STEP * scale):
+            r = 3.2 * scale
+            for turn in (math.pi / 4, -math.pi / 4):
+                dx, dy = math.cos(angle + turn) * r, math.sin(angle + turn) * r
+                draw.line((x - dx, y - dy, x + dx, y + dy), fill=DARK_INK, width=round(1.4 * scale))
+    elif kind == "ticket" and over:
+        r = 2.6 * scale
+        for (x, y), _ in _every(points, DOT_STEP * scale):
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=color, outline=DARK_INK, width=round(1.0 * scale))
+
+
+def _every(points: Sequence[Point], step: float) -> list[tuple[Point, float]]:
+    """Points `step` apart along a polyline (centred on it, at least two), with the line's direction at each."""
+    lengths = cumulative(points)
+    n = max(2, int(lengths[-1] // step) + 1)
+    start = (lengths[-1] - (n - 1) * step) / 2 if lengths[-1] >= step else 0.0
+    spacing = step if lengths[-1] >= step else lengths[-1] / (n - 1)
+    return [at_length(points, lengths, start + k * spacing) for k in range(n)]
+
+
+def swatch(kind: LineKind, color: RGB, size: tuple[int, int], width: float | None = None) -> Image.Image:
+    """A short straight piece of one kind of line on a piece of land, drawn as the map draws it (for a legend)."""
+    w, h = size
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), radius=4 * SS, fill=LAND)  # a piece of the map's land
+    line = [(5.0 * SS, h * SS / 2), (w * SS - 5.0 * SS, h * SS / 2)]
+    draw_line(draw, kind, line, color, SS, width=width)
+    return big.reduce(SS)
+
+
+SWATCH = (44, 22)
+"""A legend's swatch, in pixels."""
+
+
+def draw_legend(
+    image: Image.Image,
+    box: tuple[float, float, float],
+    entries: Sequence[tuple[LineKind, RGB, str]],
+    size: int,
+    ink: RGB,
+) -> None:
+    """A legend in one row (`box`: its left, middle and right): each kind of line's swatch, then its words, the
+    words smaller (down to two thirds) when the row would not fit."""
+    draw = ImageDraw.Draw(image)
+    left, mid, right = box
+    for face_size in range(size, size * 2 // 3 - 1, -1):
+        face = font(face_size)
+        if sum(SWATCH[0] + 6 + face.getlength(words) + 18 for _, _, words in entries) - 18 <= right - left:
+            break
+    x = left
+    for kind, color, words in entries:
+        piece = swatch(kind, color, SWATCH, YOURS_WIDTH if kind == "yours" else None)
+        image.paste(piece, (round(x), round(mid - SWATCH[1] / 2)), piece)
+        x += SWATCH[0] + 6
+        draw.text((x, mid), words, font=face, fill=ink, anchor="lm")
+        x += face.getlength(words) + 18
 
 
 def place_names(
@@ -229,18 +330,6 @@ def _overlap(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
-
-
-def _dashed(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], color: RGB) -> None:
-    """A dashed line edged in dark ink: the straight 'as the crow flies' line of a ticket."""
-    (ax, ay), (bx, by) = a, b
-    length = max(1.0, ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5)
-    steps = max(2, int(length // (9 * SS)))
-    for ink, width, extra in ((DARK_INK, 5 * SS, 0.2), (color, 3 * SS, 0.0)):
-        for i in range(0, steps, 2):
-            t0, t1 = max(0.0, (i - extra) / steps), min(1.0, (i + 1 + extra) / steps)
-            seg = (ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1)
-            draw.line(seg, fill=ink, width=width)
 
 
 @cache

@@ -133,11 +133,6 @@ def free_fill(color: str) -> RGB:
     return mix(fill, (255, 255, 255), FREE_FADE_BLACK if color == "black" else FREE_FADE)
 
 
-def free_stripes() -> tuple[RGB, ...]:
-    """A ferry's locomotive stripes, faded like the rest of a free track."""
-    return tuple(mix(c, (255, 255, 255), FREE_FADE) for c in LOCOMOTIVE_STRIPES)
-
-
 def player_color(index: int) -> RGB:
     """The colour of a player's colour index (seat), wrapping for safety."""
     return PLAYER_COLORS[index % len(PLAYER_COLORS)]

@@ -1,5 +1,5 @@
-"""The players' panel under the board: each player's colour, number, name and score with cars, cards, tickets and
-stations left, whose turn it is, the five face-up cards with the piles, and a key to the counters' icons.
+"""The players' panel under the board: each player's colour, number, name (a bot's marked) and score with cars, cards,
+tickets and stations left, whose turn it is, the five face-up cards with the piles, and a key to the counters' icons.
 
 Everything is sized to be read when Discord shows the whole picture about 450 px wide (text of 26 px and more on
 a 1600 px picture); the turn message's text carries the full standings.
@@ -15,6 +15,7 @@ from functools import lru_cache, partial
 from PIL import Image, ImageDraw
 
 from render.fonts import font, text_length
+from render.glyphs import bot_mark
 from render.ttr.cards import card_back_image, paste_card
 from render.ttr.palette import (
     ACCENT,
@@ -36,7 +37,7 @@ from render.ttr.symbols import (
     draw_ticket_icon,
     draw_train_icon,
 )
-from render.ttr.text import Labels, Names, fitted, picture_text, player_name
+from render.ttr.text import Bots, Labels, Names, fitted, picture_text, player_name
 from rules.ttr.maps import load_map
 from rules.ttr.view import PublicView
 
@@ -45,7 +46,14 @@ PLAYERS_HEIGHT = 128
 MARKET_HEIGHT = 124
 PANEL_HEIGHT = PLAYERS_HEIGHT + MARKET_HEIGHT
 CARD_W, CARD_H = 66, 94
-COUNTER_TEXT = 28
+COUNTER_FACES = ((28, False), (26, False), (24, False), (24, True), (22, True))
+"""Text sizes (and whether condensed) tried for the counters' values, largest first: five players with stations need
+a smaller one. Each icon is `COUNTER_ICON` as wide as its value's text is tall."""
+COUNTER_ICON = 0.85
+COUNTER_GAP = 12
+"""The least room between the widest value a counter may show and the next counter's icon."""
+BOT_MARK = 30
+"""The bot mark beside a bot's name: 8 px when the board is shown 450 px wide."""
 DECK_LEFT = PAD + 5 * (CARD_W + 10) + 10
 """Where the deck stands, right of the five face-up cards."""
 TICKETS_LEFT = DECK_LEFT + CARD_W + 18
@@ -82,11 +90,13 @@ class PanelPiece:
     """Draw it into an image whose panel starts at the given row."""
 
 
-def draw_panel(image: Image.Image, top: int, view: PublicView, labels: Labels, names: Names) -> None:
+def draw_panel(
+    image: Image.Image, top: int, view: PublicView, labels: Labels, names: Names, bots: Bots = frozenset()
+) -> None:
     """Draw the panel into `image` from row `top` to the bottom, across the whole width."""
     draw = ImageDraw.Draw(image)
     draw_panel_frame(draw, top, image.width, image.height)
-    for piece in panel_pieces(view, labels, names, image.width):
+    for piece in panel_pieces(view, labels, names, image.width, bots):
         piece.draw(image, draw, top)
 
 
@@ -96,15 +106,14 @@ def draw_panel_frame(draw: ImageDraw.ImageDraw, top: int, width: int, bottom: in
     draw.line((PAD, top + PLAYERS_HEIGHT, width - PAD, top + PLAYERS_HEIGHT), fill=PANEL_CARD, width=2)
 
 
-def panel_pieces(view: PublicView, labels: Labels, names: Names, width: int) -> list[PanelPiece]:
+def panel_pieces(
+    view: PublicView, labels: Labels, names: Names, width: int, bots: Bots = frozenset()
+) -> list[PanelPiece]:
     """The panel's pieces: each player, then the face-up cards with the piles, then the key to the icons."""
     stations = load_map(view.map).rules.stations_per_player > 0
-    n = max(1, len(view.players))
-    cell = (width - 2 * PAD - (n - 1) * 10) / n
     pieces = []
-    for k, player in enumerate(view.players):
-        x = PAD + k * (cell + 10)
-        pieces += _player_pieces((round(x), 6, round(x + cell), PLAYERS_HEIGHT - 6), view, player.seat, names, stations)
+    for player, box in zip(view.players, player_boxes(len(view.players), width), strict=True):
+        pieces += _player_pieces(box, view, player.seat, names, stations, player.seat in bots)
     rows = (PLAYERS_HEIGHT + 4, PANEL_HEIGHT)
     market = tuple(view.market[:5])
     cards = PanelPiece(("market", market), (0, rows[0], DECK_LEFT - 8, rows[1]), partial(_face_up, market=market))
@@ -121,12 +130,21 @@ def panel_pieces(view: PublicView, labels: Labels, names: Names, width: int) -> 
     return pieces
 
 
+def player_boxes(n_players: int, width: int) -> list[tuple[int, int, int, int]]:
+    """Each player's cell, side by side across the panel."""
+    n = max(1, n_players)
+    cell = (width - 2 * PAD - (n - 1) * 10) / n
+    return [
+        (round(PAD + k * (cell + 10)), 6, round(PAD + k * (cell + 10) + cell), PLAYERS_HEIGHT - 6) for k in range(n)
+    ]
+
+
 def _player_pieces(
-    box: tuple[int, int, int, int], view: PublicView, seat: int, names: Names, stations: bool
+    box: tuple[int, int, int, int], view: PublicView, seat: int, names: Names, stations: bool, bot: bool
 ) -> list[PanelPiece]:
-    """One player: the cell with its colour bar, numbered badge and name; the score; then cars, cards, tickets and
-    stations left. The score and the counters are pieces of their own over the cell's fill, so a changed count
-    redraws only its row."""
+    """One player: the cell with its colour bar, numbered badge, bot mark and name; the score; then cars, cards,
+    tickets and stations left. The score and each counter are pieces of their own over the cell's fill, so a changed
+    count redraws only itself."""
     x0, y0, x1, y1 = box
     player = view.players[seat]
     winner = view.result is not None and seat in view.result.winners
@@ -136,8 +154,8 @@ def _player_pieces(
     score = str(_score(view, seat))
     score_w = text_length(score, 32, bold=True)
     name = player_name(names, seat)
-    cell = partial(_cell, box=box, color_index=player.color, name=name, score_w=score_w, fill=fill, ring=ring)
-    pieces = [PanelPiece(("cell", box, player.color, name, score_w, fill, ring), (x0, y0, x1 + 1, y1 + 1), cell)]
+    cell = partial(_cell, box=box, color_index=player.color, name=name, bot=bot, score_w=score_w, fill=fill, ring=ring)
+    pieces = [PanelPiece(("cell", box, player.color, name, bot, score_w, fill, ring), (x0, y0, x1 + 1, y1 + 1), cell)]
     star_x = x1 - 28 - score_w
     score_box = (math.floor(star_x) - 15, y0 + 20, x1 - 6, y0 + 62)
     star = WINNER_GLOW if winner else ACCENT
@@ -146,38 +164,63 @@ def _player_pieces(
     items = [("cars", player.cars), ("cards", player.hand_size), ("tickets", player.ticket_count)]
     if stations:
         items.append(("stations", player.stations_left))
-    cy = y1 - 26
-    step = (x1 - x0 - 16) / len(items)
-    for first, last, left, right in _counter_groups(items, x0 + 12, step, x0 + 6, x1 - 6):
-        box = (left, cy - 18, right, cy + 18)
-        shown = tuple(items[first:last])
-        at = tuple(x0 + 12 + k * step for k in range(first, last))
-        draw_counters = partial(_counters, box=box, at=at, items=shown, fill=fill)
-        pieces.append(PanelPiece(("counters", box, at, shown, fill), box, draw_counters))
+    for counter in counter_layout(items, (x0 + 6, y1 - 44, x1 - 6, y1 - 8)):
+        draw_counter = partial(_counter, counter=counter, fill=fill)
+        pieces.append(PanelPiece(("counter", counter, fill), counter.slot, draw_counter))
     return pieces
 
 
-def _counter_groups(
-    items: Sequence[tuple[str, int]], left: float, step: float, start: int, end: int
-) -> list[tuple[int, int, int, int]]:
-    """The counters cut into runs that do not touch (first, last, left and right edge of each run), so a changed
-    count redraws only its run: a value and the next icon may come within a pixel of each other (a ticket's
-    notch reaches left of its icon), and then they stay in one run."""
-    extents = []
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """One counter of a player's cell: its icon and value, and the slot of the cell's row it alone draws in."""
+
+    icon: str
+    value: int
+    size: int
+    condensed: bool
+    """The value's text size and face."""
+    slot: tuple[int, int, int, int]
+    icon_box: tuple[float, float, float, float]
+    """Where the icon is drawn (a ticket's notches reach `TICKET_NOTCH` of its height beyond its sides)."""
+    text_box: tuple[float, float, float, float]
+    """Where the value's ink is."""
+
+
+def counter_layout(items: Sequence[tuple[str, int]], row: tuple[int, int, int, int]) -> list[Counter]:
+    """The counters spread evenly across the row, each in a slot of its own: at the largest size at which the widest
+    value any of them may show (two digits, or more if one has them) leaves `COUNTER_GAP` before the next icon."""
+    x0, y0, x1, y1 = row
+    step = (x1 - x0) / max(1, len(items))
+    cy = (y0 + y1) / 2
+    size, condensed = COUNTER_FACES[-1]
+    for size, condensed in COUNTER_FACES:
+        if _counter_width(items, size, condensed) + COUNTER_GAP <= step:
+            break
+    face = font(size, bold=True, condensed=condensed)
+    icon_w = round(size * COUNTER_ICON)
+    counters = []
     for k, (icon, value) in enumerate(items):
-        ix = left + k * step
-        notch = TICKET_NOTCH * 22 if icon == "tickets" else 0.0
-        text_right = ix + 34 + font(COUNTER_TEXT, bold=True).getbbox(str(value), anchor="lm")[2]
-        extents.append((ix - notch - 2, max(ix + 28 + notch, text_right) + 2))
-    groups = []
-    first, edge = 0, start
-    for k in range(1, len(items)):
-        if extents[k - 1][1] < extents[k][0]:
-            cut = math.ceil(extents[k - 1][1])
-            groups.append((first, k, edge, cut))
-            first, edge = k, cut
-    groups.append((first, len(items), edge, end))
-    return groups
+        left = x0 + k * step
+        ix = left + 2 + _notch(icon, icon_w)
+        icon_box = (ix, cy - icon_w * 0.4, ix + icon_w, cy + icon_w * 0.4)
+        tx = ix + icon_w + 5
+        ink = face.getbbox(str(value), anchor="lm")
+        text_box = (tx + ink[0], cy + ink[1], tx + ink[2], cy + ink[3])
+        slot = (math.ceil(left), y0, math.ceil(left + step) if k < len(items) - 1 else x1, y1)
+        counters.append(Counter(icon, value, size, condensed, slot, icon_box, text_box))
+    return counters
+
+
+def _notch(icon: str, width: float) -> float:
+    """How far left of its box an icon `width` wide reaches (a ticket's notch)."""
+    return TICKET_NOTCH * width * 0.8 if icon == "tickets" else 0.0
+
+
+def _counter_width(items: Sequence[tuple[str, int]], size: int, condensed: bool) -> float:
+    """The widest counter in this face: its notch, icon and the wider of its value and two digits."""
+    face = font(size, bold=True, condensed=condensed)
+    icon_w = round(size * COUNTER_ICON)
+    return max(2 + _notch(i, icon_w) + icon_w + 5 + max(face.getlength(str(v)), face.getlength("00")) for i, v in items)
 
 
 def _cell(
@@ -188,11 +231,12 @@ def _cell(
     box: tuple[int, int, int, int],
     color_index: int,
     name: str,
+    bot: bool,
     score_w: float,
     fill: RGB,
     ring: RGB | None,
 ) -> None:
-    """A player's cell: its fill (ringed when playing or winning), colour bar, numbered badge and name."""
+    """A player's cell: its fill (ringed when playing or winning), colour bar, numbered badge, bot mark and name."""
     x0, y0, x1, y1 = box[0], box[1] + top, box[2], box[3] + top
     draw.rounded_rectangle((x0, y0, x1, y1), radius=10, fill=fill)
     if ring is not None:
@@ -201,6 +245,10 @@ def _cell(
     b = badge(color_index, 46)
     image.paste(b, (x0 + 10, y0 + 18), b)
     name_x = x0 + 64
+    if bot:
+        mark = bot_mark(BOT_MARK, PANEL_TEXT)
+        image.paste(mark, (name_x, y0 + 41 - BOT_MARK // 2), mark)
+        name_x += BOT_MARK + 6
     shown, face = fitted(name, 28, x1 - 46 - score_w - name_x, bold=True, minimum=22)
     draw.text((name_x, y0 + 41), shown, font=face, fill=PANEL_TEXT, anchor="lm")
 
@@ -223,24 +271,14 @@ def _score_piece(
     draw_star_icon(draw, (star_x, y0 + 20 + top), 26, star)
 
 
-def _counters(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    top: int,
-    *,
-    box: tuple[int, int, int, int],
-    at: tuple[float, ...],
-    items: tuple[tuple[str, int], ...],
-    fill: RGB,
-) -> None:
-    """A run of a player's counters, each an icon and a value, over the cell's fill."""
-    x0, y0, x1, y1 = box
+def _counter(image: Image.Image, draw: ImageDraw.ImageDraw, top: int, *, counter: Counter, fill: RGB) -> None:
+    """A counter's icon and value over the cell's fill."""
+    x0, y0, x1, y1 = counter.slot
     draw.rectangle((x0, y0 + top, x1 - 1, y1 - 1 + top), fill=fill)
-    cy = y0 + 18 + top
-    value_face = font(COUNTER_TEXT, bold=True)
-    for ix, (icon, value) in zip(at, items, strict=True):
-        _icon(draw, icon, (ix, cy - 11, ix + 28, cy + 11), PANEL_MUTED, PANEL_CARD)
-        draw.text((ix + 34, cy), str(value), font=value_face, fill=PANEL_TEXT, anchor="lm")
+    ix0, iy0, ix1, iy1 = counter.icon_box
+    _icon(draw, counter.icon, (ix0, iy0 + top, ix1, iy1 + top), PANEL_MUTED, PANEL_CARD)
+    face = font(counter.size, bold=True, condensed=counter.condensed)
+    draw.text((ix1 + 5, (y0 + y1) / 2 + top), str(counter.value), font=face, fill=PANEL_TEXT, anchor="lm")
 
 
 def _score(view: PublicView, seat: int) -> int:

@@ -26,10 +26,10 @@ from PIL import Image, ImageDraw
 from render.artstore import stored
 from render.caches import Lru
 from render.png import Segment, compress, inflate, palette_bytes, write_png
-from render.ttr.board import Layer, board_palette, city_key, map_layers
-from render.ttr.mapart import MapArt, map_art
+from render.ttr.board import Layer, board_palette, map_layers
+from render.ttr.mapart import MapArt, art_words, map_art
 from render.ttr.panel import PANEL_HEIGHT, PLAYERS_HEIGHT, PanelPiece, draw_panel_frame, panel_pieces
-from render.ttr.text import Labels, Names
+from render.ttr.text import Bots, Labels, Names
 from render.ttr.turn_strip import BANNER_HEIGHT, STRIP_HEIGHT, banner_height, draw_banner, draw_strip
 from rules.ttr.view import PublicView
 
@@ -115,18 +115,21 @@ _DRAWING = threading.Lock()
 """One board at a time per process: the bases and the scratch canvases are shared."""
 
 
-def render_board(view: PublicView, labels: Labels, names: Names, game: Hashable | None = None) -> bytes:
-    """The board as PNG bytes (what the public turn message shows), from `game`'s base when one is kept."""
+def render_board(
+    view: PublicView, labels: Labels, names: Names, game: Hashable | None = None, bots: Bots = frozenset()
+) -> bytes:
+    """The board as PNG bytes (what the public turn message shows), from `game`'s base when one is kept (`bots`: the
+    seats whose names get the bot mark)."""
     with _DRAWING:
-        static = _static(view.map, city_key(labels, view.map))
+        static = _static(view.map, art_words(labels, view.map))
         width, height = static.art.image.size
         layers = map_layers(view, static.art)
         base = _base(static, layers, game)
         banner = banner_height(view)
         segments = [_banner(view, labels, names, static)] if banner else []
         segments += _map(base, static, layers)
-        segments.append(_strip(view, labels, names, static, banner + height))
-        segments += _panel(view, labels, names, static, banner + height + STRIP_HEIGHT)
+        segments.append(_strip(view, labels, names, bots, static, banner + height))
+        segments += _panel(view, labels, names, bots, static, banner + height + STRIP_HEIGHT)
         return write_png(width, banner + height + STRIP_HEIGHT + PANEL_HEIGHT, static.plte, segments)
 
 
@@ -139,18 +142,18 @@ def forget_board(game: Hashable) -> None:
 def warm_boards(map_id: str, labels: Labels) -> None:
     """Draw what every board of a map in a language shares: the art, the palette and the bare map's bands."""
     with _DRAWING:
-        _static(map_id, city_key(labels, map_id))
+        _static(map_id, art_words(labels, map_id))
 
 
 @stored(maxsize=8)
-def _static(map_id: str, cities: tuple[tuple[str, str], ...]) -> _Static:
-    art = map_art(map_id, cities)
-    palette = board_palette(map_id, cities)
+def _static(map_id: str, words: tuple[tuple[str, str], ...]) -> _Static:
+    art = map_art(map_id, words)
+    palette = board_palette(map_id, words)
     rows = _filtered(art.image.quantize(palette=palette, dither=Image.Dither.NONE))
     step = BAND_ROWS * rows.width
     data = rows.tobytes()
     bands = tuple(compress(data[at : at + step], LASTING_LEVEL) for at in range(0, len(data), step))
-    return _Static((map_id, cities), art, palette, palette_bytes(palette), bands)
+    return _Static((map_id, words), art, palette, palette_bytes(palette), bands)
 
 
 def _filtered(indices: Image.Image) -> Image.Image:
@@ -255,11 +258,11 @@ def _banner(view: PublicView, labels: Labels, names: Names, static: _Static) -> 
     return _compressed(canvas, static)
 
 
-def _strip(view: PublicView, labels: Labels, names: Names, static: _Static, top: int) -> Segment:
+def _strip(view: PublicView, labels: Labels, names: Names, bots: Bots, static: _Static, top: int) -> Segment:
     """The strip, drawn at a top of the same parity as on the board: its half-pixel roundings then fall alike."""
     parity = top % 2
     canvas = Image.new("RGB", (static.art.image.width, parity + STRIP_HEIGHT + 1))
-    draw_strip(canvas, parity, view, labels, names)
+    draw_strip(canvas, parity, view, labels, names, bots)
     return _compressed(canvas.crop((0, parity, canvas.width, parity + STRIP_HEIGHT)), static)
 
 
@@ -268,10 +271,10 @@ def _compressed(image: Image.Image, static: _Static) -> Segment:
     return compress(_filtered(indices).tobytes(), TURN_LEVEL)
 
 
-def _panel(view: PublicView, labels: Labels, names: Names, static: _Static, top: int) -> list[Segment]:
+def _panel(view: PublicView, labels: Labels, names: Names, bots: Bots, static: _Static, top: int) -> list[Segment]:
     """The panel's two halves (players, market), each from its pieces, each piece drawn once for what it shows."""
     parity = top % 2
-    pieces = panel_pieces(view, labels, names, static.art.image.width)
+    pieces = panel_pieces(view, labels, names, static.art.image.width, bots)
     halves = []
     for first, last in ((0, PLAYERS_HEIGHT), (PLAYERS_HEIGHT, PANEL_HEIGHT)):
         inside = [piece for piece in pieces if first <= piece.box[1] < last]

@@ -2,7 +2,11 @@
 
 A claimed track is one continuous band in its owner's colour with a dark outline and the owner's number along
 it: wider than a free track's faded car spaces, so "claimed" reads at the size Discord shows the board whatever
-the hue. Each piece is drawn at twice the size and shrunk once, then cached, so a turn only pastes ready pieces.
+the hue. A tunnel keeps the mark it has free: its outline is black and white dashes (`tunnel_rims`), which the
+static art draws where the band's edge will be; a ferry's locomotive spaces keep their dark plate with a white
+wheel (`draw_locomotive_plate`), drawn over the band. Black and white stand out on every player's colour, and the
+dashes and the plates are patterns of light and dark, not of hue. Each piece is drawn at twice the size and shrunk
+once, then cached, so a turn only pastes ready pieces.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.ttr.geometry import Point, at_length, cumulative
+from render.ttr.geometry import Point, at_length, cumulative, offset_polyline
 from render.ttr.layout import map_layout
 from render.ttr.palette import (
+    ACCENT,
     BAND_OUTLINE,
     CLOSED_FILL,
     DARK_INK,
@@ -28,7 +33,7 @@ from render.ttr.palette import (
     player_color,
 )
 from render.ttr.spaces import SLIM
-from render.ttr.symbols import draw_station_icon
+from render.ttr.symbols import draw_station_icon, draw_symbol
 from rules.ttr.maps import load_map
 
 SS = 2
@@ -38,12 +43,16 @@ BAND_DOUBLE = 10.5
 """Width of a band's colour on a double route's track, so two claimed tracks still show as two bands."""
 OUTLINE = 2.5
 """The band's dark edge on each side."""
+TUNNEL_OUTLINE = 4.0
+"""A tunnel's edge on each side, black and white dashes: wider than a plain band's, so the dashes read small."""
+TUNNEL_DASH = 8.0
+"""Length of each black or white dash of a tunnel's edge."""
 DOUBLE_SHIFT = 1.5
 """How far a double track's band moves away from its twin, leaving a gap between two claimed bands."""
 STATION_SIZE = 26
 Mark = Literal["last", "winner", "tunnel"]
 """`last`: the last move (white in black); `winner`: the longest-trail winner's trail (gold in black);
-`tunnel`: a tunnel being paid (black and white dashes round its free spaces)."""
+`tunnel`: a tunnel being paid (amber in black, round its free spaces)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +77,15 @@ class BandLine:
     """Width of the band's colour (the outline comes on top of it)."""
     numbers: tuple[Point, ...]
     """Where the owner's number goes along the band."""
+    outline: float
+    """Width of its edge on each side (a tunnel's is wider)."""
+    tunnel: bool
+    rims: tuple[int, ...]
+    """The sides a tunnel's dashed edge is drawn on, as the sign of an `offset_polyline` shift: both for a single
+    track, the outer one for a double (the inner one would run over its twin's spaces)."""
+    locomotives: tuple[Point, ...]
+    """A ferry's locomotive spaces: where their plates go along the band (one carries the owner's number when every
+    space is a locomotive's)."""
 
 
 @cache
@@ -75,18 +93,35 @@ def band_line(map_id: str, track_id: int) -> BandLine:
     """Where a track's band runs: through its cars' centres, a double's pushed a little away from its twin."""
     layout = map_layout(map_id)
     cars = layout.tracks[track_id].cars
-    partner = next(t.partner for t in load_map(map_id).tracks if t.id == track_id)
+    track = next(t for t in load_map(map_id).tracks if t.id == track_id)
     centres = [car.center for car in cars]
-    if partner is not None and partner in layout.tracks:
-        twins = [c.center for c in layout.tracks[partner].cars]
+    rims: tuple[int, ...] = (1, -1)
+    if track.partner is not None and track.partner in layout.tracks:
+        twins = [c.center for c in layout.tracks[track.partner].cars]
         centres = [_away(c, min(twins, key=lambda t: math.dist(t, c)), DOUBLE_SHIFT) for c in centres]
+        rims = (_outer_side(cars[0].center, cars[0].angle, twins[0]),)
     first, last = cars[0], cars[-1]
     start = _along(centres[0], first.angle, -first.length / 2)
     end = _along(centres[-1], last.angle, last.length / 2)
     n = len(cars)
-    numbers = tuple(centres[i] for i in range(n) if i % 2 == (n // 2) % 2)
-    width = BAND if partner is None else BAND_DOUBLE
-    return BandLine(points=(start, *centres, end), width=width, numbers=numbers)
+    plates = range(track.ferry_locomotives)
+    numbered = [i for i in range(n) if i % 2 == (n // 2) % 2]
+    numbers = tuple(centres[i] for i in ([i for i in numbered if i not in plates] or numbered))
+    return BandLine(
+        points=(start, *centres, end),
+        width=BAND if track.partner is None else BAND_DOUBLE,
+        numbers=numbers,
+        outline=TUNNEL_OUTLINE if track.tunnel else OUTLINE,
+        tunnel=track.tunnel,
+        rims=rims if track.tunnel else (),
+        locomotives=tuple(centres[i] for i in plates),
+    )
+
+
+def _outer_side(p: Point, angle: float, twin: Point) -> int:
+    """The sign of the `offset_polyline` shift that moves away from the twin, for a line heading `angle` at `p`."""
+    left = -math.sin(angle) * (twin[0] - p[0]) + math.cos(angle) * (twin[1] - p[1])
+    return -1 if left > 0 else 1
 
 
 def _away(p: Point, other: Point, shift: float) -> Point:
@@ -115,7 +150,12 @@ def _shrink(big: Image.Image, x0: int, y0: int) -> Sprite:
 
 
 def _local(points: Sequence[Point], x0: int, y0: int) -> list[Point]:
-    return [((x - x0) * SS, (y - y0) * SS) for x, y in points]
+    return [_at(p, x0, y0) for p in points]
+
+
+def _at(p: Point, x0: int, y0: int) -> Point:
+    """A board point on a supersampled canvas whose origin is (x0, y0) on the board."""
+    return (p[0] - x0) * SS, (p[1] - y0) * SS
 
 
 def _stretched(points: Sequence[Point], extra: float) -> list[Point]:
@@ -134,42 +174,66 @@ def _line(draw: ImageDraw.ImageDraw, points: Sequence[Point], width: float, fill
 
 @lru_cache(maxsize=2048)
 def band_sprite(map_id: str, track_id: int, color_index: int) -> Sprite:
-    """A claimed track: one band in the owner's colour, outlined dark, with the owner's number along it."""
+    """A claimed track: one band in the owner's colour, outlined dark, with the owner's number along it; a tunnel's
+    outline dashed black and white, a ferry's locomotive plates on it."""
     line = band_line(map_id, track_id)
-    big, draw, x0, y0 = _canvas(line.points, line.width / 2 + OUTLINE + 3)
+    big, draw, x0, y0 = _canvas(line.points, line.width / 2 + line.outline + 3)
     pts = _local(line.points, x0, y0)
-    shadow = [(x + 1.6 * SS, y + 1.6 * SS) for x, y in _stretched(pts, OUTLINE * SS)]
-    _line(draw, shadow, line.width + 2 * OUTLINE, (0, 0, 0, 90))
-    _line(draw, _stretched(pts, OUTLINE * SS), line.width + 2 * OUTLINE, BAND_OUTLINE)
+    shadow = [(x + 1.6 * SS, y + 1.6 * SS) for x, y in _stretched(pts, line.outline * SS)]
+    _line(draw, shadow, line.width + 2 * line.outline, (0, 0, 0, 90))
+    _line(draw, _stretched(pts, line.outline * SS), line.width + 2 * line.outline, BAND_OUTLINE)
     color = player_color(color_index)
     _line(draw, pts, line.width, color)
-    face = font(round((line.width - 1) * SS), bold=True)
-    for x, y in _local(line.numbers, x0, y0):
-        draw.text((x, y), str(color_index + 1), font=face, fill=ink_on(color), anchor="mm")
+    for rim in tunnel_rims(line):
+        draw_tunnel_rim(draw, _local(rim, x0, y0), SS)
+    size = (line.width - 1) * SS
+    for centre in line.locomotives:
+        draw_locomotive_plate(draw, _at(centre, x0, y0), size, wheel=centre not in line.numbers)
+    face = font(round(size), bold=True)
+    for centre in line.numbers:
+        ink = HIGHLIGHT if centre in line.locomotives else ink_on(color)
+        draw.text(_at(centre, x0, y0), str(color_index + 1), font=face, fill=ink, anchor="mm")
     return _shrink(big, x0, y0)
 
 
 def band_reach(map_id: str, track_id: int) -> float:
     """Half the width of a track's claimed band, outline included."""
-    return band_line(map_id, track_id).width / 2 + OUTLINE
+    line = band_line(map_id, track_id)
+    return line.width / 2 + line.outline
+
+
+def tunnel_rims(line: BandLine) -> list[list[Point]]:
+    """The middle lines of a tunnel's dashed edges (none for another track), where its band's outline will be."""
+    return [offset_polyline(line.points, side * (line.width + line.outline) / 2) for side in line.rims]
+
+
+def draw_tunnel_rim(draw: ImageDraw.ImageDraw, points: Sequence[Point], scale: float) -> None:
+    """A tunnel's edge along `points` (in pixels at `scale`): black, every other dash white."""
+    _line(draw, points, TUNNEL_OUTLINE * scale / SS, DARK_INK)
+    for piece in _dashes(points, TUNNEL_DASH * scale):
+        _line(draw, piece, TUNNEL_OUTLINE * scale / SS, HIGHLIGHT)
+
+
+def draw_locomotive_plate(draw: ImageDraw.ImageDraw, centre: Point, size: float, *, wheel: bool) -> None:
+    """A ferry's locomotive space on a band: a dark disk `size` across with the locomotive's white wheel (or, where
+    every space is a locomotive's, the owner's number in white in its stead)."""
+    x, y = centre
+    r = size / 2
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=DARK_INK)
+    if wheel:
+        draw_symbol(draw, "wheel", centre, size * 0.7, HIGHLIGHT)
 
 
 @lru_cache(maxsize=256)
 def mark_sprite(map_id: str, track_id: int, mark: Mark) -> Sprite:
-    """A high-contrast mark around a track, pasted under its band (`tunnel`: around its free spaces)."""
-    line = band_line(map_id, track_id)
+    """A high-contrast mark around a track, pasted under its band, with a hole that leaves its free spaces seen."""
     half = band_reach(map_id, track_id)
-    big, draw, x0, y0 = _canvas(line.points, half + 16)
-    pts = _stretched(_local(line.points, x0, y0), 6 * SS)
-    if mark == "tunnel":
-        _line(draw, pts, 2 * half + 12, DARK_INK)
-        for piece in _dashes(pts, 9 * SS):
-            _line(draw, piece, 2 * half + 6, HIGHLIGHT)
-        _line(draw, pts, 2 * half - 2, (0, 0, 0, 0))  # a hole: the free spaces stay visible
-    else:
-        _line(draw, pts, 2 * half + 26, DARK_INK)
-        _line(draw, pts, 2 * half + 18, HIGHLIGHT if mark == "last" else WINNER_GLOW)
-        _line(draw, pts, 2 * half - 2, (0, 0, 0, 0))  # a hole: a tunnel tried in vain shows its free spaces
+    big, draw, x0, y0 = _canvas(band_line(map_id, track_id).points, half + 16)
+    pts = _stretched(_local(band_line(map_id, track_id).points, x0, y0), 6 * SS)
+    ring = {"last": HIGHLIGHT, "winner": WINNER_GLOW, "tunnel": ACCENT}[mark]
+    _line(draw, pts, 2 * half + 26, DARK_INK)
+    _line(draw, pts, 2 * half + 18, ring)
+    _line(draw, pts, 2 * half - 2, (0, 0, 0, 0))  # a hole: a tunnel tried or being paid shows its free spaces
     return _shrink(big, x0, y0)
 
 

@@ -40,6 +40,9 @@ def _city_name(labels: Labels, city_id: str, printed: str) -> str:
 Names: TypeAlias = Sequence[str] | Mapping[int, str]
 """Players' display names by seat: a list in seat order, or a mapping from seat."""
 
+Bots: TypeAlias = frozenset[int]
+"""The seats bot players sit in: their names get the bot mark (render/glyphs.py)."""
+
 
 def player_name(names: Names, seat: int) -> str:
     """A seat's display name, or its number when the caller gave none."""

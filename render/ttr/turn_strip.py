@@ -14,6 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from render.fonts import font, text_length
+from render.glyphs import bot_mark
 from render.ttr.cards import card_back_image, card_image
 from render.ttr.palette import (
     ACCENT,
@@ -29,10 +30,10 @@ from render.ttr.palette import (
     WINNER_GLOW,
     player_color,
 )
-from render.ttr.panel import CARD_FRAME, badge
+from render.ttr.panel import BOT_MARK, CARD_FRAME, badge
 from render.ttr.sprites import station_sprite
 from render.ttr.symbols import draw_ticket_icon
-from render.ttr.text import Labels, Names, city_name, picture_text, player_name
+from render.ttr.text import Bots, Labels, Names, city_name, picture_text, player_name
 from rules.ttr.maps import GameMap, load_map
 from rules.ttr.view import FinalPlayer, LastMoveView, PublicView
 
@@ -81,23 +82,38 @@ def draw_banner(image: Image.Image, view: PublicView, labels: Labels, names: Nam
     draw.text((image.width / 2, BANNER_HEIGHT / 2 - 2), words, font=face, fill=ink, anchor="mm")
 
 
-def draw_strip(image: Image.Image, top: int, view: PublicView, labels: Labels, names: Names) -> None:
+def draw_strip(
+    image: Image.Image, top: int, view: PublicView, labels: Labels, names: Names, bots: Bots = frozenset()
+) -> None:
     """The strip under the map, from `top` down `STRIP_HEIGHT` pixels, across the whole picture."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, top, image.width, top + STRIP_HEIGHT), fill=PANEL_BG)
-    pieces = _pieces(view, labels, names, load_map(view.map))
+    pieces = _pieces(view, labels, _Who(names, bots), load_map(view.map))
     _flow(image, draw, pieces, 24, top + STRIP_HEIGHT / 2, image.width - 48)
 
 
-def _pieces(view: PublicView, labels: Labels, names: Names, game_map: GameMap) -> list[Piece]:
+@dataclass(frozen=True, slots=True)
+class _Who:
+    """The players' names, and which of them are bots."""
+
+    names: Names
+    bots: Bots
+
+    def __call__(self, seat: int) -> list[Piece]:
+        """A player as the strip names them: their numbered badge, the bot mark for a bot, their name."""
+        mark = [bot_mark(BOT_MARK, PANEL_TEXT)] if seat in self.bots else []
+        return [badge(seat, 44), *mark, Words(player_name(self.names, seat), bold=True, cut=2)]
+
+
+def _pieces(view: PublicView, labels: Labels, who: _Who, game_map: GameMap) -> list[Piece]:
     """What the strip says now."""
     if view.final is not None:
-        return _longest(view, labels, names, game_map)
+        return _longest(view, labels, who, game_map)
     if view.tunnel is not None and view.current is not None:
         tunnel = view.tunnel
         a, b = _ends(labels, game_map, tunnel.track)
         return [
-            *_who(view.current, names),
+            *who(view.current),
             Words(picture_text(labels, "move.tunnel", a=a, b=b)),
             *(_framed(card_image(color, CHIP_W, CHIP_H)) for color in tunnel.revealed),
             Words(picture_text(labels, "move.tunnel_extra", extra=tunnel.extra), ACCENT, True, cut=0),
@@ -106,21 +122,17 @@ def _pieces(view: PublicView, labels: Labels, names: Names, game_map: GameMap) -
         return [Words(picture_text(labels, "status.opening"))]
     if view.tickets_offered and view.current is not None:
         choosing = picture_text(labels, "move.choosing", count=view.tickets_offered)
-        return [*_who(view.current, names), Words(choosing), _tickets(view.tickets_offered, view.tickets_offered)]
+        return [*who(view.current), Words(choosing), _tickets(view.tickets_offered, view.tickets_offered)]
     move = view.last_move
     if move is None:
         if view.current is None:
             return []
-        return [*_who(view.current, names), Words(picture_text(labels, "panel.to_play"))]
+        return [*who(view.current), Words(picture_text(labels, "panel.to_play"))]
     return [
         Words(picture_text(labels, "move.tag"), PANEL_MUTED),
-        *_who(move.seat, names),
+        *who(move.seat),
         *_move(move, labels, game_map),
     ]
-
-
-def _who(seat: int, names: Names) -> list[Piece]:
-    return [badge(seat, 44), Words(player_name(names, seat), bold=True, cut=2)]
 
 
 def _move(move: LastMoveView, labels: Labels, game_map: GameMap) -> list[Piece]:
@@ -149,7 +161,7 @@ def _move(move: LastMoveView, labels: Labels, game_map: GameMap) -> list[Piece]:
     return [Words(picture_text(labels, "move.pass"))]
 
 
-def _longest(view: PublicView, labels: Labels, names: Names, game_map: GameMap) -> list[Piece]:
+def _longest(view: PublicView, labels: Labels, who: _Who, game_map: GameMap) -> list[Piece]:
     """At the end: who holds the longest trail (the bonus, when it is played), and how long it is."""
     holders = longest_holders(view)
     if not holders:
@@ -159,7 +171,7 @@ def _longest(view: PublicView, labels: Labels, names: Names, game_map: GameMap) 
     key = "move.longest_bonus" if bonus else "move.longest"
     pieces: list[Piece] = [_glow_sample(holders[0].seat), Words(picture_text(labels, key, bonus=bonus), PANEL_MUTED)]
     for k, holder in enumerate(holders):
-        pieces += _who(holder.seat, names)
+        pieces += who(holder.seat)
         if k < len(holders) - 1:
             pieces.append(Words("·", PANEL_MUTED))
     pieces.append(Words(picture_text(labels, "move.cars", length=best), ACCENT, True, cut=0))

@@ -22,9 +22,13 @@ DETAIL = "score-detail.png"
 
 
 async def board(language: str, record: GameRecord, view: PublicView) -> bytes:
-    """The board with the public panel (what the turn message shows), drawn from the game's base in its worker."""
+    """The board with the public panel (what the turn message shows), drawn from the game's base in its worker,
+    bot players' names marked."""
     key = (record.id, record.version, "board", language)
-    return await PICTURES.get(key, render_board, public_only(view), labels(language), plain_names(record), record.id)
+    names = plain_names(record)
+    return await PICTURES.get(
+        key, render_board, public_only(view), labels(language), names, record.id, bot_seats(record)
+    )
 
 
 async def hand(language: str, record: GameRecord, view: SeatView, places: str | None = None) -> bytes:
@@ -52,6 +56,11 @@ async def score_sheet(language: str, record: GameRecord, view: PublicView) -> by
     """The final score sheet: every player's routes and tickets (public, once the game is over)."""
     names = plain_names(record)
     return await draw_once(record.id, render_score_sheet, public_only(view), labels(language), names, bot_seats(record))
+
+
+def bot_seats(record: GameRecord) -> frozenset[int]:
+    """The seats bot players sit in (their names get the bot mark in pictures)."""
+    return frozenset(s.seat for s in record.seats if s.is_bot)
 
 
 def public_only(view: PublicView) -> PublicView:

@@ -181,6 +181,12 @@ async def test_europe_whole_game_with_a_tunnel_paid_one_withdrawn_and_a_station(
     shown = "\n".join(public_words(r) for m in stand_in.channel_messages() for r in revisions(m))
     assert "gives up the tunnel" in shown and "builds a station" in shown
     assert "gives up the tunnel" in stand_in.transcript(), "a turn message keeps telling the last turn"
+    redrawn = [
+        m
+        for m in stand_in.channel_messages()
+        if len({a.data for r in revisions(m) for a in r.attachments if a.filename == "board.png"}) > 1
+    ]
+    assert redrawn, "the turn message shows the board again while a tunnel is paid: its turned-over cards are public"
     choices = [
         m
         for name in ("Ann", "Ben", "Cat")

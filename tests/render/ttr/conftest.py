@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from render.ttr.layout import map_layout
+from render.ttr.mapart import art_words, map_art
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.options import TtrOptions
 from rules.ttr.state import TtrState
@@ -51,6 +53,17 @@ def picture_words(lang: str) -> dict[str, str]:
 
     walk("ttr_picture", data)
     return flat
+
+
+def clear_of_names(map_id: str, point: tuple[float, float], reach: float = 3.0) -> bool:
+    """Whether a board point (in English) lies away from every city's name plate and dot: the names lie over the
+    bands, and in crowded corners over some car spaces too."""
+    art = map_art(map_id, art_words(picture_words("en"), map_id))
+    x, y = point
+    plates = [spot.label for spot in art.spots.values()]
+    if any(x0 - reach <= x <= x1 + reach and y0 - reach <= y <= y1 + reach for x0, y0, x1, y1 in plates):
+        return False
+    return all(abs(x - cx) > 14 or abs(y - cy) > 14 for cx, cy in map_layout(map_id).cities.values())
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ last round, the longest-trail winner, labelled counters and readable city names,
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 
@@ -13,7 +14,7 @@ from render.ttr import board_image
 from render.ttr.cards import CARD_BACK
 from render.ttr.geometry import Point
 from render.ttr.layout import map_layout
-from render.ttr.mapart import LABEL_SIZE, map_art
+from render.ttr.mapart import LABEL_SIZE, art_words, map_art
 from render.ttr.palette import (
     BANNER,
     CARD_FILL,
@@ -26,12 +27,11 @@ from render.ttr.palette import (
     free_fill,
 )
 from render.ttr.sprites import band_line, band_reach
-from render.ttr.text import city_names
 from render.ttr.turn_strip import BANNER_HEIGHT, STRIP_HEIGHT
 from rules.engine import GameResult
 from rules.ttr.maps import load_map
 from rules.ttr.view import FinalPlayer, LastMoveView, PublicView
-from tests.render.ttr.conftest import ENGINE, NAMES, picture_words, play
+from tests.render.ttr.conftest import ENGINE, NAMES, clear_of_names, picture_words, play
 
 EN = picture_words("en")
 CHAT_WIDTH = 450
@@ -116,7 +116,7 @@ def test_a_claimed_route_is_a_wide_outlined_band_far_from_its_free_look_even_at_
         claimed = free.model_copy(update={"owners": {t: seat for t in tracks}})
         image = board_image(claimed, EN, NAMES)
         small = shrunk(image)
-        for track in tracks:
+        for track in (t for t in tracks if clear_of_names(map_id, mid_and_side(map_id, t)[0], 8)):
             x, y = across(map_id, track, 5.5)  # beside the owner's number, inside the band
             difference = mean_difference(image, free_image, (x - 2, y - 2, x + 3, y + 3))
             assert difference >= 60, (track, seat, difference)
@@ -140,7 +140,7 @@ def test_the_last_move_mark_stands_out_around_every_player_colour() -> None:
 
 
 def test_a_station_built_last_is_ringed_and_other_stations_are_not() -> None:
-    art = map_art("europe", tuple(sorted(city_names(EN, load_map("europe")).items())))
+    art = map_art("europe", art_words(EN, "europe"))
     move = LastMoveView(seat=2, kind="station", city="wien")
     view = playing("europe").model_copy(update={"stations": {"wien": 2, "berlin": 0}, "last_move": move})
     image = board_image(view, EN, NAMES)
@@ -277,10 +277,44 @@ def test_the_panel_counters_are_labelled(map_id: str, stations: bool) -> None:
 
 
 @pytest.mark.parametrize("map_id", ["usa", "europe"])
-def test_city_names_are_at_least_7_px_tall_at_chat_width(map_id: str) -> None:
+def test_city_names_are_at_least_8_px_tall_at_chat_width(map_id: str) -> None:
     image = board_image(playing(map_id), EN, NAMES)
     assert image.width == map_layout(map_id).width  # the map spans the picture: no side panel shrinks it
-    assert LABEL_SIZE * CHAT_WIDTH / image.width >= 7
-    art = map_art(map_id, tuple(sorted(city_names(EN, load_map(map_id)).items())))
+    assert LABEL_SIZE * CHAT_WIDTH / image.width >= 8
+    art = map_art(map_id, art_words(EN, map_id))
     heights = [spot.label[3] - spot.label[1] for spot in art.spots.values()]
-    assert min(heights) * CHAT_WIDTH / image.width >= 5  # capitals and descenders of the shortest name
+    assert min(heights) * CHAT_WIDTH / image.width >= 9  # the plate: capitals, descenders and a rim round them
+
+
+HUBS = {
+    "usa": ("kansas_city", "omaha", "oklahoma_city", "saint_louis"),
+    "europe": ("bruxelles", "essen", "frankfurt", "zagrab"),
+}
+
+
+@pytest.mark.parametrize(("map_id", "language"), [(m, lang) for m in ("usa", "europe") for lang in ("en", "ru")])
+def test_name_plates_never_overlap_a_dot_or_each_other_and_lie_nearest_their_own_city(
+    map_id: str, language: str
+) -> None:
+    words = picture_words(language)
+    art = map_art(map_id, art_words(words, map_id))
+    cities = map_layout(map_id).cities
+    plates = {city: spot.label for city, spot in art.spots.items()}
+    for (a, box_a), (b, box_b) in itertools.combinations(plates.items(), 2):
+        assert not overlaps(box_a, box_b), (a, b)
+    for city, box in plates.items():
+        own = gap(box, cities[city])
+        for other, centre in cities.items():
+            if other != city:
+                assert not overlaps(box, (centre[0] - 9, centre[1] - 9, centre[0] + 9, centre[1] + 9)), (city, other)
+                assert gap(box, centre) > own, (city, other)
+    assert all(gap(plates[hub], cities[hub]) < 30 for hub in HUBS[map_id])
+
+
+def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def gap(box: tuple[float, ...], p: Point) -> float:
+    """How far a point lies from a box."""
+    return math.dist(p, (min(max(p[0], box[0]), box[2]), min(max(p[1], box[1]), box[3])))

@@ -21,15 +21,15 @@ from render.ttr import (
 )
 from render.ttr.geometry import Car
 from render.ttr.layout import map_layout
-from render.ttr.mapart import map_art
-from render.ttr.palette import CITY_FILL, HIGHLIGHT, PLAYER_COLORS, RGB, free_fill, free_stripes
+from render.ttr.mapart import art_words, map_art
+from render.ttr.palette import CITY_FILL, DARK_INK, HIGHLIGHT, PLAYER_COLORS, RGB, free_fill
 from render.ttr.sprites import band_reach
 from render.ttr.text import city_names, picture_text, text_for
 from rules.ttr.board import CARD_NAMES
 from rules.ttr.maps import MAP_IDS, load_map
 from rules.ttr.state import TtrState
 from rules.ttr.view import LastMoveView, PublicView, SeatView
-from tests.render.ttr.conftest import ENGINE, NAMES, picture_words, play, seat_view
+from tests.render.ttr.conftest import ENGINE, NAMES, clear_of_names, picture_words, play, seat_view
 from tests.render.ttr.cvd import worst_pair
 
 EN = picture_words("en")
@@ -66,7 +66,7 @@ def test_every_track_and_city_of_an_empty_board_shows_its_colour(map_id: str) ->
     wrong = []
     for track in game_map.tracks:
         for i, car in enumerate(layout.tracks[track.id].cars):
-            expected = list(free_stripes()) if i < track.ferry_locomotives else [free_fill(track.color)]
+            expected = [DARK_INK] if i < track.ferry_locomotives else [free_fill(track.color)]
             if not shows(image, car, expected):
                 wrong.append((track.id, i))
     assert wrong == []
@@ -82,13 +82,11 @@ def test_claimed_tracks_show_their_owners_colour(map_id: str) -> None:
     view = empty_view(map_id).model_copy(update={"owners": owners})
     image = board_image(view, EN, NAMES)
     layout = map_layout(map_id)
-    wrong = [
-        track_id
-        for track_id, seat in owners.items()
-        for car in layout.tracks[track_id].cars
-        if not shows(image, car, [PLAYER_COLORS[seat]])
-    ]
-    assert wrong == []
+    cars = [(track_id, seat, car) for track_id, seat in owners.items() for car in layout.tracks[track_id].cars]
+    # a name lies over the bands, so it reads over them: the few cars whose both ends it covers are left out
+    seen = [c for c in cars if any(clear_of_names(map_id, off_centre(c[2], s), 0) for s in (-0.38, 0.38))]
+    assert len(seen) >= 0.97 * len(cars)
+    assert [track_id for track_id, seat, car in seen if not shows(image, car, [PLAYER_COLORS[seat]])] == []
 
 
 def test_the_last_claim_is_ringed_and_stations_stand_at_their_spot() -> None:
@@ -104,7 +102,7 @@ def test_the_last_claim_is_ringed_and_stations_stand_at_their_spot() -> None:
     )
     assert near(image.getpixel(just_outside), HIGHLIGHT, 30)
     assert not near(plain.getpixel(just_outside), HIGHLIGHT, 30)
-    spot = map_art("europe", tuple(sorted(city_names(EN, load_map("europe")).items()))).spots["wien"].station
+    spot = map_art("europe", art_words(EN, "europe")).spots["wien"].station
     x, y = round(spot[0]), round(spot[1] + 4)
     assert near(image.getpixel((x - 4, y)), PLAYER_COLORS[3]) or near(image.getpixel((x + 4, y)), PLAYER_COLORS[3])
 

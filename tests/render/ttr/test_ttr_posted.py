@@ -12,7 +12,8 @@ from PIL import Image
 
 from render.caches import forget
 from render.ttr import board_image, render_board
-from render.ttr.board import board_palette, city_key
+from render.ttr.board import board_palette
+from render.ttr.mapart import art_words
 from render.ttr.posted import BASES
 from rules.ttr.actions import BuildStation
 from rules.ttr.options import TtrOptions
@@ -52,10 +53,10 @@ def decoded(png: bytes) -> Image.Image:
     return image
 
 
-def assert_full_redraw(png: bytes, view: PublicView, words: dict[str, str]) -> None:
+def assert_full_redraw(png: bytes, view: PublicView, words: dict[str, str], bots: frozenset[int] = frozenset()) -> None:
     """The posted board's pixels are the full redraw mapped to the board's palette, and so is its palette."""
-    palette = board_palette(view.map, city_key(words, view.map))
-    full = board_image(view, words, NAMES).quantize(palette=palette, dither=Image.Dither.NONE)
+    palette = board_palette(view.map, art_words(words, view.map))
+    full = board_image(view, words, NAMES, bots).quantize(palette=palette, dither=Image.Dither.NONE)
     posted = decoded(png)
     assert posted.size == full.size
     assert posted.getpalette() == full.getpalette()
@@ -80,8 +81,9 @@ def test_every_board_of_a_game_is_the_full_redraw_pixel_for_pixel(
     assert views[-1].result is not None and any(v.last_round for v in views)
     if stations:
         assert any(v.last_move is not None and v.last_move.kind == "station" for v in views)
+    bots = frozenset({1})  # the second seat's name carries the bot mark, in the panel and the strip
     for view in views:
-        assert_full_redraw(render_board(view, words, NAMES, game), view, words)
+        assert_full_redraw(render_board(view, words, NAMES, game, bots), view, words, bots)
     assert BASES.hits - before >= len(views) - 1  # every board after the first grew the game's base
     forget(game)
 
