@@ -42,7 +42,6 @@ from render.ttr.palette import (
     SEA,
     WINNER_GLOW,
     free_fill,
-    free_stripes,
 )
 from render.ttr.text import city_names
 from rules.ttr.maps import MAP_IDS, load_map
@@ -113,7 +112,7 @@ def palette() -> dict[str, Any]:
         "free": {colour: _hex(free_fill(colour)) for colour in CARD_FILL},
         "symbols": dict(CARD_SYMBOL),
         "locomotive": [_hex(c) for c in LOCOMOTIVE_STRIPES],
-        "ferry": [_hex(c) for c in free_stripes()],
+        "ferry": {"plate": _hex(DARK_INK), "wheel": _hex(HIGHLIGHT)},
         "players": [_hex(c) for c in PLAYER_COLORS],
         "sea": _hex(SEA),
         "land": _hex(LAND),
