@@ -455,8 +455,9 @@ def _draw_key(canvas: Image.Image, words: _Words, names: Sequence[str], top: int
 
 
 def render_scores(view: DiceView, labels: Labels, names: Sequence[str], bots: Collection[int] = ()) -> bytes:
-    """Draw the score table: players in seat order, totals, last turns, the target, the leader or winners, the bot
-    mark beside the seats in `bots`, and a key to the chips under it."""
+    """Draw the score table: players in seat order (by rank, winners first, once the game is over: it is the final
+    message's summary), totals, last turns, the target, the leader or winners, the bot mark beside the seats in `bots`,
+    and a key to the chips under it."""
     words = _Words(labels)
     width = 900
     elimination = view.options.mode is GameMode.ELIMINATION
@@ -481,11 +482,16 @@ def render_scores(view: DiceView, labels: Labels, names: Sequence[str], bots: Co
     draw.text((74, TOP - 8), words("player"), font=heading, fill=MUTED, anchor="ld")
     draw.text((400, TOP - 8), words("last_turns"), font=heading, fill=MUTED, anchor="ld")
     draw.text((width - 24, TOP - 8), words("best" if elimination else "total"), font=heading, fill=MUTED, anchor="rd")
-    for player in view.players:
-        _score_row(canvas, words, view, player, names[player.seat], TOP + player.seat * ROW, player.seat in bots)
+    for row, player in enumerate(_ranked(view) if view.over else view.players):
+        _score_row(canvas, words, view, player, names[player.seat], TOP + row * ROW, player.seat in bots)
     if key:
         _draw_key(canvas, words, key, rows_end + 8)
     return _png(canvas)
+
+
+def _ranked(view: DiceView) -> list[PlayerLine]:
+    """The players best first: winners, then by what ranks them (`standing`), ties in seat order."""
+    return sorted(view.players, key=lambda p: (p.seat not in view.winners, -p.standing, p.seat))
 
 
 def _score_row(
