@@ -25,6 +25,7 @@ from render.dice import (
 from render.dice_faces import car_sprite
 from rules.dice import DiceEngine, DiceOptions, DiceState, DiceView, Face, GameMode
 from rules.dice.state import OpeningRoll, Outcome, Turn, TurnRecord
+from rules.dice.view import PlayerLine
 from rules.rng import Rng
 
 ENGINE = DiceEngine()
@@ -146,16 +147,30 @@ def drawn_apart(one: bytes, other: bytes) -> tuple[int, int, int, int] | None:
     return difference.point(lambda value: 255 if value > 40 else 0).getbbox()
 
 
+def ranked(view: DiceView) -> list[PlayerLine]:
+    """The players as a finished game's table lists them: winners first, then by standing."""
+    return sorted(view.players, key=lambda p: (p.seat not in view.winners, -p.standing))
+
+
 def test_a_bot_players_name_carries_the_bot_mark_in_its_row_and_title_only() -> None:
     view = score_views()[0]
+    row = [p.seat for p in ranked(view)].index(1)
     changed = drawn_apart(render_scores(view, EN, NAMES), render_scores(view, EN, NAMES, bots={1}))
     assert changed is not None, "the mark is drawn"
-    assert changed[1] >= TOP + ROW and changed[3] <= TOP + 2 * ROW and changed[2] < 400, "beside seat 1's name"
+    assert changed[1] >= TOP + row * ROW and changed[3] <= TOP + (row + 1) * ROW and changed[2] < 400, "beside the name"
     turn = turn_views()[1]
     assert turn.turn is not None
     changed = drawn_apart(render_turn(turn, EN, NAMES), render_turn(turn, EN, NAMES, {turn.turn.seat}))
     assert changed is not None and changed[3] <= 60, "in the title"
     assert render_turn(turn, EN, NAMES, {turn.turn.seat + 1}) == render_turn(turn, EN, NAMES), "another seat's bot"
+
+
+def test_the_final_score_table_ranks_the_players_winners_first() -> None:
+    view = score_views()[1]
+    assert view.over and [p.seat for p in ranked(view)] != [p.seat for p in view.players], "rank and seat differ"
+    first = ranked(view)[0].seat
+    changed = drawn_apart(render_scores(view, EN, NAMES), render_scores(view, EN, NAMES, bots={first}))
+    assert changed is not None and changed[1] >= TOP and changed[3] <= TOP + ROW, "the winner's row is the first"
 
 
 def test_pictures_are_deterministic_and_labels_may_be_a_function() -> None:
