@@ -6,9 +6,10 @@
 window.Board = (() => {
   const SVG_NS = "http://www.w3.org/2000/svg";
 
-  // The pictures' colours (render/ttr/palette.py, render/ttr/cards.py, render/ttr/spaces.py, render/cardgame/pieces.py,
-  // render/dice.py, render/dice_faces.py): the card game and the dice game have no map to bring them, and the page
-  // has no build step to read them from Python, so tests/web/test_page_palette.py holds this copy equal to them.
+  // The pictures' colours for what is drawn beside a map or without one (render/ttr/palette.py, render/ttr/cards.py,
+  // render/cardgame/pieces.py, render/dice.py, render/dice_faces.py): the cards, the panel, the card game and the dice
+  // game have no map to bring them (a Ticket to Ride map brings its own: bot/web/board/maps.py), and the page has no
+  // build step to read them from Python, so tests/web/test_page_palette.py holds this copy equal to them.
   const PALETTE = {
     card: {
       purple: "#9a499f",
@@ -35,22 +36,7 @@ window.Board = (() => {
       locomotive: "wheel",
     },
     stripes: ["#d6342e", "#ef8726", "#f4ce2e", "#389c48", "#2e6ece", "#9252b0"],
-    free_fade: 0.45,
-    free_fade_black: 0.3,
     ttr: {
-      sea: "#c4dae4",
-      land: "#f0e8d0",
-      coast: "#96acb6",
-      rail: "#807460",
-      car_outline: "#3a3632",
-      city_fill: "#b22228",
-      city_ring: "#fffaf0",
-      label_ink: "#18181c",
-      label_halo: "#fffcf4",
-      highlight: "#ffffff",
-      band_outline: "#141418",
-      winner_glow: "#ffc400",
-      closed_fill: "#807e7a",
       dark_ink: "#1c1c20",
       light_ink: "#ffffff",
       banner: "#ce2c24",
@@ -60,7 +46,6 @@ window.Board = (() => {
       panel_text: "#f0f2f6",
       panel_muted: "#a8b2c4",
       accent: "#ffcc40",
-      tunnel_ink: "#18161a",
       card_back: "#363e54",
       card_back_ink: "#a8b2c4",
     },
@@ -132,16 +117,6 @@ window.Board = (() => {
   function inkOn(fill) {
     const [r, g, b] = rgb(fill);
     return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TTR.dark_ink : TTR.light_ink;
-  }
-
-  /** `fill` moved `share` of the way to white (a free track's faded colour). */
-  function faded(fill, share) {
-    return toHex(rgb(fill).map((v) => v + (255 - v) * share));
-  }
-
-  function freeFill(colour) {
-    const fill = PALETTE.card[colour] || PALETTE.card.gray;
-    return faded(fill, colour === "black" ? PALETTE.free_fade_black : PALETTE.free_fade);
   }
 
   // ---------------------------------------------------------------------------------------------- words
@@ -392,8 +367,6 @@ window.Board = (() => {
     rgb,
     toHex,
     inkOn,
-    faded,
-    freeFill,
     sayer,
     symbolDefs,
     symbol,
