@@ -276,8 +276,31 @@ window.Board = (() => {
     return h("span", { class: "badge", style: `background:${colour};color:${inkOn(colour)}`, text: seat + 1 });
   }
 
+  /** The bot mark (render/glyphs.py's draw_bot_mark, drawn where the pictures draw it, as an emoji may not show): a
+   * robot's head in the text's colour, its eyes and mouth left open; `label` names it on hover and to a reader. */
+  function botMark(label) {
+    const paint = { fill: "currentColor" };
+    return s(
+      "svg",
+      { class: "bot-mark", viewBox: "-0.5 -0.5 1 1", role: "img", "aria-label": label },
+      s("title", { text: label }),
+      s("rect", { x: -0.04, y: -0.4, width: 0.08, height: 0.21, ...paint }),
+      s("circle", { cx: 0, cy: -0.4, r: 0.1, ...paint }),
+      s("rect", { x: -0.48, y: 0, width: 0.11, height: 0.26, ...paint }),
+      s("rect", { x: 0.37, y: 0, width: 0.11, height: 0.26, ...paint }),
+      s("path", { d: BOT_HEAD, "fill-rule": "evenodd", ...paint }),
+    );
+  }
+  const BOT_HEAD = [
+    "M-0.26 -0.2H0.26A0.12 0.12 0 0 1 0.38 -0.08V0.34A0.12 0.12 0 0 1 0.26 0.46H-0.26",
+    "A0.12 0.12 0 0 1 -0.38 0.34V-0.08A0.12 0.12 0 0 1 -0.26 -0.2Z",
+    "M-0.245 0.064A0.085 0.085 0 1 0 -0.075 0.064A0.085 0.085 0 1 0 -0.245 0.064Z",
+    "M0.075 0.064A0.085 0.085 0 1 0 0.245 0.064A0.085 0.085 0 1 0 0.075 0.064Z",
+    "M-0.17 0.254H0.17V0.324H-0.17Z",
+  ].join("");
+
   /** A small icon for a count (render/ttr/symbols.py's icons), in the text's colour: `cars`, `cards`, `tickets`,
-   * `stations`, `stack`. */
+   * `stations`, `stack`, `star` (points). */
   function icon(name) {
     const paint = { fill: "currentColor" };
     const shapes = {
@@ -301,6 +324,7 @@ window.Board = (() => {
       ],
       tickets: [s("path", { d: "M2 6H22V9A3 3 0 0 0 22 15V18H2V15A3 3 0 0 0 2 9Z", ...paint })],
       stations: [s("path", { d: "M3 10L12 2L21 10V21H3Z", ...paint })],
+      star: [star(12, 11.5, 23, "currentColor")],
       stack: [
         s("rect", {
           x: 6,
@@ -374,6 +398,7 @@ window.Board = (() => {
     cardBack,
     chip,
     badge,
+    botMark,
     icon,
     star,
     textWidth,

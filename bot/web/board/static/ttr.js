@@ -559,7 +559,7 @@
      * last move, its cards as cards and blind draws as backs; nothing once the game is over (the banner says). */
     last(ctx) {
       const { view, say } = ctx;
-      const who = (seat) => [badge(ctx, seat), h("span", { class: "who", text: ctx.name(seat) })];
+      const who = (seat) => [badge(ctx, seat), h("span", { class: "who" }, ctx.mark(seat), ctx.name(seat))];
       const words = (key, params) => h("span", { text: say(key, params) });
       if (view.final) return null;
       if (view.tunnel && view.current !== null) {
@@ -606,7 +606,8 @@
       return parts;
     },
 
-    /** The final scores at the end; the face-up cards and piles; the route-scoring key (a car per length). */
+    /** The final scores at the end; the face-up cards and piles; the route-scoring key (render/ttr/route_key.py: the
+     * lengths by the cars' icon, the points by the star). */
     table(ctx) {
       const { view, say } = ctx;
       const scoring = ctx.map.scoring?.route_points || {};
@@ -641,21 +642,23 @@
             h("b", { text: view.ticket_deck_size }),
           ),
         ),
-        h("h2", { text: say("web.page.route_points") }),
+        h("h2", { text: say("ttr_picture.key.route_points") }),
         h(
-          "div",
+          "table",
           { class: "key" },
-          Object.entries(scoring).map(([length, scored]) =>
-            h(
-              "span",
-              { title: say("web.page.route_length", { length: Number(length) }) },
-              h(
-                "span",
-                { class: "cars" },
-                Array.from({ length: Number(length) }, () => h("i")),
-              ),
-              h("b", { text: scored }),
+          h(
+            "tr",
+            {},
+            h("th", {}, icon("cars")),
+            Object.keys(scoring).map((length) =>
+              h("td", { title: say("web.page.route_length", { length: Number(length) }), text: length }),
             ),
+          ),
+          h(
+            "tr",
+            {},
+            h("th", {}, icon("star")),
+            Object.values(scoring).map((scored) => h("td", { text: scored })),
           ),
         ),
       );
