@@ -1,5 +1,6 @@
-"""The live board page draws with the pictures' own colours: its copy of them in draw.js (it has no build step to read
-them from Python) equals what render/ holds."""
+"""The live board page draws with the pictures' own colours: a Ticket to Ride map's come with its geometry
+(bot/web/board/maps.py), and the page's copy of the rest in draw.js (it has no build step to read them from Python)
+equals what render/ holds."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 from render import dice, dice_faces
 from render.cardgame import pieces
 from render.ttr import cards, palette
-from render.ttr.spaces import TUNNEL_INK
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bot" / "web" / "board" / "static" / "draw.js"
 
@@ -23,18 +23,14 @@ def colour(rgb: tuple[int, int, int]) -> str:
 
 def pictures_palette() -> dict[str, Any]:
     """Every colour the page takes from the pictures, in the shape of draw.js's PALETTE."""
-    ttr_names = ("sea", "land", "coast", "rail", "car_outline", "city_fill", "city_ring", "label_ink", "label_halo")
-    ttr_names += ("highlight", "band_outline", "winner_glow", "closed_fill", "dark_ink", "light_ink", "banner")
-    ttr_names += ("panel_bg", "panel_card", "panel_active", "panel_text", "panel_muted", "accent")
+    ttr_names = ("dark_ink", "light_ink", "banner", "panel_bg", "panel_card", "panel_active", "panel_text")
+    ttr_names += ("panel_muted", "accent")
     return {
         "card": {name: colour(rgb) for name, rgb in palette.CARD_FILL.items()},
         "symbol": dict(palette.CARD_SYMBOL),
         "stripes": [colour(rgb) for rgb in palette.LOCOMOTIVE_STRIPES],
-        "free_fade": palette.FREE_FADE,
-        "free_fade_black": palette.FREE_FADE_BLACK,
         "ttr": {name: colour(getattr(palette, name.upper())) for name in ttr_names}
         | {
-            "tunnel_ink": colour(TUNNEL_INK),
             "card_back": colour(cards.CARD_BACK),
             "card_back_ink": colour(cards.CARD_BACK_INK),
         },

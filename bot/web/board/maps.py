@@ -5,10 +5,15 @@ same layout (render/ttr/layout.py) and colours (render/ttr/palette.py) the PNG b
 - `cities`: id, name in each language, and centre [x, y].
 - `routes` (one per track; a double route is two, `partner` naming the other): its cities, card colour (`gray`:
   any), length, whether a tunnel, how many locomotives a ferry asks for, its centre line `path` ([x, y] points),
-  the size of its car spaces `car` ([length, width]) and each space as `slots`: [x, y, angle in degrees].
+  the size of its car spaces `car` ([length, width]) and each space as `slots`: [x, y, angle in degrees], and where
+  its claimed `band` runs (render/ttr/sprites.py's band_line): `points`, the colour's `width`, the dark edge's
+  `outline` on each side, a tunnel's dashed edges as `rims` (lines of [x, y]), and the band's `numbers` and ferry
+  `plates` as [x, y].
+- `marks`: the width and dash length of a tunnel's edge, and the size of a free ferry space's wheel.
 - `scoring`: points by route length, the longest trail's bonus, a kept station's points, stations per player.
 - `palette`: every colour as `#rrggbb` (card and faded track colours by card colour, players by seat, the sea,
-  land, rails, cities and marks) and each card colour's symbol for colour-blind players.
+  land, rails, cities and marks: a tunnel's edge and the ring round the tunnel being paid, a ferry's plate and
+  wheel) and each card colour's symbol for colour-blind players.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from bot.i18n import LANGUAGES, labels
 from render.ttr.layout import CITY_RADIUS, map_layout
 from render.ttr.mapart import warped_land
 from render.ttr.palette import (
+    ACCENT,
     BAND_OUTLINE,
     BANNER,
     CAR_OUTLINE,
@@ -43,6 +49,8 @@ from render.ttr.palette import (
     WINNER_GLOW,
     free_fill,
 )
+from render.ttr.spaces import WHEEL
+from render.ttr.sprites import TUNNEL_DASH, TUNNEL_OUTLINE, band_line, tunnel_rims
 from render.ttr.text import city_names
 from rules.ttr.maps import MAP_IDS, load_map
 
@@ -77,6 +85,7 @@ def map_data(map_id: str) -> dict[str, Any]:
                 "path": [_point(p) for p in _thinned(shape.path)],
                 "car": [_round(shape.cars[0].length), _round(shape.cars[0].width)],
                 "slots": [[*_point(c.center), _round(math.degrees(c.angle))] for c in shape.cars],
+                "band": _band(map_id, track.id),
             }
         )
     rules = game_map.rules
@@ -101,7 +110,22 @@ def map_data(map_id: str) -> dict[str, Any]:
             "station_value": rules.station_value,
             "stations": rules.stations_per_player,
         },
+        "marks": {"tunnel_edge": TUNNEL_OUTLINE, "tunnel_dash": TUNNEL_DASH, "wheel": WHEEL},
         "palette": palette(),
+    }
+
+
+def _band(map_id: str, track_id: int) -> dict[str, Any]:
+    """Where a track's claimed band runs, its widths, a tunnel's dashed edges and a ferry's plates, as the pictures
+    draw them."""
+    line = band_line(map_id, track_id)
+    return {
+        "points": [_point(p) for p in line.points],
+        "width": line.width,
+        "outline": line.outline,
+        "rims": [[_point(p) for p in rim] for rim in tunnel_rims(line)],
+        "numbers": [_point(p) for p in line.numbers],
+        "plates": [_point(p) for p in line.locomotives],
     }
 
 
@@ -112,6 +136,7 @@ def palette() -> dict[str, Any]:
         "free": {colour: _hex(free_fill(colour)) for colour in CARD_FILL},
         "symbols": dict(CARD_SYMBOL),
         "locomotive": [_hex(c) for c in LOCOMOTIVE_STRIPES],
+        "tunnel": {"edge": _hex(DARK_INK), "dash": _hex(HIGHLIGHT), "paying": _hex(ACCENT)},
         "ferry": {"plate": _hex(DARK_INK), "wheel": _hex(HIGHLIGHT)},
         "players": [_hex(c) for c in PLAYER_COLORS],
         "sea": _hex(SEA),

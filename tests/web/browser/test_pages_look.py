@@ -1,7 +1,8 @@
 """A screenshot of every kind of board page, on a laptop's screen and a phone's, from games played through the local
 Discord: Ticket to Ride on both maps, the card game, the dice game, and a finished game's replay. The pictures go to
 $CONDUCTOR_SCREENSHOTS when it names a folder (to look at them), else to the test's own folder; each page must
-draw its board with no script error and fit the phone's width."""
+draw its board with no script error and fit the phone's width; a Ticket to Ride board draws every tunnel's dashed
+edges and every ferry's locomotive plates that its map has."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import Conductor
+from bot.web.board.maps import map_data
 from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import playing
 from tests.web.browser.chromium import SCREENS, Browser, drawn
@@ -44,8 +46,21 @@ def screenshots(tmp_path: Path) -> Path:
     return folder
 
 
-async def look(browser: Browser, link: str, kind: str, folder: Path, name: str) -> None:
-    """Open the page on each screen, wait for its board, check it fits and save its picture."""
+MARKS = (
+    """() => ["#board .ground .rim", "#board .ground .plate"].map(marks => document.querySelectorAll(marks).length)"""
+)
+"""How many tunnel edges and free ferry plates the board draws."""
+
+
+def map_marks(map_id: str) -> list[int]:
+    """How many tunnel edges (two for a single track, one for a double's outer side) and ferry locomotive spaces a
+    map has."""
+    routes = map_data(map_id)["routes"]
+    return [sum(len(route["band"]["rims"]) for route in routes), sum(route["locomotives"] for route in routes)]
+
+
+async def look(browser: Browser, link: str, kind: str, folder: Path, name: str, map_id: str | None = None) -> None:
+    """Open the page on each screen, wait for its board, check it fits (and its map's marks) and save its picture."""
     for screen in SCREENS:
         page = await browser.page(screen)
         await page.goto(link)
@@ -54,6 +69,8 @@ async def look(browser: Browser, link: str, kind: str, folder: Path, name: str) 
         width = await page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], f"{name} is wider than the {screen}'s screen"
         assert UNWORDED.findall(await page.evaluate(EVERY_WORD)) == [], f"{name} shows keys with no words"
+        if map_id is not None:
+            assert await page.evaluate(MARKS) == map_marks(map_id), f"{name} draws its tunnels and ferries"
         await page.screenshot(path=folder / f"{name}-{screen}.png", full_page=screen == "phone")
         await page.context.close()
 
@@ -70,7 +87,10 @@ async def test_a_game_in_play_draws_its_page(
         for _ in range(moves):
             await players.play_move(game_id, rng)
         await players.settle(game_id)
-        await look(browser, link(bot, game_id), kind, screenshots(tmp_path), name)
+        map_id = options.get("map")
+        await look(
+            browser, link(bot, game_id), kind, screenshots(tmp_path), name, map_id if isinstance(map_id, str) else None
+        )
 
 
 @pytest.mark.slow

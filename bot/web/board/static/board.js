@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { PALETTE, h, s, round1, points, sayer, symbolDefs, badge, icon, fetchJson } = Board;
+  const { PALETTE, h, s, round1, points, sayer, symbolDefs, badge, botMark, icon, fetchJson } = Board;
   const TTR = PALETTE.ttr;
 
   // ---------------------------------------------------------------------------------------------- zoom and pan
@@ -153,13 +153,16 @@
   /** Everything the kinds draw with: the state, its view, words, names and colours, the map, the screen. */
   function context(state, map) {
     const seats = state.seats || [];
+    const say = sayer(state.words || {}, state.game.language);
     return {
       state,
       view: state.view,
       language: state.game.language,
-      say: sayer(state.words || {}, state.game.language),
+      say,
       name: (seat) => seats[seat]?.name ?? String(seat + 1),
       colour: (seat) => seats[seat]?.colour ?? "#888888",
+      /** The bot mark before a bot's name, as the pictures have it (nothing for a person). */
+      mark: (seat) => (seats[seat]?.bot ? botMark(say("web.page.bot")) : null),
       map,
       narrow: narrowScreen.matches,
     };
@@ -213,12 +216,7 @@
             title: p.toPlay ? say("web.page.turn", { player: ctx.name(p.seat) }) : null,
           },
           badge(ctx, p.seat),
-          h(
-            "span",
-            { class: "name" },
-            ctx.name(p.seat),
-            state.seats[p.seat]?.bot ? h("span", { class: "tag", text: say("web.page.bot") }) : null,
-          ),
+          h("span", { class: "name" }, ctx.mark(p.seat), ctx.name(p.seat)),
           h("span", { class: p.won ? "score won" : "score", text: p.score }),
           h(
             "span",
@@ -246,13 +244,21 @@
     $("table").replaceChildren(...(table || []));
 
     const story = $("story");
-    story.replaceChildren(...(state.story || []).map((line) => h("li", { text: line })));
+    story.replaceChildren(...(state.story || []).map((line) => h("li", {}, marked(line, say))));
     story.scrollTop = story.scrollHeight;
 
     drawChart(ctx);
   }
 
   /** The score over time: a line per player in their colour, a mark at the frame shown in a replay. */
+  /** A line of the story, each 🤖 before a bot's name drawn as the bot mark (the chat's emoji, which a browser
+   * without an emoji font shows as a box). */
+  function marked(line, say) {
+    const mark = () => botMark(say("web.page.bot"));
+    return line.split(BOT_EMOJI).flatMap((part, i) => (i ? [mark(), part.replace(/^ /, "")] : [part]));
+  }
+  const BOT_EMOJI = "\u{1F916}";
+
   function drawChart(ctx) {
     const rows = (page.replay ? page.replay.scores : ctx.state.scores) || [];
     const box = $("chart-box");

@@ -313,7 +313,7 @@
       parts.push(
         h("span", { class: "tag", text: say("cardgame_picture.last.label") }),
         badge(ctx, move.seat),
-        h("span", { class: "who", text: ctx.name(move.seat) }),
+        h("span", { class: "who" }, ctx.mark(move.seat), ctx.name(move.seat)),
       );
       if (move.kind === "draw") {
         parts.push(

@@ -513,7 +513,7 @@
       const word = say(`dice.picture.${OUTCOME_WORD[record.outcome] ?? "score"}`);
       return [
         badge(ctx, record.seat),
-        h("span", { class: "who", text: ctx.name(record.seat) }),
+        h("span", { class: "who" }, ctx.mark(record.seat), ctx.name(record.seat)),
         h("span", { text: word }),
         h("span", { class: "gain", text: `+${record.points}` }),
       ];

@@ -6,9 +6,10 @@
 window.Board = (() => {
   const SVG_NS = "http://www.w3.org/2000/svg";
 
-  // The pictures' colours (render/ttr/palette.py, render/ttr/cards.py, render/ttr/spaces.py, render/cardgame/pieces.py,
-  // render/dice.py, render/dice_faces.py): the card game and the dice game have no map to bring them, and the page
-  // has no build step to read them from Python, so tests/web/test_page_palette.py holds this copy equal to them.
+  // The pictures' colours for what is drawn beside a map or without one (render/ttr/palette.py, render/ttr/cards.py,
+  // render/cardgame/pieces.py, render/dice.py, render/dice_faces.py): the cards, the panel, the card game and the dice
+  // game have no map to bring them (a Ticket to Ride map brings its own: bot/web/board/maps.py), and the page has no
+  // build step to read them from Python, so tests/web/test_page_palette.py holds this copy equal to them.
   const PALETTE = {
     card: {
       purple: "#9a499f",
@@ -35,22 +36,7 @@ window.Board = (() => {
       locomotive: "wheel",
     },
     stripes: ["#d6342e", "#ef8726", "#f4ce2e", "#389c48", "#2e6ece", "#9252b0"],
-    free_fade: 0.45,
-    free_fade_black: 0.3,
     ttr: {
-      sea: "#c4dae4",
-      land: "#f0e8d0",
-      coast: "#96acb6",
-      rail: "#807460",
-      car_outline: "#3a3632",
-      city_fill: "#b22228",
-      city_ring: "#fffaf0",
-      label_ink: "#18181c",
-      label_halo: "#fffcf4",
-      highlight: "#ffffff",
-      band_outline: "#141418",
-      winner_glow: "#ffc400",
-      closed_fill: "#807e7a",
       dark_ink: "#1c1c20",
       light_ink: "#ffffff",
       banner: "#ce2c24",
@@ -60,7 +46,6 @@ window.Board = (() => {
       panel_text: "#f0f2f6",
       panel_muted: "#a8b2c4",
       accent: "#ffcc40",
-      tunnel_ink: "#18161a",
       card_back: "#363e54",
       card_back_ink: "#a8b2c4",
     },
@@ -132,16 +117,6 @@ window.Board = (() => {
   function inkOn(fill) {
     const [r, g, b] = rgb(fill);
     return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TTR.dark_ink : TTR.light_ink;
-  }
-
-  /** `fill` moved `share` of the way to white (a free track's faded colour). */
-  function faded(fill, share) {
-    return toHex(rgb(fill).map((v) => v + (255 - v) * share));
-  }
-
-  function freeFill(colour) {
-    const fill = PALETTE.card[colour] || PALETTE.card.gray;
-    return faded(fill, colour === "black" ? PALETTE.free_fade_black : PALETTE.free_fade);
   }
 
   // ---------------------------------------------------------------------------------------------- words
@@ -301,8 +276,31 @@ window.Board = (() => {
     return h("span", { class: "badge", style: `background:${colour};color:${inkOn(colour)}`, text: seat + 1 });
   }
 
+  /** The bot mark (render/glyphs.py's draw_bot_mark, drawn where the pictures draw it, as an emoji may not show): a
+   * robot's head in the text's colour, its eyes and mouth left open; `label` names it on hover and to a reader. */
+  function botMark(label) {
+    const paint = { fill: "currentColor" };
+    return s(
+      "svg",
+      { class: "bot-mark", viewBox: "-0.5 -0.5 1 1", role: "img", "aria-label": label },
+      s("title", { text: label }),
+      s("rect", { x: -0.04, y: -0.4, width: 0.08, height: 0.21, ...paint }),
+      s("circle", { cx: 0, cy: -0.4, r: 0.1, ...paint }),
+      s("rect", { x: -0.48, y: 0, width: 0.11, height: 0.26, ...paint }),
+      s("rect", { x: 0.37, y: 0, width: 0.11, height: 0.26, ...paint }),
+      s("path", { d: BOT_HEAD, "fill-rule": "evenodd", ...paint }),
+    );
+  }
+  const BOT_HEAD = [
+    "M-0.26 -0.2H0.26A0.12 0.12 0 0 1 0.38 -0.08V0.34A0.12 0.12 0 0 1 0.26 0.46H-0.26",
+    "A0.12 0.12 0 0 1 -0.38 0.34V-0.08A0.12 0.12 0 0 1 -0.26 -0.2Z",
+    "M-0.245 0.064A0.085 0.085 0 1 0 -0.075 0.064A0.085 0.085 0 1 0 -0.245 0.064Z",
+    "M0.075 0.064A0.085 0.085 0 1 0 0.245 0.064A0.085 0.085 0 1 0 0.075 0.064Z",
+    "M-0.17 0.254H0.17V0.324H-0.17Z",
+  ].join("");
+
   /** A small icon for a count (render/ttr/symbols.py's icons), in the text's colour: `cars`, `cards`, `tickets`,
-   * `stations`, `stack`. */
+   * `stations`, `stack`, `star` (points). */
   function icon(name) {
     const paint = { fill: "currentColor" };
     const shapes = {
@@ -326,6 +324,7 @@ window.Board = (() => {
       ],
       tickets: [s("path", { d: "M2 6H22V9A3 3 0 0 0 22 15V18H2V15A3 3 0 0 0 2 9Z", ...paint })],
       stations: [s("path", { d: "M3 10L12 2L21 10V21H3Z", ...paint })],
+      star: [star(12, 11.5, 23, "currentColor")],
       stack: [
         s("rect", {
           x: 6,
@@ -392,8 +391,6 @@ window.Board = (() => {
     rgb,
     toHex,
     inkOn,
-    faded,
-    freeFill,
     sayer,
     symbolDefs,
     symbol,
@@ -401,6 +398,7 @@ window.Board = (() => {
     cardBack,
     chip,
     badge,
+    botMark,
     icon,
     star,
     textWidth,

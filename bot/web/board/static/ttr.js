@@ -1,23 +1,18 @@
 // Ticket to Ride's board (USA and Europe) as the pictures draw it (render/ttr): the map from `/web/maps/{map}.json`
-// in the pictures' pixel space, free tracks faded with their colour symbols, tunnels framed, ferries striped, claimed
-// tracks as bands in their owner's colour, stations, the last move ringed; and beside it the players, the face-up
-// cards, the route-scoring key and the final scores.
+// in the pictures' pixel space and colours, free tracks faded with their colour symbols, tunnels edged in black and
+// white dashes, ferries' locomotive spaces dark with a white wheel, claimed tracks as bands in their owner's colour
+// (keeping those marks), stations, the last move ringed (the tunnel being paid in amber); and beside it the players,
+// the face-up cards, the route-scoring key and the final scores.
 "use strict";
 
 (() => {
-  const { PALETTE, h, s, round1, points, rgb, toHex, inkOn, faded, freeFill, symbol, chip, badge, icon, fetchJson } =
-    Board;
-  const TTR = PALETTE.ttr;
+  const { h, s, round1, points, rgb, toHex, inkOn, symbol, chip, badge, icon, fetchJson } = Board;
 
   const CITY_RADIUS = 8;
   const LABEL_SIZE = 26;
   const LABEL_GAP = 3;
   const LABEL_FONT = `bold ${LABEL_SIZE}px "DejaVu Sans Condensed", "DejaVu Sans", "Arial Narrow", sans-serif`;
   const SLIM = -1;
-  const BAND = 15;
-  const BAND_DOUBLE = 10.5;
-  const OUTLINE = 2.5;
-  const DOUBLE_SHIFT = 1.5;
   const STATION_SIZE = 26;
   const STATION_DISTANCE = 23;
   const MARKED_KINDS = new Set(["claim", "tunnel_failed", "tunnel_withdrawn"]);
@@ -25,7 +20,7 @@
 
   const maps = new Map();
 
-  /** A map's geometry, fetched once, with each track's cars and band worked out. */
+  /** A map's geometry, fetched once, with each track's cars worked out. */
   function loadMap(mapId) {
     if (!maps.has(mapId)) {
       const loading = fetchJson(`/web/maps/${encodeURIComponent(mapId)}.json`).then(prepareMap);
@@ -43,38 +38,11 @@
       const slots = route.slots.map(([x, y, degrees]) => ({ x, y, degrees, angle: (degrees * Math.PI) / 180, length }));
       tracks.set(route.id, { ...route, slots, width });
     }
-    for (const track of tracks.values()) track.band = bandLine(track, tracks.get(track.partner));
     return { ...data, cities, tracks, drawn: new Map() };
   }
 
-  /** Where a claimed band runs (render/ttr/sprites.py's band_line): through the cars' centres, a double's pushed
-   * a little away from its twin, from the back of the first car to the front of the last. */
-  function bandLine(track, twin) {
-    let centres = track.slots.map((slot) => [slot.x, slot.y]);
-    if (twin) {
-      const others = twin.slots.map((slot) => [slot.x, slot.y]);
-      centres = centres.map(([x, y]) => {
-        const [ox, oy] = others.reduce((best, p) => (distance(p, [x, y]) < distance(best, [x, y]) ? p : best));
-        const d = Math.hypot(x - ox, y - oy) || 1;
-        return [x + ((x - ox) / d) * DOUBLE_SHIFT, y + ((y - oy) / d) * DOUBLE_SHIFT];
-      });
-    }
-    const first = track.slots[0];
-    const last = track.slots[track.slots.length - 1];
-    const n = centres.length;
-    return {
-      points: [
-        along(centres[0], first.angle, -first.length / 2),
-        ...centres,
-        along(centres[n - 1], last.angle, last.length / 2),
-      ],
-      width: twin ? BAND_DOUBLE : BAND,
-      numbers: centres.filter((_, i) => i % 2 === Math.floor(n / 2) % 2),
-    };
-  }
-
   const distance = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-  const along = ([x, y], angle, length) => [x + Math.cos(angle) * length, y + Math.sin(angle) * length];
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1];
 
   /** The polyline lengthened by `extra` at both ends. */
   function stretched(list, extra) {
@@ -219,10 +187,11 @@
 
   // ---------------------------------------------------------------------------------------------- the map
 
-  /** The part of a map that never changes in a game (render/ttr/mapart.py): sea, land, free car spaces, cities,
-   * names. Drawn once per map and language and kept. */
+  /** The part of a map that never changes in a game (render/ttr/mapart.py): sea, land, tunnels' dashed edges, free
+   * car spaces, cities, names. Drawn once per map and language and kept. */
   function mapArt(map, language) {
     if (map.drawn.has(language)) return map.drawn.get(language);
+    const paint = map.palette;
     const [width, height] = map.size;
     const names = new Map([...map.cities].map(([id, city]) => [id, city.name[language] ?? city.name.en ?? id]));
     const spots = placeSpots(map, names);
@@ -232,13 +201,14 @@
     for (const track of map.tracks.values()) {
       track.slots.forEach((slot, i) => {
         shadows.push(carRect({ ...slot, x: slot.x + 1.6, y: slot.y + 1.6 }, track.width, 0, {}));
-        spaces.push(carSpace(track, slot, i < track.locomotives));
+        spaces.push(carSpace(map, track, slot, i < track.locomotives));
       });
     }
+    const rims = [...map.tracks.values()].flatMap((track) => track.band.rims.map((rim) => tunnelRim(map, rim)));
     const dots = [...map.cities.values()].map((city) => [
-      s("circle", { cx: city.x, cy: city.y, r: CITY_RADIUS + 1, fill: TTR.dark_ink }),
-      s("circle", { cx: city.x, cy: city.y, r: CITY_RADIUS, fill: TTR.city_ring }),
-      s("circle", { cx: city.x, cy: city.y, r: CITY_RADIUS - 2.5, fill: TTR.city_fill }),
+      s("circle", { cx: city.x, cy: city.y, r: CITY_RADIUS + 1, fill: paint.ink }),
+      s("circle", { cx: city.x, cy: city.y, r: CITY_RADIUS, fill: paint.city_ring }),
+      s("circle", { cx: city.x, cy: city.y, r: CITY_RADIUS - 2.5, fill: paint.city }),
     ]);
     const labels = [...map.cities.keys()].map((id) => {
       const { label, ascent } = spots.get(id);
@@ -255,23 +225,24 @@
       ground: s(
         "g",
         { class: "ground" },
-        s("rect", { width, height, fill: TTR.sea }),
-        s("path", { d: land, fill: "none", stroke: TTR.coast, "stroke-width": 3, "stroke-linejoin": "round" }),
-        s("path", { d: land, fill: TTR.land }),
+        s("rect", { width, height, fill: paint.sea }),
+        s("path", { d: land, fill: "none", stroke: paint.coast, "stroke-width": 3, "stroke-linejoin": "round" }),
+        s("path", { d: land, fill: paint.land }),
         s(
           "g",
-          { fill: "none", stroke: TTR.rail, "stroke-width": 1 },
+          { fill: "none", stroke: paint.rail, "stroke-width": 1 },
           [...map.tracks.values()].map((track) => s("polyline", { points: points(track.path) })),
         ),
-        s("g", { fill: shade(TTR.land) }, shadows),
+        s("g", { class: "tunnels" }, rims),
+        s("g", { fill: shade(paint.land) }, shadows),
         s("g", {}, spaces),
         s("g", {}, dots),
       ),
       labels: s(
         "g",
         {
-          fill: TTR.label_ink,
-          stroke: TTR.label_halo,
+          fill: paint.label,
+          stroke: paint.label_halo,
           "stroke-width": 4,
           "stroke-linejoin": "round",
           "pointer-events": "none",
@@ -287,69 +258,73 @@
     return toHex(rgb(hex).map((v) => Math.floor((v * 3) / 4)));
   }
 
-  /** One free car space (render/ttr/spaces.py): faded fill and symbol, a tunnel's frame, a ferry's rainbow. */
-  function carSpace(track, slot, locomotive) {
-    const w = track.width;
-    const parts = [];
-    if (track.tunnel) {
-      parts.push(
-        carRect(slot, w, SLIM + 2.4, { fill: TTR.tunnel_ink }),
-        carRect(slot, w, SLIM + 1, { fill: "#ffffff" }),
+  /** One free car space (render/ttr/spaces.py): faded fill, thin outline and symbol, or a ferry's locomotive plate:
+   * dark, with the locomotive's white wheel. */
+  function carSpace(map, track, slot, locomotive) {
+    const paint = map.palette;
+    if (locomotive) {
+      return s(
+        "g",
+        { class: "plate" },
+        carRect(slot, track.width, 0.4, { fill: paint.ferry.plate }),
+        symbol("wheel", slot.x, slot.y, map.marks.wheel, paint.ferry.wheel),
       );
     }
-    const fillColour = freeFill(track.colour);
-    const outline = { stroke: TTR.car_outline, "stroke-width": 1 };
-    parts.push(carRect(slot, w, SLIM, { fill: fillColour, ...(track.tunnel ? {} : outline) }));
-    if (!locomotive) {
-      parts.push(symbol(PALETTE.symbol[track.colour], slot.x, slot.y, 6.5, inkOn(fillColour)));
-      return parts;
-    }
-    const n = PALETTE.stripes.length;
-    const across = w + 2 * SLIM;
-    const length = slot.length + 2 * SLIM;
-    parts.push(
-      s(
-        "g",
-        { transform: `translate(${slot.x} ${slot.y}) rotate(${slot.degrees})` },
-        PALETTE.stripes.map((stripe, k) =>
-          s("rect", {
-            x: round1(-length / 2 + (k * length) / n),
-            y: -across / 2,
-            width: round1(length / n + 0.3),
-            height: across,
-            fill: faded(stripe, PALETTE.free_fade),
-          }),
-        ),
-      ),
-      symbol("wheel", slot.x, slot.y, 8, TTR.dark_ink),
-      carRect(slot, w, SLIM, { fill: "none", ...outline }),
+    const fillColour = paint.free[track.colour] ?? paint.free.gray;
+    return [
+      carRect(slot, track.width, SLIM, { fill: fillColour, stroke: paint.car_outline, "stroke-width": 1 }),
+      symbol(paint.symbols[track.colour], slot.x, slot.y, 6.5, inkOn(fillColour)),
+    ];
+  }
+
+  /** A tunnel's edge along `rim` (render/ttr/sprites.py's draw_tunnel_rim): black, every other dash white; drawn
+   * where its band's dark edge will be, so it reads the same free and claimed. */
+  function tunnelRim(map, rim) {
+    const line = { points: points(rim), fill: "none", "stroke-width": map.marks.tunnel_edge };
+    const dash = map.marks.tunnel_dash;
+    return s(
+      "g",
+      { class: "rim" },
+      s("polyline", { ...line, stroke: map.palette.tunnel.edge }),
+      s("polyline", { ...line, stroke: map.palette.tunnel.dash, "stroke-dasharray": `${dash} ${dash}` }),
     );
-    return parts;
   }
 
   // ---------------------------------------------------------------------------------------------- this turn's pieces
 
-  /** A claimed track: one band in the owner's colour, outlined dark, with the owner's number along it. */
-  function band(track, seat, colour) {
+  /** A claimed track (render/ttr/sprites.py's band_sprite): one band in the owner's colour, outlined dark, with the
+   * owner's number along it; a tunnel's edge dashed black and white, a ferry's locomotive plates on it. */
+  function band(map, track, seat, colour) {
     const line = track.band;
-    const outlined = stretched(line.points, OUTLINE);
+    const paint = map.palette;
+    const outlined = stretched(line.points, line.outline);
     const round = { fill: "none", "stroke-linejoin": "round" };
+    const plate = line.width - 1;
     return s(
       "g",
       { class: "band", "data-owner": seat },
       s("polyline", {
         points: points(outlined.map(([x, y]) => [x + 1.6, y + 1.6])),
         stroke: "rgb(0 0 0 / 35%)",
-        "stroke-width": line.width + 2 * OUTLINE,
+        "stroke-width": line.width + 2 * line.outline,
         ...round,
       }),
       s("polyline", {
         points: points(outlined),
-        stroke: TTR.band_outline,
-        "stroke-width": line.width + 2 * OUTLINE,
+        stroke: paint.band_outline,
+        "stroke-width": line.width + 2 * line.outline,
         ...round,
       }),
       s("polyline", { points: points(line.points), stroke: colour, "stroke-width": line.width, ...round }),
+      line.rims.map((rim) => tunnelRim(map, rim)),
+      line.plates.map(([x, y]) =>
+        s(
+          "g",
+          { class: "plate" },
+          s("circle", { cx: x, cy: y, r: plate / 2, fill: paint.ferry.plate }),
+          line.numbers.some((at) => same(at, [x, y])) ? null : symbol("wheel", x, y, plate * 0.7, paint.ferry.wheel),
+        ),
+      ),
       line.numbers.map(([x, y]) =>
         s("text", {
           x: round1(x),
@@ -358,7 +333,7 @@
           "dominant-baseline": "central",
           "font-size": line.width - 1,
           "font-weight": "bold",
-          fill: inkOn(colour),
+          fill: line.plates.some((at) => same(at, [x, y])) ? paint.ferry.wheel : inkOn(colour),
           class: "svg-text",
           text: seat + 1,
         }),
@@ -369,17 +344,15 @@
   let masks = 0;
 
   /** A high-contrast ring round a track (render/ttr/sprites.py's mark_sprite), with a hole so its own free spaces
-   * show: `last` white in black, `winner` gold in black, `tunnel` black and white dashes. */
-  function mark(track, kind) {
-    const half = track.band.width / 2 + OUTLINE;
+   * show: `last` white in black, `winner` gold in black, `tunnel` (the tunnel being paid) amber in black. */
+  function mark(map, track, kind) {
+    const paint = map.palette;
+    const half = track.band.width / 2 + track.band.outline;
     const line = points(stretched(track.band.points, 6));
     const id = `mark-${++masks}`;
     const round = { fill: "none", "stroke-linejoin": "round" };
-    const outer = kind === "tunnel" ? 2 * half + 12 : 2 * half + 26;
-    const inner =
-      kind === "tunnel"
-        ? { stroke: TTR.highlight, "stroke-width": 2 * half + 6, "stroke-dasharray": "9 9" }
-        : { stroke: kind === "last" ? TTR.highlight : TTR.winner_glow, "stroke-width": 2 * half + 18 };
+    const outer = 2 * half + 26;
+    const ring = { last: paint.highlight, winner: paint.winner_glow, tunnel: paint.tunnel.paying }[kind];
     return s(
       "g",
       { class: `mark ${kind}`, mask: `url(#${id})` },
@@ -389,13 +362,14 @@
         s("polyline", { points: line, stroke: "#fff", "stroke-width": outer + 2, ...round }),
         s("polyline", { points: line, stroke: "#000", "stroke-width": 2 * half - 2, ...round }),
       ),
-      s("polyline", { points: line, stroke: TTR.dark_ink, "stroke-width": outer, ...round }),
-      s("polyline", { points: line, ...inner, ...round }),
+      s("polyline", { points: line, stroke: paint.ink, "stroke-width": outer, ...round }),
+      s("polyline", { points: line, stroke: ring, "stroke-width": 2 * half + 18, ...round }),
     );
   }
 
   /** A double route's twin closed for good (2–3 players): greyed spaces crossed out. */
-  function closedTrack(track) {
+  function closedTrack(map, track) {
+    const paint = map.palette;
     return s(
       "g",
       { class: "closed" },
@@ -405,23 +379,24 @@
         return s(
           "g",
           { transform: `translate(${slot.x} ${slot.y}) rotate(${slot.degrees})` },
-          s("rect", { x: -x, y: -y, width: 2 * x, height: 2 * y, fill: TTR.closed_fill, stroke: TTR.dark_ink }),
-          s("path", { d: `M${-x} ${-y}L${x} ${y}M${x} ${-y}L${-x} ${y}`, stroke: TTR.dark_ink, "stroke-width": 2 }),
+          s("rect", { x: -x, y: -y, width: 2 * x, height: 2 * y, fill: paint.closed, stroke: paint.ink }),
+          s("path", { d: `M${-x} ${-y}L${x} ${y}M${x} ${-y}L${-x} ${y}`, stroke: paint.ink, "stroke-width": 2 }),
         );
       }),
     );
   }
 
   /** A station in its owner's colour with their number (render/ttr/sprites.py), ringed when just built. */
-  function station([x, y], seat, colour, last) {
+  function station(map, [x, y], seat, colour, last) {
+    const paint = map.palette;
     const half = STATION_SIZE / 2;
     const [x0, y0, x1, y1] = [x - half, y - half, x + half, y + half];
     const roof = y0 + STATION_SIZE * 0.45;
     return s(
       "g",
       { class: "station" },
-      last && s("circle", { cx: x, cy: y, r: STATION_SIZE * 0.78 + 3, fill: TTR.dark_ink }),
-      last && s("circle", { cx: x, cy: y, r: STATION_SIZE * 0.78, fill: TTR.highlight }),
+      last && s("circle", { cx: x, cy: y, r: STATION_SIZE * 0.78 + 3, fill: paint.ink }),
+      last && s("circle", { cx: x, cy: y, r: STATION_SIZE * 0.78, fill: paint.highlight }),
       s("rect", { x: x0 + 1.5, y: roof + 1.5, width: STATION_SIZE, height: y1 - roof, fill: "rgb(0 0 0 / 40%)" }),
       s("polygon", {
         points: points([
@@ -432,7 +407,7 @@
           [x0, y1],
         ]),
         fill: colour,
-        stroke: TTR.dark_ink,
+        stroke: paint.ink,
         "stroke-width": 1.5,
       }),
       s("text", {
@@ -482,22 +457,22 @@
       const move = view.last_move;
       const track = (id) => map.tracks.get(Number(id));
       const marks = [
-        ...(view.closed || []).filter(track).map((id) => closedTrack(track(id))),
+        ...(view.closed || []).filter(track).map((id) => closedTrack(map, track(id))),
         ...winnersTrail(view)
           .filter(track)
-          .map((id) => mark(track(id), "winner")),
+          .map((id) => mark(map, track(id), "winner")),
       ];
       if (!view.final && move && MARKED_KINDS.has(move.kind) && track(move.track))
-        marks.push(mark(track(move.track), "last"));
-      if (view.tunnel && track(view.tunnel.track)) marks.push(mark(track(view.tunnel.track), "tunnel"));
+        marks.push(mark(map, track(move.track), "last"));
+      if (view.tunnel && track(view.tunnel.track)) marks.push(mark(map, track(view.tunnel.track), "tunnel"));
       const bands = Object.entries(view.owners)
         .filter(([id]) => track(id))
-        .map(([id, seat]) => band(track(id), seat, ctx.colour(seat)));
+        .map(([id, seat]) => band(map, track(id), seat, ctx.colour(seat)));
       const stations = Object.entries(view.stations)
         .filter(([id]) => art.spots.has(id))
         .map(([id, seat]) => {
           const last = !view.final && move?.kind === "station" && move.city === id;
-          return station(art.spots.get(id).station, seat, ctx.colour(seat), last);
+          return station(map, art.spots.get(id).station, seat, ctx.colour(seat), last);
         });
       const hits = [...map.tracks.values()].map((t) =>
         s("polyline", { class: "hit", points: points(t.band.points), "stroke-width": 16, "data-track": t.id }),
@@ -584,7 +559,7 @@
      * last move, its cards as cards and blind draws as backs; nothing once the game is over (the banner says). */
     last(ctx) {
       const { view, say } = ctx;
-      const who = (seat) => [badge(ctx, seat), h("span", { class: "who", text: ctx.name(seat) })];
+      const who = (seat) => [badge(ctx, seat), h("span", { class: "who" }, ctx.mark(seat), ctx.name(seat))];
       const words = (key, params) => h("span", { text: say(key, params) });
       if (view.final) return null;
       if (view.tunnel && view.current !== null) {
@@ -631,7 +606,8 @@
       return parts;
     },
 
-    /** The final scores at the end; the face-up cards and piles; the route-scoring key (a car per length). */
+    /** The final scores at the end; the face-up cards and piles; the route-scoring key (render/ttr/route_key.py: the
+     * lengths by the cars' icon, the points by the star). */
     table(ctx) {
       const { view, say } = ctx;
       const scoring = ctx.map.scoring?.route_points || {};
@@ -666,21 +642,23 @@
             h("b", { text: view.ticket_deck_size }),
           ),
         ),
-        h("h2", { text: say("web.page.route_points") }),
+        h("h2", { text: say("ttr_picture.key.route_points") }),
         h(
-          "div",
+          "table",
           { class: "key" },
-          Object.entries(scoring).map(([length, scored]) =>
-            h(
-              "span",
-              { title: say("web.page.route_length", { length: Number(length) }) },
-              h(
-                "span",
-                { class: "cars" },
-                Array.from({ length: Number(length) }, () => h("i")),
-              ),
-              h("b", { text: scored }),
+          h(
+            "tr",
+            {},
+            h("th", {}, icon("cars")),
+            Object.keys(scoring).map((length) =>
+              h("td", { title: say("web.page.route_length", { length: Number(length) }), text: length }),
             ),
+          ),
+          h(
+            "tr",
+            {},
+            h("th", {}, icon("star")),
+            Object.values(scoring).map((scored) => h("td", { text: scored })),
           ),
         ),
       );
