@@ -58,11 +58,6 @@ async def score_sheet(language: str, record: GameRecord, view: PublicView) -> by
     return await draw_once(record.id, render_score_sheet, public_only(view), labels(language), names, bot_seats(record))
 
 
-def bot_seats(record: GameRecord) -> frozenset[int]:
-    """The seats bot players sit in (their names get the bot mark in pictures)."""
-    return frozenset(s.seat for s in record.seats if s.is_bot)
-
-
 def public_only(view: PublicView) -> PublicView:
     """The public part of a view: a seat's view (which holds its cards and tickets) is cut down to it."""
     if type(view) is PublicView:
