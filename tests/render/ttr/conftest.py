@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -58,12 +59,17 @@ def picture_words(lang: str) -> dict[str, str]:
 def clear_of_names(map_id: str, point: tuple[float, float], reach: float = 3.0) -> bool:
     """Whether a board point (in English) lies away from every city's name plate and dot: the names lie over the
     bands, and in crowded corners over some car spaces too."""
-    art = map_art(map_id, art_words(picture_words("en"), map_id))
     x, y = point
-    plates = [spot.label for spot in art.spots.values()]
-    if any(x0 - reach <= x <= x1 + reach and y0 - reach <= y <= y1 + reach for x0, y0, x1, y1 in plates):
+    if any(x0 - reach <= x <= x1 + reach and y0 - reach <= y <= y1 + reach for x0, y0, x1, y1 in _plates(map_id)):
         return False
     return all(abs(x - cx) > 14 or abs(y - cy) > 14 for cx, cy in map_layout(map_id).cities.values())
+
+
+@cache
+def _plates(map_id: str) -> list[tuple[float, float, float, float]]:
+    """The English board's city name plates (asked for every sampled pixel: read once)."""
+    art = map_art(map_id, art_words(picture_words("en"), map_id))
+    return [spot.label for spot in art.spots.values()]
 
 
 @pytest.fixture(scope="session")
