@@ -120,6 +120,7 @@ async def test_healthz_is_503_naming_a_picture_worker_that_died_until_the_next_p
         assert await health(bot) == (200, {"status": "ok", "failing": [], "checks": WELL})
 
 
+@pytest.mark.slow  # waits out a gateway reconnection: the slow group, which CI runs
 async def test_healthz_is_503_naming_the_gateway_while_a_shard_is_disconnected_and_200_once_it_is_back(
     caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:

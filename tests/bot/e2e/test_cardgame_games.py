@@ -322,6 +322,7 @@ async def test_commands_answer_for_the_game_of_their_channel(stand_in: LocalDisc
         assert (await stand_in.slash("Cat", "hand")).text.startswith("You are not playing")
 
 
+@pytest.mark.slow  # a whole game played through: the slow group, which CI runs
 async def test_a_whole_game_leaves_no_private_message_that_only_repeats_the_public_line(
     stand_in: LocalDiscord, running: Running
 ) -> None:

@@ -20,8 +20,10 @@ CHART = "score-chart.png"
 
 
 @pytest.mark.parametrize(
-    ("game", "options", "pictures"), GAMES, ids=["dice", "ttr-usa", "ttr-europe", "ticket-to-ride-cards"]
-)
+    ("game", "options", "pictures"),
+    [pytest.param(*case, marks=() if case[0] == "dice" else pytest.mark.slow) for case in GAMES],
+    ids=["dice", "ttr-usa", "ttr-europe", "ticket-to-ride-cards"],
+)  # whole games of bot players: the short dice game in every run, the others in the slow group
 async def test_the_final_message_shows_its_summary_first_one_picture_per_gallery(
     stand_in: LocalDiscord, running: Running, game: str, options: dict[str, object], pictures: list[str]
 ) -> None:

@@ -19,6 +19,9 @@ from bot.storage.opening import open_database
 from localdiscord import LocalDiscord
 from tests.bot.e2e.test_real_server import child_bot
 
+# A bot in a process of its own, and the tools in processes of theirs: the slow group, which CI runs.
+pytestmark = pytest.mark.slow
+
 
 def free_port() -> int:
     with socket.socket() as probe:

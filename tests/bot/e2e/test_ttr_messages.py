@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from itertools import groupby
 
+import pytest
+
 from bench.private_messages import plain_lines, repeating
 from bot.app import Conductor
 from bot.exts.ttr._presenter import face_up_row
@@ -27,6 +29,7 @@ def game_messages(stand_in: LocalDiscord, channel_id: int) -> list[RecordedMessa
     return public_ones[1:]
 
 
+@pytest.mark.slow  # a whole game played through: the slow group, which CI runs
 async def test_a_whole_two_player_game_sends_no_private_message_that_repeats_the_public_line(
     stand_in: LocalDiscord, running: Running
 ) -> None:

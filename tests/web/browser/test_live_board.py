@@ -17,6 +17,9 @@ from tests.bot.e2e.helpers import playing, table
 from tests.web.browser.chromium import Browser, drawn, following
 from tests.web.support import SECRET, WebRunning, base, board_links
 
+# A real browser (Chromium) per test process: the slow group, which CI runs.
+pytestmark = pytest.mark.slow
+
 TTR = "ticket-to-ride"
 MIDDLE_OF_TRACK = """id => {
     const line = document.querySelector(`#board .hits [data-track="${id}"]`);
@@ -150,7 +153,6 @@ async def test_a_finished_game_steps_through_its_replay(
         assert await page.locator("#story li").count() == story
 
 
-@pytest.mark.slow
 async def test_the_page_reconnects_to_a_restarted_bot_and_follows_on(
     stand_in: LocalDiscord, running: WebRunning, browser: Browser
 ) -> None:

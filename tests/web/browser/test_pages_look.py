@@ -20,6 +20,9 @@ from tests.bot.e2e.helpers import playing
 from tests.web.browser.chromium import SCREENS, Browser, drawn
 from tests.web.support import WebRunning
 
+# A real browser (Chromium) per test process: the slow group, which CI runs.
+pytestmark = pytest.mark.slow
+
 PAGES: dict[str, tuple[str, str, dict[str, object], int, str]] = {
     "ttr-usa": ("ticket-to-ride", "ttr", {"map": "usa"}, 16, "en"),
     "ttr-europe": ("ticket-to-ride", "ttr", {"map": "europe"}, 20, "ru"),
@@ -75,7 +78,6 @@ async def look(browser: Browser, link: str, kind: str, folder: Path, name: str, 
         await page.context.close()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PAGES))
 async def test_a_game_in_play_draws_its_page(
     stand_in: LocalDiscord, running: WebRunning, browser: Browser, tmp_path: Path, name: str
@@ -93,7 +95,6 @@ async def test_a_game_in_play_draws_its_page(
         )
 
 
-@pytest.mark.slow
 async def test_a_finished_game_draws_its_replay(
     stand_in: LocalDiscord, running: WebRunning, browser: Browser, tmp_path: Path
 ) -> None:
