@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from bot.app import Conductor
 from localdiscord import LocalDiscord, RecordedMessage
 from rules.dice import DiceEngine
 from tests.bot.e2e.helpers import Running, act_buttons, final_with_chart, people, seat_to_act, stored_version, table
 
 
+@pytest.mark.slow  # a whole game (test_a_whole_game_tells_each_turn… plays one in every run)
 async def test_a_whole_game_from_newgame_to_the_winner(stand_in: LocalDiscord, running: Running) -> None:
     async with running() as bot:
         players = table(stand_in, bot, "Ann", "Ben")

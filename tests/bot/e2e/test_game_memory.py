@@ -22,6 +22,8 @@ from localdiscord import LocalDiscord
 from tests.bot.e2e.helpers import Clock, Running, bot_runner, lobby_expiry, table
 
 GAMES = [("dice", {}), ("ticket-to-ride", {"map": "europe"}), ("ticket-to-ride-cards", {})]
+PLAYED_OUT = [pytest.param(*game, marks=pytest.mark.slow) if game[0] == "ticket-to-ride" else game for game in GAMES]
+"""The games to play to their end: Ticket to Ride's whole game runs in the slow group."""
 
 
 class Ends(GameListener):
@@ -100,7 +102,7 @@ async def playing(stand_in: LocalDiscord, bot: Conductor, game: str, options: di
     return settled
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize(("game", "options"), PLAYED_OUT, ids=[g for g, _ in GAMES])
 async def test_a_game_finished_by_its_last_move_leaves_nothing(
     stand_in: LocalDiscord, running: Running, game: str, options: dict[str, object]
 ) -> None:
