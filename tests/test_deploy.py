@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tomllib
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,9 +54,7 @@ def test_the_image_runs_the_bot_as_an_unprivileged_user_with_its_store_on_the_vo
 
 
 def test_the_health_check_fails_when_no_bot_answers(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]  # free: nothing listens there once the probe closes
+    port = free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("CONDUCTOR_")}
     env["CONDUCTOR_OPS_LISTEN"] = f"127.0.0.1:{port}"
     done = subprocess.run(

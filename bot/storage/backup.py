@@ -6,7 +6,6 @@ time. PostgreSQL stores are backed up with `pg_dump` instead (README).
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.storage.database import DatabaseUnusable, latest_version
+from bot.storage.sqlite import lock_file
 
 PREFIX = "conductor-"
 SUFFIX = ".sqlite3"
@@ -115,14 +115,12 @@ def _held(database: Path) -> Iterator[None]:
     if not database.exists():
         yield
         return
-    lease = os.open(database, os.O_RDONLY)
+    lease = lock_file(database)
+    if lease is None:
+        raise DatabaseUnusable(
+            database, f"a Conductor process runs on the database {database}: stop it before restoring"
+        )
     try:
-        try:
-            fcntl.flock(lease, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise DatabaseUnusable(
-                database, f"a Conductor process runs on the database {database}: stop it before restoring"
-            ) from None
         yield
     finally:
         os.close(lease)

@@ -211,15 +211,12 @@ class SqliteDatabase(Database):
             )
         if self._lease is not None or self.target == ":memory:" or self.target.startswith("file::memory:"):
             return
-        lease = os.open(self.target, os.O_RDONLY)
-        try:
-            fcntl.flock(lease, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(lease)
+        lease = lock_file(self.target)
+        if lease is None:
             raise DatabaseUnusable(
                 self.target,
                 f"another Conductor process runs on the database {self.target}: stop it, {_OTHER_FILE}",
-            ) from None
+            )
         self._lease = lease
 
     async def close(self) -> None:
@@ -473,6 +470,18 @@ class _SqliteTransaction(Transaction):
             raise RuntimeError("the transaction is closed")
         self._database.stats.statements += 1
         return await self._database._call(function, sql, params)
+
+
+def lock_file(path: Path | str) -> int | None:
+    """Take the lock a running bot holds on its database file (an flock, dropped by the kernel when the process dies);
+    the descriptor holding it (closing it lets go), or None while another process holds it."""
+    lease = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(lease, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(lease)
+        return None
+    return lease
 
 
 def _connect(path: str, busy_timeout_ms: int) -> sqlite3.Connection:

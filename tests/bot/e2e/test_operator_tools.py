@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sys
 from pathlib import Path
 
@@ -18,15 +17,10 @@ from bot.storage.games import GameStore
 from bot.storage.opening import open_database
 from localdiscord import LocalDiscord
 from tests.bot.e2e.test_real_server import child_bot
+from tests.ports import free_port
 
 # A bot in a process of its own, and the tools in processes of theirs: the slow group, which CI runs.
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def tool(env: dict[str, str], *args: str) -> tuple[int, str]:

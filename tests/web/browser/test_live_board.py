@@ -5,7 +5,6 @@ the finger, a finished game steps through its replay, and a wrong or expired lin
 from __future__ import annotations
 
 import random
-import socket
 import time
 
 import pytest
@@ -14,6 +13,7 @@ from bot.web.board.tokens import sign
 from localdiscord import LocalDiscord
 from rules.ttr.maps import load_map
 from tests.bot.e2e.helpers import playing, table
+from tests.ports import free_port
 from tests.web.browser.chromium import Browser, drawn, following
 from tests.web.support import SECRET, WebRunning, base, board_links
 
@@ -173,10 +173,3 @@ async def test_the_page_reconnects_to_a_restarted_bot_and_follows_on(
         await players.play_move(game_id, random.Random(3))
         version = (await players.settle(game_id)).version
         assert await drawn(page, "ttr", version) == version > shown
-
-
-def free_port() -> int:
-    """A port of 127.0.0.1 nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
