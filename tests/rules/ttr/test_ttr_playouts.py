@@ -32,6 +32,31 @@ def _check_step(before: TtrState, after: TtrState, events: list[Event]) -> None:
     assert all(0 <= c <= rules.cars_per_player for c in after.cars)
     assert all(0 <= s <= rules.stations_per_player for s in after.stations_left)
     assert all(min(h) >= 0 for h in after.hands)
+    if (after.owners, after.cars, after.route_points, after.stations, after.stations_left) != (
+        before.owners,
+        before.cars,
+        before.route_points,
+        before.stations,
+        before.stations_left,
+    ):
+        _check_building(before, after)  # only a claim or a station changes what these follow from
+    tickets = [t for row in (*after.tickets, *after.offers) for t in row] + list(after.ticket_deck)
+    assert len(tickets) == len(set(tickets))
+    assert len(after.market) <= MARKET_SIZE
+    # R-T4: a short row only while deck and discards are empty; R-T3: 3 locomotives face up only when no row with
+    # fewer can be made (a reset possible at any moment has been made)
+    assert len(after.market) == MARKET_SIZE or not (after.deck or after.discard)
+    assert not market_needs_reset(after.deck, after.discard, after.market)
+    for event in events:
+        assert event.key.startswith("ttr.")
+        if event.to is None:
+            assert "tickets" not in event.params or event.key not in {"ttr.event.tickets_offered", "ttr.event.you_kept"}
+
+
+def _check_building(before: TtrState, after: TtrState) -> None:
+    """Each seat's cars, route points and stations match what it built; R-T6 holds; no claim changed hands."""
+    board = board_for(after.map_id)
+    rules = board.game_map.rules
     for seat in range(after.n_players):
         owned = [i for i, o in enumerate(after.owners) if o == seat]
         assert after.route_points[seat] == sum(board.track_points[i] for i in owned)
@@ -46,17 +71,6 @@ def _check_step(before: TtrState, after: TtrState, events: list[Event]) -> None:
     for i, owner in enumerate(before.owners):  # a claimed track never changes hands
         if owner >= 0:
             assert after.owners[i] == owner
-    tickets = [t for row in (*after.tickets, *after.offers) for t in row] + list(after.ticket_deck)
-    assert len(tickets) == len(set(tickets))
-    assert len(after.market) <= MARKET_SIZE
-    # R-T4: a short row only while deck and discards are empty; R-T3: 3 locomotives face up only when no row with
-    # fewer can be made (a reset possible at any moment has been made)
-    assert len(after.market) == MARKET_SIZE or not (after.deck or after.discard)
-    assert not market_needs_reset(after.deck, after.discard, after.market)
-    for event in events:
-        assert event.key.startswith("ttr.")
-        if event.to is None:
-            assert "tickets" not in event.params or event.key not in {"ttr.event.tickets_offered", "ttr.event.you_kept"}
 
 
 def _check_views(state: TtrState) -> None:
