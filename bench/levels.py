@@ -84,6 +84,13 @@ def _engine(game_id: str) -> GameEngine[Any, Any, Any]:
     return GAMES[game_id].engine
 
 
+def _warm() -> None:
+    """A worker's first job: what a bot process builds once for every game."""
+    from bot.games import GAMES
+
+    warm([game.engine for game in GAMES.values()])
+
+
 def play(match: Match, index: int) -> Outcome:
     """Play game `index` of a match with seats rotated by `index`; the subject's share of the win."""
     engine = _engine(match.game_id)
@@ -136,7 +143,7 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0) -> N
     times: list[float] = []
     start = time.perf_counter()
     print(f"{'match':44} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
-    with Pool(workers, initializer=warm) as pool:
+    with Pool(workers, initializer=_warm) as pool:
         for label, outcome in pool.imap(_play, jobs, chunksize=1):
             shares[label].append(outcome.share)
             times.extend(outcome.times)
