@@ -2,10 +2,11 @@
 
 Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` per row, `--workers N` processes,
 `--maps usa` to pick maps, `--only cards` or `--only dice` to pick rows by label, `--start N` to play games N onwards:
-runs over disjoint ranges add up; `--subject normal` plays another kind against the agents). Each row is a match spec:
-a game, its options, the bot kind of each seat and the goal for the first seat's kind (the subject). Seats rotate from
-game to game so every kind plays from every seat; a shared win counts as half (a third, … for a three-way share). The
-rows: Ticket to Ride's `hard` against each playstyle agent and three of them at once, `hard` vs `normal` and `normal`
+runs over disjoint ranges add up; `--subject normal` plays another kind against the agents; `--budget 0.25` gives the
+hard seats that many CPU seconds a move instead of 1). Each row is a match spec: a game, its options, the bot kind of
+each seat and the goal for the first seat's kind (the subject). Seats rotate from game to game so every kind plays
+from every seat; a shared win counts as half (a third, … for a three-way share). The rows: Ticket to Ride's `hard`
+against each playstyle agent and against three different ones at a 4-player table, `hard` vs `normal` and `normal`
 vs `easy` per map; the card game's and «Поезд»'s levels each against the one below. Times are CPU seconds of the
 process thinking, one move at a time, on one core; each worker first builds what a bot process builds once.
 """
@@ -24,14 +25,21 @@ from multiprocessing import Pool
 from typing import Any
 
 from bot.services.thinking import warm
-from rules.engine import GameEngine
+from rules.engine import Budget, GameEngine
+from rules.ttr.bots.agents import AGENTS
 
 TIMED_KIND = "hard"
 """The kind whose think time per move is measured."""
 TTR = "ticket-to-ride"
 CARDS = "ticket-to-ride-cards"
 DICE = "dice"
-AGENT_KINDS = ("route_focus", "destination_hungry", "one_step_thinker", "long_route")
+AGENT_KINDS = tuple(AGENTS)
+"""The playstyle agents, each a yardstick row of its own."""
+TABLES = (
+    ("route_focus", "destination_hungry", "one_step_thinker"),
+    ("long_route", "ticket_planner", "blocker"),
+)
+"""The 4-player tables: the subject against three different agents (kinds not in `AGENT_KINDS` are left out)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Match:
     goal: float
     """The subject's win share wanted (0–1)."""
     options: dict[str, Any] = field(default_factory=dict)
+    budget: float = 1.0
+    """CPU seconds a move the `hard` seats may think."""
 
 
 @dataclass(frozen=True)
@@ -54,17 +64,22 @@ class Outcome:
     times: tuple[float, ...]
 
 
-def ttr_matches(maps: Sequence[str], subject: str = "hard") -> list[Match]:
-    """The Ticket to Ride rows of issue 12, per map: `subject` (normally `hard`) against the agents."""
+def ttr_matches(maps: Sequence[str], subject: str = "hard", budget: float = 1.0) -> list[Match]:
+    """The Ticket to Ride rows of issue 28, per map: `subject` (normally `hard`, thinking `budget` seconds a move)
+    against each agent head to head and three different agents at a 4-player table; hard against normal, normal
+    against easy."""
     rows = []
+    name = subject if budget == 1.0 else f"{subject} at {budget:g} s"
     for map_id in maps:
         options = {"map": map_id}
         for agent in AGENT_KINDS:
-            rows.append(Match(f"{map_id}: {subject} vs {agent}", TTR, (subject, agent), 0.75, options))
-        four = (subject, *AGENT_KINDS[1:])
-        rows.append(Match(f"{map_id}: {subject} vs the other three (4p)", TTR, four, 0.5, options))
+            rows.append(Match(f"{map_id}: {name} vs {agent}", TTR, (subject, agent), 0.75, options, budget))
+        for table in TABLES:
+            others = tuple(kind for kind in table if kind in AGENT_KINDS)
+            label = f"{map_id}: {name} vs {', '.join(others)}"
+            rows.append(Match(label, TTR, (subject, *others), 0.5, options, budget))
         if subject == "hard":
-            rows.append(Match(f"{map_id}: hard vs normal", TTR, ("hard", "normal"), 0.5, options))
+            rows.append(Match(f"{map_id}: {name} vs normal", TTR, ("hard", "normal"), 0.65, options, budget))
             rows.append(Match(f"{map_id}: normal vs easy", TTR, ("normal", "easy"), 0.75, options))
     return rows
 
@@ -105,7 +120,7 @@ def play(match: Match, index: int) -> Outcome:
     while not engine.is_over(state):
         for seat in sorted(engine.to_act(state)):
             start = time.process_time()
-            action = engine.bot_action(state, seat, rngs[seat], kinds[seat])
+            action = engine.bot_action(state, seat, rngs[seat], kinds[seat], Budget(match.budget))
             if kinds[seat] == TIMED_KIND:
                 times.append(time.process_time() - start)
             state, _ = engine.apply(state, seat, action)
@@ -142,7 +157,7 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0) -> N
     shares: dict[str, list[float]] = {m.label: [] for m in matches}
     times: list[float] = []
     start = time.perf_counter()
-    print(f"{'match':44} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
+    print(f"{'match':60} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
     with Pool(workers, initializer=_warm) as pool:
         for label, outcome in pool.imap(_play, jobs, chunksize=1):
             shares[label].append(outcome.share)
@@ -165,7 +180,7 @@ def _print_row(match: Match, got: list[float]) -> None:
     low, high = wilson(wins, len(got))
     rate = wins / len(got)
     met = "yes" if rate >= match.goal else "no"
-    print(f"{match.label:44} {len(got):5} {rate:6.1%} {low:7.1%}–{high:6.1%} {match.goal:5.0%}  {met}", flush=True)
+    print(f"{match.label:60} {len(got):5} {rate:6.1%} {low:7.1%}–{high:6.1%} {match.goal:5.0%}  {met}", flush=True)
 
 
 def main() -> None:
@@ -178,9 +193,10 @@ def main() -> None:
     parser.add_argument("--only", default="", help="play only rows whose label contains this text")
     parser.add_argument("--start", type=int, default=0, help="first game index (runs with disjoint ranges add up)")
     parser.add_argument("--subject", default="hard", help="the Ticket to Ride kind played against the agents")
+    parser.add_argument("--budget", type=float, default=1.0, help="CPU seconds a move for the hard seats")
     args = parser.parse_args()
     games = 10 if args.quick else args.games
-    ttr = ttr_matches(args.maps.split(","), args.subject)
+    ttr = ttr_matches(args.maps.split(","), args.subject, args.budget)
     matches = [m for m in (*ttr, *level_matches()) if args.only in m.label]
     run(matches, games, args.workers, args.start)
 

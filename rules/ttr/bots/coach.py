@@ -25,6 +25,7 @@ from rules.ttr.state import TtrState
 from rules.ttr.view import describe_action
 
 from .plan import joint_plan, open_tickets, ticket_plan, track_color
+from .rivals import cut_rival
 
 
 def _hint(reason: str, **params: Param) -> Message:
@@ -72,6 +73,10 @@ def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Me
     served = _served_by(state, seat, board, track, unfinished)
     if served is not None:
         return _hint("claim_toward", move=move, ticket=board.ticket_message(served))
+    known = {*state.tickets[seat], *state.offers[seat]}
+    rival = cut_rival(state.map_id, state.owners, state.n_players, state.options, seat, known, track)
+    if rival is not None:
+        return _hint("claim_cuts", move=move, seat=rival)
     return _hint("claim_points", move=move, points=points)
 
 

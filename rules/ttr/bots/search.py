@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 from rules.engine import Budget, GameEngine
 from rules.rng import Rng
-from rules.ttr.actions import DECK, DrawCard, DrawTickets, KeepTickets, TtrAction
+from rules.ttr.actions import DECK, BuildStation, Claim, DrawCard, DrawTickets, KeepTickets, TtrAction
 from rules.ttr.board import CARD_NAMES, Board, board_for
-from rules.ttr.cards import DECK_COMPOSITION
+from rules.ttr.cards import DECK_COMPOSITION, Payment
 from rules.ttr.moves import MoveSet, move_set
 from rules.ttr.options import TtrOptions
 from rules.ttr.scoring import final_scores
@@ -30,6 +30,7 @@ from rules.ttr.state import Phase, TtrState
 
 from .heuristic import normal
 from .plan import claim, claims_by_track, joint_plan, offer_costs
+from .rivals import best_cut, likely_tickets, ticket_weights
 
 Rules = GameEngine[TtrState, TtrAction, TtrOptions]
 """The rules a playout follows: the engine that asks for the move passes itself (the engine imports the bots)."""
@@ -39,9 +40,11 @@ ROLLOUT_CARS = 20 * 4 * 45
 a car). With 4 candidates: 5 worlds each at a 4-player game's start, raised to `MIN_WORLDS` (24 playouts, as
 before); 10 at a 2-player game's start; up to `MAX_WORLDS` near the end. So every decision takes about as long:
 p99 0.79 s over 25 198 moves of `bench.levels`."""
+CALIBRATED_SECONDS = 1.0
+"""The budget the world counts above and below are for; a smaller one scales them down (to 2 worlds at least)."""
 MIN_WORLDS = 6
 MAX_WORLDS = 30
-MAX_CANDIDATES = 4
+MAX_CANDIDATES = 5
 MIN_GAIN = 3.0
 """Points a candidate must gain on average over the heuristic's move to replace it."""
 CONFIDENCE = 1.5
@@ -62,10 +65,42 @@ def hard(
     fallback = normal(state, seat, moves, board, rng)
     if state.phase in (Phase.SECOND_PICK, Phase.TUNNEL) or moves.pass_only:
         return fallback
+    if state.final_turns >= 0 and state.phase is Phase.TURN:
+        return last_turn(state, seat, moves, board, fallback)
     candidates = candidate_moves(state, seat, moves, board, fallback)
     if len(candidates) == 1:
         return fallback
     return best_by_rollouts(rules, state, seat, candidates, rng, budget)[0]
+
+
+def last_turn(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> TtrAction:
+    """The seat's last turn (the last round has begun): the claim or station that ends with its own score highest,
+    counted exactly (routes, its tickets, stations and the longest path are all on the board); cards drawn now are
+    worth nothing. The heuristic's move when nothing scores more."""
+    hand = state.hands[seat]
+    best, best_total = fallback, _own_total(state, seat, state.owners, state.stations)
+    for track, pays in claims_by_track(moves, board, hand).items():
+        owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
+        total = _own_total(state, seat, owners, state.stations)
+        if total > best_total:
+            best, best_total = claim(board, track, pays, hand), total
+    if moves.station_payments:
+        color, locos = min(moves.station_payments, key=lambda p: (p[1], -hand[p[0]], p[0]))
+        for city in moves.station_cities:
+            stations = (*state.stations[:city], seat, *state.stations[city + 1 :])
+            total = _own_total(state, seat, state.owners, stations, built=1)
+            if total > best_total:
+                best = BuildStation(city=board.city_ids[city], color=CARD_NAMES[color], locomotives=locos)
+                best_total = total
+    return best
+
+
+def _own_total(state: TtrState, seat: int, owners: tuple[int, ...], stations: tuple[int, ...], built: int = 0) -> int:
+    """The seat's final score if the game ended with these routes and stations (only its own tickets are read)."""
+    left = tuple(n - built if s == seat else n for s, n in enumerate(state.stations_left))
+    tickets = tuple(state.tickets[s] if s == seat else () for s in range(state.n_players))
+    ended = state.model_copy(update={"owners": owners, "stations": stations, "stations_left": left, "tickets": tickets})
+    return final_scores(ended)[seat].total
 
 
 def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
@@ -94,10 +129,30 @@ def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fa
         add(DrawTickets())
     if moves.draws and not isinstance(fallback, DrawCard):
         add(DrawCard(source=DECK) if DECK in moves.draws else DrawCard(source=moves.draws[0]))
+    cut = cut_claim(state, seat, board, by_track)
+    if cut is not None:
+        add(cut)
     if by_track:
         track = max(by_track, key=lambda t: (board.track_points[t], -t))
         add(claim(board, track, by_track[track], hand))
     return out
+
+
+def cut_claim(state: TtrState, seat: int, board: Board, by_track: dict[int, tuple[Payment, ...]]) -> Claim | None:
+    """A claim that cuts the way a rival seems to be building (from its routes alone), if one cuts deep enough."""
+    if not by_track:
+        return None
+    known = {*state.tickets[seat], *state.offers[seat]}
+    unseen = [t for t in board.tickets if t not in known]
+    best: tuple[int, int] | None = None
+    for rival in range(state.n_players):
+        if rival == seat:
+            continue
+        aims = likely_tickets(state.map_id, state.owners, state.n_players, state.options, rival, unseen)
+        cut = best_cut(state.map_id, state.owners, state.n_players, state.options, rival, aims, list(by_track))
+        if cut is not None and (best is None or cut[1] > best[1]):
+            best = cut
+    return None if best is None else claim(board, best[0], by_track[best[0]], state.hands[seat])
 
 
 def best_by_rollouts(
@@ -109,7 +164,7 @@ def best_by_rollouts(
     more than noise: `MIN_GAIN` points and `CONFIDENCE` standard errors.
     """
     deadline = time.process_time() + budget.seconds
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, ROLLOUT_CARS // (len(candidates) * remaining_length(state))))
+    worlds = world_count(state, len(candidates), budget)
     gains: list[list[float]] = [[] for _ in candidates]
     for _ in range(worlds):
         world = determinize(state, seat, rng)
@@ -127,6 +182,15 @@ def best_by_rollouts(
         if means[i] >= MIN_GAIN and means[i] >= CONFIDENCE * spread and means[i] > means[best]:
             best = i
     return candidates[best], means
+
+
+def world_count(state: TtrState, candidates: int, budget: Budget) -> int:
+    """Sampled worlds for this decision: as many as the budget pays for at this length of game left, a fixed number
+    for a given budget (so the move does not depend on how fast the machine is). A budget above the calibrated one
+    plays as many as that one: the rest is a margin for a slow machine."""
+    scale = min(1.0, budget.seconds / CALIBRATED_SECONDS)
+    fits = int(ROLLOUT_CARS * scale) // (candidates * remaining_length(state))
+    return max(max(2, round(MIN_WORLDS * scale)), min(round(MAX_WORLDS * scale), fits))
 
 
 def remaining_length(state: TtrState) -> int:
@@ -189,16 +253,22 @@ def determinize(state: TtrState, seat: int, rng: random.Random) -> TtrState:
     regular = set(board.regular_ticket_ids)
     pool = sorted(t for t in board.tickets if t not in known)
     rng.shuffle(pool)
+    # Each rival's tickets first, the likelier the better they fit its routes; the ticket deck must still fill up
+    # with regular tickets, so the rivals take no more of those than the deck can spare.
+    spare_regular = sum(t in regular for t in pool) - len(state.ticket_deck)
+    tickets = list(state.tickets)
+    for other in range(state.n_players):
+        if other != seat:
+            weights = ticket_weights(state.map_id, state.owners, other, pool)
+            tickets[other] = _take_weighted(pool, weights, len(state.tickets[other]), regular, spare_regular, rng)
+            spare_regular -= sum(t in regular for t in tickets[other])
     ticket_deck = tuple([t for t in pool if t in regular][: len(state.ticket_deck)])
     in_deck = set(ticket_deck)
     pool = [t for t in pool if t not in in_deck]
-    tickets = list(state.tickets)
     offers = list(state.offers)
     for other in range(state.n_players):
-        if other == seat:
-            continue
-        tickets[other] = _take(pool, len(state.tickets[other]))
-        offers[other] = _take(pool, len(state.offers[other]))
+        if other != seat:
+            offers[other] = _take(pool, len(state.offers[other]))
     return state.model_copy(
         update={
             "deck": deck,
@@ -209,6 +279,25 @@ def determinize(state: TtrState, seat: int, rng: random.Random) -> TtrState:
             "rng": Rng(seed=rng.getrandbits(62)),
         }
     )
+
+
+def _take_weighted(
+    pool: list[int], weights: Sequence[float], n: int, regular: set[int], spare_regular: int, rng: random.Random
+) -> tuple[int, ...]:
+    """Remove and return `n` tickets of the pool drawn by weight (at most `spare_regular` of them regular)."""
+    keyed = sorted(((rng.random() ** (1.0 / w), t) for t, w in zip(pool, weights, strict=True)), reverse=True)
+    taken: list[int] = []
+    for _, ticket in keyed:
+        if len(taken) == n:
+            break
+        if ticket in regular:
+            if spare_regular <= 0:
+                continue
+            spare_regular -= 1
+        taken.append(ticket)
+    chosen = set(taken)
+    pool[:] = [t for t in pool if t not in chosen]
+    return tuple(taken)
 
 
 def _take(pool: list[int], n: int) -> tuple[int, ...]:
