@@ -12,9 +12,10 @@ from rules.ttr.board import board_for
 from rules.ttr.bots import choose
 from rules.ttr.bots.coach import reason
 from rules.ttr.bots.heuristic import normal
-from rules.ttr.bots.plan import cheapest_path
+from rules.ttr.bots.plan import cheapest_path, joint_plan
 from rules.ttr.bots.rivals import best_cut, likely_tickets, ticket_weights
 from rules.ttr.bots.search import candidate_moves, determinize, world_count
+from rules.ttr.graph import components
 from rules.ttr.moves import move_set
 from rules.ttr.state import TtrState
 
@@ -155,3 +156,24 @@ def _two_route_ticket() -> tuple[int, int, int]:
             first, second = sorted(path, key=lambda t: a not in (board.track_a[t], board.track_b[t]))
             return ticket, first, second
     raise AssertionError("no such ticket")
+
+
+def test_r_t6_a_plan_cut_by_a_rival_is_planned_again_around_the_cut() -> None:
+    """Seat 0 plans Seattle – Los Angeles down the coast; once seat 1 takes San Francisco – Los Angeles (with 2
+    players its double closes too), the plan goes round by another city and still joins the ticket's cities."""
+    board = board_for("usa")
+    state = _west_coast()
+    ticket = _ticket("usa", "seattle", "los_angeles")
+    state = state.model_copy(update={"owners": (-1,) * board.n_tracks, "tickets": ((ticket,), state.tickets[1])})
+    cut = track_index("usa", "san_francisco", "los_angeles", "yellow")
+    plan = joint_plan(state, 0, board)
+    on_coast = {cut, board.track_partner[cut]} & set(plan)
+    assert on_coast, "the cheapest way runs down the coast"
+    owners = list(state.owners)
+    owners[on_coast.pop()] = 1
+    cut_state = state.model_copy(update={"owners": tuple(owners)})
+    again = joint_plan(cut_state, 0, board)
+    assert not {cut, board.track_partner[cut]} & set(again)
+    pairs = [(board.track_a[t], board.track_b[t]) for t in again]
+    labels = components(len(board.city_ids), pairs)
+    assert labels[board.city_index["seattle"]] == labels[board.city_index["los_angeles"]]
