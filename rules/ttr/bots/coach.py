@@ -21,6 +21,7 @@ from rules.ttr.actions import (
 )
 from rules.ttr.board import CARD_CODES, COLOR_MESSAGES, LOCO, Board, board_for
 from rules.ttr.graph import components
+from rules.ttr.scoring import final_scores
 from rules.ttr.state import TtrState
 from rules.ttr.view import describe_action
 
@@ -53,7 +54,7 @@ def reason(state: TtrState, seat: int, action: TtrAction) -> Message:
     if isinstance(action, Pass):
         return _hint("pass")
     if isinstance(action, BuildStation) and action.city in board.city_index:
-        return _hint("station", city=board.city_messages[board.city_index[action.city]])
+        return _station_reason(state, seat, board, board.city_index[action.city])
     return _hint("best_found", action=describe_action(board, action))
 
 
@@ -78,6 +79,25 @@ def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Me
     if rival is not None:
         return _hint("claim_cuts", move=move, seat=rival)
     return _hint("claim_points", move=move, points=points)
+
+
+def _station_reason(state: TtrState, seat: int, board: Board, city: int) -> Message:
+    """The ticket a station completes by borrowing a rival's route (R-EU-8), worth more than the 4 points an unused
+    station keeps; else that it keeps a way open for the seat's tickets."""
+    before = _completed(state, seat, state.stations)
+    after = _completed(state, seat, (*state.stations[:city], seat, *state.stations[city + 1 :]))
+    saved = sorted(after - before)
+    if saved:
+        best = max(saved, key=lambda t: (board.tickets[t][2], -t))
+        return _hint("station_saves", city=board.city_messages[city], ticket=board.ticket_message(best))
+    return _hint("station", city=board.city_messages[city])
+
+
+def _completed(state: TtrState, seat: int, stations: tuple[int, ...]) -> set[int]:
+    """The seat's tickets its routes, and routes its stations would borrow, join now."""
+    tickets = tuple(state.tickets[s] if s == seat else () for s in range(state.n_players))
+    scores = final_scores(state.model_copy(update={"stations": stations, "tickets": tickets}))
+    return {t for t, done in scores[seat].tickets if done}
 
 
 def _served_by(state: TtrState, seat: int, board: Board, track: int, unfinished: list[int]) -> int | None:

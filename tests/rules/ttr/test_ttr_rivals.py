@@ -143,6 +143,8 @@ def test_r_eu_8_on_its_last_turn_hard_builds_the_station_that_saves_a_ticket_wor
     action = choose(ENGINE, state, 0, random.Random(1), "hard", Budget(0.005))
     ends = {board.track_a[second], board.track_b[second]}
     assert isinstance(action, BuildStation) and board.city_index[action.city] in ends
+    said = reason(state, 0, action)
+    assert said.key == "ttr_hint.station_saves" and said.params["ticket"] == board.ticket_message(ticket)
 
 
 def _two_route_ticket() -> tuple[int, int, int]:
