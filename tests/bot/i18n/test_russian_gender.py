@@ -61,11 +61,13 @@ SHORT_FORMS = frozenset(
 """Short adjectives and participles, and predicative adjectives, that agree with a person («Anna исключён»,
 «Первым ходит Anna»)."""
 ROLE_NOUNS = re.compile(
-    r"(?<!\w)(?:ведущ\w*|хозя(?:ин|ина|ину|ином|ине|йка|йки|йке|йку|йкой)|создател[ьяюе]м?|победител[ьяюе]м?)(?!\w)",
+    r"(?<!\w)(?:ведущ\w*|хозя(?:ин|ина|ину|ином|ине|йка|йки|йке|йку|йкой)|создател[ьяюе]м?|победител[ьяюе]м?"
+    r"|соперник\w?|охотник\w?|собирател[ьяюе]м?|строител[ьяюе]м?)(?!\w)",
     re.IGNORECASE,
 )
 """Nouns for a person's role that have a man's and a woman's form (ведущий / ведущая, хозяин / хозяйка, победитель /
-победительница): refused in every text, about a player or not. Their plurals (победители) fit everyone."""
+победительница, соперник / соперница, and the bots' old names: охотник, собиратель, строитель): refused in every text,
+about a player or not. Their plurals (победители) fit everyone."""
 WORD = re.compile(r"\w+")
 
 
@@ -145,6 +147,14 @@ def test_the_check_lets_the_present_tense_and_things_pass(template: str) -> None
 
 
 def test_a_role_noun_is_caught_in_any_of_its_forms() -> None:
-    caught = "1. Anna (ведущий) · Ведущая игры · хозяин стола · создатель игры · Победитель: Anna"
-    assert ROLE_NOUNS.findall(caught) == ["ведущий", "Ведущая", "хозяин", "создатель", "Победитель"]
+    caught = "1. Anna (ведущий) · Ведущая игры · хозяин стола · создатель игры · Победитель: Anna · сопернику · Охотник"
+    assert ROLE_NOUNS.findall(caught) == [
+        "ведущий",
+        "Ведущая",
+        "хозяин",
+        "создатель",
+        "Победитель",
+        "сопернику",
+        "Охотник",
+    ]
     assert ROLE_NOUNS.findall("Победители: Anna, Boris · игру ведёт Anna · игроки") == []
