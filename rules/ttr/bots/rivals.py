@@ -61,7 +61,7 @@ def likely_tickets(
     labels, _ = _network(map_id, owners, rival)
     weights = ticket_weights(map_id, owners, rival, unseen)
     ends = board.tickets
-    costs = _weights(map_id, owners, rival, doubles_closed(n_players, options, board), True, 0)
+    costs = _weights(map_id, owners, rival, doubles_closed(n_players, options, board), True, 0, ())
     ranked = []
     for ticket, weight in zip(unseen, weights, strict=True):
         a, b, _ = ends[ticket]
@@ -85,7 +85,7 @@ def best_cut(
     None when no cut adds `MIN_DETOUR` cars (a closed way counts as that many cars times two)."""
     board = board_for(map_id)
     closed = doubles_closed(n_players, options, board)
-    base = _weights(map_id, owners, rival, closed, True, 0)
+    base = _weights(map_id, owners, rival, closed, True, 0, ())
     ways = []
     for ticket in tickets:
         a, b, _ = board.tickets[ticket]
