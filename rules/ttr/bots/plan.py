@@ -78,26 +78,35 @@ def _weights(
     route touching one of the seat's `stations` (borrowed at the end, R-EU-8), else its length plus `overhead`.
 
     A station counts every rival route at its city, though the scoring lends it one: close enough to keep the bot
-    from building a second station for a ticket one already saves."""
+    from building a second station for a ticket one already saves. Only the claimed routes and their doubles are
+    looked at: playouts ask after every claim, and most routes are still free."""
     board = board_for(map_id)
-    partners = board.track_partner
-    weights = []
-    for track, length in enumerate(board.track_len):
+    partners, lengths, ends_a, ends_b = board.track_partner, board.track_len, board.track_a, board.track_b
+    weights = list(_free_weights(map_id, overhead))
+    for track in _claimed(owners):
         owner = owners[track]
-        if owner >= 0:
-            if owner == seat:
-                weights.append(0 if owned_free else length)
-            elif stations and (board.track_a[track] in stations or board.track_b[track] in stations):
-                weights.append(0)
-            else:
-                weights.append(-1)
-            continue
-        partner = partners[track]
-        if partner >= 0 and owners[partner] >= 0 and (closed or owners[partner] == seat):
-            weights.append(-1)
+        if owner == seat:
+            weights[track] = 0 if owned_free else lengths[track]
+        elif stations and (ends_a[track] in stations or ends_b[track] in stations):
+            weights[track] = 0
         else:
-            weights.append(length + overhead)
+            weights[track] = -1
+        partner = partners[track]
+        if partner >= 0 and owners[partner] < 0 and (closed or owner == seat):
+            weights[partner] = -1
     return weights
+
+
+@cache
+def _free_weights(map_id: str, overhead: int) -> tuple[int, ...]:
+    """What each track costs while nobody has claimed it or its double: its length plus `overhead`."""
+    return tuple(length + overhead for length in board_for(map_id).track_len)
+
+
+@lru_cache(maxsize=4096)
+def _claimed(owners: tuple[int, ...]) -> tuple[int, ...]:
+    """The claimed tracks."""
+    return tuple(track for track, owner in enumerate(owners) if owner >= 0)
 
 
 def _cheapest(
