@@ -27,6 +27,7 @@ FIXED_KEY_SPACE = {
     "rules.cardgame.tickets.ticket_message": "the game's tickets",
     "rules.cardgame.tickets.ticket_needs": "no arguments",
     "rules.ttr.bots.plan._adjacency": "one entry per bundled map",
+    "rules.ttr.bots.plan._free_weights": "one entry per bundled map and planning overhead (0 or 3)",
     "rules.ttr.bots.search._engine": "no arguments",
     "rules.dice.bot.turn_model.outcomes": "1 to 6 dice",
     "rules.dice.bot.turn_model.turn_distribution": "no arguments",
