@@ -207,8 +207,9 @@ LEGACY_KINDS: Mapping[str, str] = {"sensible": Level.NORMAL.value}
 class Budget:
     """How long a bot may think about one move, in CPU seconds of the process thinking.
 
-    A search also has a fixed number of iterations, so it is deterministic per seed whenever it finishes them
-    within the budget; the budget only cuts a search short on a machine too slow for it.
+    A search also has a fixed number of iterations for a given budget (a smaller budget may buy fewer), so it is
+    deterministic per seed whenever it finishes them within the budget; the budget only cuts a search short on a
+    machine too slow for it.
     """
 
     seconds: float = 1.0
