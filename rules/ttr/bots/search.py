@@ -3,11 +3,13 @@
 What the seat cannot see (other hands, the deck's order, other tickets and offers, the ticket deck, the seed) is
 rebuilt from what it can: the unseen cards are the 110 minus its hand, the face-up row, the discards (public: every
 card reaches them face up, a claim's payment, a tunnel's reveal or a reset row) and a pending tunnel's reveal, listed
-in a canonical order and then shuffled with the bot's `rng`; the unseen tickets likewise. So a state whose hidden
-parts differ but look alike from the seat gives the same move. Each sampled world is played to the end by the
+in a canonical order and then shuffled with the bot's `rng`; the unseen tickets likewise, each rival's drawn by how
+well they fit the routes it built (`rivals.py`). So a state whose hidden parts differ but look alike from the seat
+gives the same move. Each sampled world is played to the end by the
 `normal` player from every candidate move (the same world and seed for each candidate: common random numbers). The
 `normal` move stands unless another gains clearly more than sampling noise, world by world: with a few dozen
-playouts a plain "best mean" picks noise, and measured, lost to `normal` itself 2 games in 20.
+playouts a plain "best mean" picks noise, and measured, lost to `normal` itself 2 games in 20. The last turn needs
+no sampling: the seat's own final score is known for every move then.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ Rules = GameEngine[TtrState, TtrAction, TtrOptions]
 
 ROLLOUT_CARS = 20 * 4 * 45
 """Playouts per decision times the cars still in play, since a playout's CPU time grows with them (about 0.1–0.15 ms
-a car). With 4 candidates: 5 worlds each at a 4-player game's start, raised to `MIN_WORLDS` (24 playouts, as
-before); 10 at a 2-player game's start; up to `MAX_WORLDS` near the end. So every decision takes about as long:
-p99 0.79 s over 25 198 moves of `bench.levels`."""
+a car). With 4 candidates (of at most `MAX_CANDIDATES`): 5 worlds each at a 4-player game's start, raised to
+`MIN_WORLDS`; 10 at a 2-player game's start; up to `MAX_WORLDS` near the end. So every decision takes about as long:
+p99 0.86 s over 1,022 moves of `bench.levels` (Europe, hard against normal, 5 candidates at most)."""
 CALIBRATED_SECONDS = 1.0
 """The budget the world counts above and below are for; a smaller one scales them down (to 2 worlds at least)."""
 MIN_WORLDS = 6
@@ -104,7 +106,8 @@ def _own_total(state: TtrState, seat: int, owners: tuple[int, ...], stations: tu
 
 
 def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
-    """The heuristic's move first, then a few other sensible ones: claims on the plan, drawing, tickets."""
+    """The heuristic's move first, then a few other sensible ones: claims on the plan, tickets, drawing, a claim that
+    cuts a rival's way, the best-scoring claim."""
     out: list[TtrAction] = [fallback]
 
     def add(action: TtrAction) -> None:
