@@ -162,6 +162,7 @@ async def test_closed_dms_are_told_once_privately_and_not_tried_again(stand_in: 
         again = await stand_in.slash(first, "mygames")
         await play_turn(stand_in, bot, record, rng)
         await stand_in.wait_for(lambda: sum(CANNOT_DM in line for line in stand_in.rejected) == 2 or None)
+        await bot.notifications.run_due()  # the second refusal is kept too before that person's next turn comes
         await play_turn(stand_in, bot, record, rng)
         await play_turn(stand_in, bot, record, rng)
         await bot.notifications.run_due()
