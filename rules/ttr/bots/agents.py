@@ -371,7 +371,8 @@ def _keep_by_network(state: TtrState, seat: int, moves: MoveSet, board: Board) -
 
 def blocker(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.Random) -> TtrAction:
     """Blocker: builds its own tickets like a sound player, but when a cheap track cuts a rival's likely path (read
-    from the rival's claims alone) and costs the rival far more than the blocker, it claims that track first."""
+    from the rival's claims alone) and costs the rival far more than the blocker, it claims that track first. Its
+    guess of a rival's tickets is its own, not `hard`'s (`rivals.py`): a yardstick must not share hard's model."""
     if moves.keeps:
         return keep_cheapest(state, seat, moves, board)
     fixed = _fallback(state, seat, moves, board, rng)
