@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from rules.ttr.actions import DrawCard, DrawTickets, KeepTickets, PayTunnel, TtrAction, Withdraw
 from rules.ttr.board import LOCO, Board
+from rules.ttr.cards import Payment
 from rules.ttr.moves import MoveSet
 from rules.ttr.state import Phase, TtrState
 
@@ -100,6 +101,31 @@ def _more_tickets(state: TtrState, seat: int, moves: MoveSet, targets: list[int]
     return not targets and moves.tickets and state.cars[seat] >= NEW_TICKETS_MIN_CARS and not ending(state)
 
 
+def _build(
+    state: TtrState,
+    seat: int,
+    moves: MoveSet,
+    board: Board,
+    rng: random.Random,
+    targets: list[int],
+    by_track: dict[int, tuple[Payment, ...]],
+    tickets: bool = True,
+) -> TtrAction:
+    """Build toward `targets` as most agents do: the longest affordable target track, else new tickets once the
+    plan is done (when `tickets`), else spend the hand when waiting no longer pays, else draw."""
+    hand = state.hands[seat]
+    wanted = [t for t in targets if t in by_track]
+    if wanted:
+        return claim_longest(board, wanted, by_track, hand)
+    if tickets and _more_tickets(state, seat, moves, targets):
+        return DrawTickets()
+    if by_track and _spend(state, moves, targets, hand):
+        return claim_best_scoring(board, by_track, by_track, hand)
+    if moves.draws:
+        return _draw_first(moves, targets, board, hand)
+    return moves.pick(rng.randrange(moves.count()), board)
+
+
 def route_focus(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.Random) -> TtrAction:
     """Route Focus: build the routes of its tickets, the most valuable ticket first; new tickets once they are done."""
     if moves.keeps:
@@ -113,17 +139,7 @@ def route_focus(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: r
     targets = target_tracks(state, seat, board, [focus]) if focus is not None else []
     if state.phase is Phase.SECOND_PICK:
         return draw(moves, needed_colors(targets, board, hand), first=False)
-    by_track = claims_by_track(moves, board, hand)
-    wanted = [t for t in targets if t in by_track]
-    if wanted:
-        return claim_longest(board, wanted, by_track, hand)
-    if _more_tickets(state, seat, moves, targets):
-        return DrawTickets()
-    if by_track and _spend(state, moves, targets, hand):
-        return claim_best_scoring(board, by_track, by_track, hand)
-    if moves.draws:
-        return _draw_first(moves, targets, board, hand)
-    return moves.pick(rng.randrange(moves.count()), board)
+    return _build(state, seat, moves, board, rng, targets, claims_by_track(moves, board, hand))
 
 
 def destination_hungry(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random.Random) -> TtrAction:
@@ -139,15 +155,7 @@ def destination_hungry(state: TtrState, seat: int, moves: MoveSet, board: Board,
         return draw(moves, needed_colors(targets, board, hand), first=False)
     if moves.tickets and _hungry(state, seat, board):
         return DrawTickets()
-    by_track = claims_by_track(moves, board, hand)
-    wanted = [t for t in targets if t in by_track]
-    if wanted:
-        return claim_longest(board, wanted, by_track, hand)
-    if by_track and _spend(state, moves, targets, hand):
-        return claim_best_scoring(board, by_track, by_track, hand)
-    if moves.draws:
-        return _draw_first(moves, targets, board, hand)
-    return moves.pick(rng.randrange(moves.count()), board)
+    return _build(state, seat, moves, board, rng, targets, claims_by_track(moves, board, hand), tickets=False)
 
 
 def _hungry(state: TtrState, seat: int, board: Board) -> bool:
@@ -308,17 +316,7 @@ def ticket_planner(state: TtrState, seat: int, moves: MoveSet, board: Board, rng
     targets = network(state, seat, board, open_tickets(state, seat, board))
     if state.phase is Phase.SECOND_PICK:
         return draw(moves, needed_colors(targets, board, hand), first=False)
-    by_track = claims_by_track(moves, board, hand)
-    wanted = [t for t in targets if t in by_track]
-    if wanted:
-        return claim_longest(board, wanted, by_track, hand)
-    if _more_tickets(state, seat, moves, targets):
-        return DrawTickets()
-    if by_track and _spend(state, moves, targets, hand):
-        return claim_best_scoring(board, by_track, by_track, hand)
-    if moves.draws:
-        return _draw_first(moves, targets, board, hand)
-    return moves.pick(rng.randrange(moves.count()), board)
+    return _build(state, seat, moves, board, rng, targets, claims_by_track(moves, board, hand))
 
 
 def network(state: TtrState, seat: int, board: Board, tickets: Iterable[int]) -> list[int]:
@@ -387,16 +385,7 @@ def blocker(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: rando
     cut = _best_cut(state, seat, board, [t for t in by_track if board.track_len[t] <= min(BLOCK_MAX_LENGTH, spare)])
     if cut is not None:
         return claim(board, cut, by_track[cut], hand)
-    wanted = [t for t in targets if t in by_track]
-    if wanted:
-        return claim_longest(board, wanted, by_track, hand)
-    if _more_tickets(state, seat, moves, targets):
-        return DrawTickets()
-    if by_track and _spend(state, moves, targets, hand):
-        return claim_best_scoring(board, by_track, by_track, hand)
-    if moves.draws:
-        return _draw_first(moves, targets, board, hand)
-    return moves.pick(rng.randrange(moves.count()), board)
+    return _build(state, seat, moves, board, rng, targets, by_track)
 
 
 def likely_tickets(state: TtrState, seat: int, rival: int, board: Board) -> list[int]:

@@ -21,12 +21,11 @@ from rules.ttr.actions import (
 )
 from rules.ttr.board import CARD_CODES, COLOR_MESSAGES, LOCO, Board, board_for
 from rules.ttr.graph import components
-from rules.ttr.scoring import final_scores
 from rules.ttr.state import TtrState
 from rules.ttr.view import describe_action
 
-from .plan import joint_plan, open_tickets, ticket_plan, track_color
-from .rivals import cut_rival
+from .plan import joint_plan, open_tickets, own_score, ticket_plan, track_color
+from .rivals import deepest_cut
 
 
 def _hint(reason: str, **params: Param) -> Message:
@@ -74,10 +73,9 @@ def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Me
     served = _served_by(state, seat, board, track, unfinished)
     if served is not None:
         return _hint("claim_toward", move=move, ticket=board.ticket_message(served))
-    known = {*state.tickets[seat], *state.offers[seat]}
-    rival = cut_rival(state.map_id, state.owners, state.n_players, state.options, seat, known, track)
-    if rival is not None:
-        return _hint("claim_cuts", move=move, seat=rival)
+    cut = deepest_cut(state, seat, [track])
+    if cut is not None:
+        return _hint("claim_cuts", move=move, seat=cut[1])
     return _hint("claim_points", move=move, points=points)
 
 
@@ -95,9 +93,7 @@ def _station_reason(state: TtrState, seat: int, board: Board, city: int) -> Mess
 
 def _completed(state: TtrState, seat: int, stations: tuple[int, ...]) -> set[int]:
     """The seat's tickets its routes, and routes its stations would borrow, join now."""
-    tickets = tuple(state.tickets[s] if s == seat else () for s in range(state.n_players))
-    scores = final_scores(state.model_copy(update={"stations": stations, "tickets": tickets}))
-    return {t for t, done in scores[seat].tickets if done}
+    return {t for t, done in own_score(state, seat, stations=stations).tickets if done}
 
 
 def _served_by(state: TtrState, seat: int, board: Board, track: int, unfinished: list[int]) -> int | None:

@@ -16,6 +16,7 @@ from rules.ttr.board import CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import DECK_COMPOSITION, Payment
 from rules.ttr.graph import components
 from rules.ttr.moves import MoveSet, doubles_closed
+from rules.ttr.scoring import PlayerScore, final_scores
 from rules.ttr.state import TtrState
 
 UNREACHABLE = 1 << 30
@@ -399,6 +400,24 @@ def _joint(
         else:
             dropped.append(ticket)
     return tuple(planned), tuple(dropped), used
+
+
+def own_score(
+    state: TtrState, seat: int, owners: tuple[int, ...] | None = None, stations: tuple[int, ...] | None = None
+) -> PlayerScore:
+    """The seat's final figures if the game ended now, or with these routes and stations (a station more than the
+    state has is counted as built): only the seat's own tickets are read, never another seat's."""
+    stations = state.stations if stations is None else stations
+    built = stations.count(seat) - state.stations.count(seat)
+    ended = state.model_copy(
+        update={
+            "owners": state.owners if owners is None else owners,
+            "stations": stations,
+            "stations_left": tuple(n - built if s == seat else n for s, n in enumerate(state.stations_left)),
+            "tickets": tuple(state.tickets[s] if s == seat else () for s in range(state.n_players)),
+        }
+    )
+    return final_scores(ended)[seat]
 
 
 def marginal_costs(state: TtrState, seat: int, board: Board, offer: Iterable[int]) -> tuple[dict[int, int], int]:

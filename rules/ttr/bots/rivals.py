@@ -14,6 +14,7 @@ from rules.ttr.board import board_for
 from rules.ttr.graph import components
 from rules.ttr.moves import doubles_closed
 from rules.ttr.options import TtrOptions
+from rules.ttr.state import TtrState
 
 from .plan import UNREACHABLE, _dijkstra, _weights
 
@@ -112,18 +113,19 @@ def best_cut(
     return best
 
 
-def cut_rival(
-    map_id: str, owners: tuple[int, ...], n_players: int, options: TtrOptions, seat: int, known: set[int], track: int
-) -> int | None:
-    """The rival whose likely way a claim of `track` by `seat` cuts deepest (None: it cuts nobody's)."""
-    board = board_for(map_id)
-    unseen = [t for t in board.tickets if t not in known]
-    best: tuple[int, int] | None = None
-    for rival in range(n_players):
+def deepest_cut(state: TtrState, seat: int, claimable: Sequence[int]) -> tuple[int, int] | None:
+    """(track, rival): the claim of `claimable` by `seat` that cuts a rival's likely way deepest, and whose way it
+    is; None when none cuts deep enough. Only the seat's own tickets and offer are ruled out of the guess."""
+    if not claimable:
+        return None
+    known = {*state.tickets[seat], *state.offers[seat]}
+    unseen = [t for t in board_for(state.map_id).tickets if t not in known]
+    best: tuple[int, int, int] | None = None
+    for rival in range(state.n_players):
         if rival == seat:
             continue
-        aims = likely_tickets(map_id, owners, n_players, options, rival, unseen)
-        cut = best_cut(map_id, owners, n_players, options, rival, aims, [track])
+        aims = likely_tickets(state.map_id, state.owners, state.n_players, state.options, rival, unseen)
+        cut = best_cut(state.map_id, state.owners, state.n_players, state.options, rival, aims, claimable)
         if cut is not None and (best is None or cut[1] > best[1]):
-            best = (rival, cut[1])
-    return None if best is None else best[0]
+            best = (cut[0], cut[1], rival)
+    return None if best is None else (best[0], best[2])

@@ -31,8 +31,8 @@ from rules.ttr.scoring import final_scores
 from rules.ttr.state import Phase, TtrState
 
 from .heuristic import normal
-from .plan import claim, claims_by_track, joint_plan, offer_costs
-from .rivals import best_cut, likely_tickets, ticket_weights
+from .plan import claim, claims_by_track, joint_plan, offer_costs, own_score
+from .rivals import deepest_cut, ticket_weights
 
 Rules = GameEngine[TtrState, TtrAction, TtrOptions]
 """The rules a playout follows: the engine that asks for the move passes itself (the engine imports the bots)."""
@@ -84,29 +84,21 @@ def last_turn(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback
     counted exactly (routes, its tickets, stations and the longest path are all on the board); cards drawn now are
     worth nothing. The heuristic's move when nothing scores more."""
     hand = state.hands[seat]
-    best, best_total = fallback, _own_total(state, seat, state.owners, state.stations)
+    best, best_total = fallback, own_score(state, seat).total
     for track, pays in claims_by_track(moves, board, hand).items():
         owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
-        total = _own_total(state, seat, owners, state.stations)
+        total = own_score(state, seat, owners=owners).total
         if total > best_total:
             best, best_total = claim(board, track, pays, hand), total
     if moves.station_payments:
         color, locos = min(moves.station_payments, key=lambda p: (p[1], -hand[p[0]], p[0]))
         for city in moves.station_cities:
             stations = (*state.stations[:city], seat, *state.stations[city + 1 :])
-            total = _own_total(state, seat, state.owners, stations, built=1)
+            total = own_score(state, seat, stations=stations).total
             if total > best_total:
                 best = BuildStation(city=board.city_ids[city], color=CARD_NAMES[color], locomotives=locos)
                 best_total = total
     return best
-
-
-def _own_total(state: TtrState, seat: int, owners: tuple[int, ...], stations: tuple[int, ...], built: int = 0) -> int:
-    """The seat's final score if the game ended with these routes and stations (only its own tickets are read)."""
-    left = tuple(n - built if s == seat else n for s, n in enumerate(state.stations_left))
-    tickets = tuple(state.tickets[s] if s == seat else () for s in range(state.n_players))
-    ended = state.model_copy(update={"owners": owners, "stations": stations, "stations_left": left, "tickets": tickets})
-    return final_scores(ended)[seat].total
 
 
 def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
@@ -147,19 +139,8 @@ def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fa
 
 def cut_claim(state: TtrState, seat: int, board: Board, by_track: dict[int, tuple[Payment, ...]]) -> Claim | None:
     """A claim that cuts the way a rival seems to be building (from its routes alone), if one cuts deep enough."""
-    if not by_track:
-        return None
-    known = {*state.tickets[seat], *state.offers[seat]}
-    unseen = [t for t in board.tickets if t not in known]
-    best: tuple[int, int] | None = None
-    for rival in range(state.n_players):
-        if rival == seat:
-            continue
-        aims = likely_tickets(state.map_id, state.owners, state.n_players, state.options, rival, unseen)
-        cut = best_cut(state.map_id, state.owners, state.n_players, state.options, rival, aims, list(by_track))
-        if cut is not None and (best is None or cut[1] > best[1]):
-            best = cut
-    return None if best is None else claim(board, best[0], by_track[best[0]], state.hands[seat])
+    cut = deepest_cut(state, seat, list(by_track))
+    return None if cut is None else claim(board, cut[0], by_track[cut[0]], state.hands[seat])
 
 
 def best_by_rollouts(
