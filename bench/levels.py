@@ -3,12 +3,15 @@
 Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` per row, `--workers N` processes,
 `--maps usa` to pick maps, `--only cards` or `--only dice` to pick rows by label, `--start N` to play games N onwards:
 runs over disjoint ranges add up; `--subject normal` plays another kind against the agents; `--budget 0.25` gives the
-hard seats that many CPU seconds a move instead of 1). Each row is a match spec: a game, its options, the bot kind of
-each seat and the goal for the first seat's kind (the subject). Seats rotate from game to game so every kind plays
-from every seat; a shared win counts as half (a third, … for a three-way share). The rows: Ticket to Ride's `hard`
-against each playstyle agent and against three different ones at a 4-player table, `hard` vs `normal` and `normal`
-vs `easy` per map; the card game's and «Поезд»'s levels each against the one below. Times are CPU seconds of the
-process thinking, one move at a time, on one core; each worker first builds what a bot process builds once.
+hard seats that many CPU seconds a move instead of 1; `--log FILE` appends a line per game as it ends, so a run cut
+short keeps what it played; `--tally FILE ...` prints the table from such logs, of runs on several machines, instead
+of playing). Games are dealt round by round over the rows, so every row fills at the same pace. Each row is a match
+spec: a game, its options, the bot kind of each seat and the goal for the first seat's kind (the subject). Seats
+rotate from game to game so every kind plays from every seat; a shared win counts as half (a third, … for a
+three-way share). The rows: Ticket to Ride's `hard` against each playstyle agent and against three different ones at
+a 4-player table, `hard` vs `normal` and `normal` vs `easy` per map; the card game's and «Поезд»'s levels each
+against the one below. Times are CPU seconds of the process thinking, one move at a time, on one core; each worker
+first builds what a bot process builds once.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, TextIO
 
 from bot.services.thinking import warm
 from rules.engine import Budget, GameEngine
@@ -130,9 +133,9 @@ def play(match: Match, index: int) -> Outcome:
     return Outcome(share, tuple(times))
 
 
-def _play(job: tuple[Match, int]) -> tuple[str, Outcome]:
+def _play(job: tuple[Match, int]) -> tuple[str, int, Outcome]:
     match, index = job
-    return match.label, play(match, index)
+    return match.label, index, play(match, index)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -151,27 +154,58 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] if ordered else 0.0
 
 
-def run(matches: Sequence[Match], games: int, workers: int, first: int = 0) -> None:
-    """Play every match `games` times (game indices from `first`) over a process pool; print each row when done."""
-    jobs = [(match, i) for match in matches for i in range(first, first + games)]
+def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log: TextIO | None = None) -> None:
+    """Play every match `games` times (game indices from `first`) over a process pool, round by round over the rows;
+    log each game to `log` as it ends, print each row when done."""
+    jobs = [(match, i) for i in range(first, first + games) for match in matches]
     shares: dict[str, list[float]] = {m.label: [] for m in matches}
     times: list[float] = []
     start = time.perf_counter()
-    print(f"{'match':60} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
+    _print_header()
     with Pool(workers, initializer=_warm) as pool:
-        for label, outcome in pool.imap(_play, jobs, chunksize=1):
+        for label, index, outcome in pool.imap_unordered(_play, jobs, chunksize=1):
+            if log is not None:
+                log.write(f"{label}\t{index}\t{outcome.share}\t{' '.join(f'{t:.4f}' for t in outcome.times)}\n")
+                log.flush()
             shares[label].append(outcome.share)
             times.extend(outcome.times)
             if len(shares[label]) == games:
                 match = next(m for m in matches if m.label == label)
                 _print_row(match, shares[label])
-    wall = time.perf_counter() - start
+    _print_times(times)
+    print(f"{len(jobs)} games in {time.perf_counter() - start:.0f} s wall on {workers} workers")
+
+
+def tally(matches: Sequence[Match], paths: Sequence[str]) -> None:
+    """Print the rows of these matches from game logs (`run`'s `log`), each game counted once, and the think times."""
+    games: dict[str, dict[int, float]] = {m.label: {} for m in matches}
+    times: list[float] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                label, index, share, spent = line.rstrip("\n").split("\t")
+                if label in games and int(index) not in games[label]:
+                    games[label][int(index)] = float(share)
+                    times.extend(float(t) for t in spent.split())
+    _print_header()
+    for match in matches:
+        if games[match.label]:
+            _print_row(match, list(games[match.label].values()))
+    _print_times(times)
+
+
+def _print_header() -> None:
+    """The table's header line."""
+    print(f"{'match':60} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
+
+
+def _print_times(times: Sequence[float]) -> None:
+    """The timed kind's CPU seconds per move: median, p90, p99 and the longest."""
     if times:
         print(
             f"{TIMED_KIND} CPU s per move over {len(times)} moves: p50 {statistics.median(times):.3f}"
             f" p90 {percentile(times, 0.9):.3f} p99 {percentile(times, 0.99):.3f} max {max(times):.3f}"
         )
-    print(f"{len(jobs)} games in {wall:.0f} s wall on {workers} workers")
 
 
 def _print_row(match: Match, got: list[float]) -> None:
@@ -194,11 +228,19 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="first game index (runs with disjoint ranges add up)")
     parser.add_argument("--subject", default="hard", help="the Ticket to Ride kind played against the agents")
     parser.add_argument("--budget", type=float, default=1.0, help="CPU seconds a move for the hard seats")
+    parser.add_argument("--log", help="append a line per game to this file")
+    parser.add_argument("--tally", nargs="+", metavar="LOG", help="print the table from these game logs, play none")
     args = parser.parse_args()
     games = 10 if args.quick else args.games
     ttr = ttr_matches(args.maps.split(","), args.subject, args.budget)
     matches = [m for m in (*ttr, *level_matches()) if args.only in m.label]
-    run(matches, games, args.workers, args.start)
+    if args.tally:
+        tally(matches, args.tally)
+    elif args.log:
+        with open(args.log, "a", encoding="utf-8") as log:
+            run(matches, games, args.workers, args.start, log)
+    else:
+        run(matches, games, args.workers, args.start)
 
 
 if __name__ == "__main__":

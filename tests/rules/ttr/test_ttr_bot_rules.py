@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from rules.engine import Budget
 from rules.ttr.actions import BuildStation, Claim, DrawCard, DrawTickets, PayTunnel, TtrAction, Withdraw
 from rules.ttr.board import CARD_CODES, CARD_NAMES, LOCO, board_for
 from rules.ttr.bots.heuristic import easy, normal
@@ -61,6 +62,15 @@ def test_r_eu_4_normal_builds_a_station_that_saves_a_cut_ticket_worth_more_than_
     assert action.color in ("red", "blue") and action.locomotives == 0
     after, _ = ENGINE.apply(state, 0, action)
     assert final_scores(after)[0].tickets == ((ticket, True),), "the station's borrowed route completes the ticket"
+
+
+def test_r_eu_4_hard_builds_the_station_that_saves_a_cut_ticket_worth_more_than_4_too() -> None:
+    """`hard` plays the station out against its other moves: drawing instead leaves the ticket lost."""
+    state, ticket, middle = _cut()
+    state = state.model_copy(update={"cars": (_cars_detour(state, ticket) - 1, 30)})
+    action = ENGINE.bot_action(state, 0, random.Random(5), "hard", Budget(seconds=60))
+    assert isinstance(action, BuildStation)
+    assert BOARD.city_index[action.city] in (BOARD.track_a[middle], BOARD.track_b[middle])
 
 
 def test_r_eu_8_a_station_built_counts_its_bridge_so_no_second_one_is_built_for_the_ticket() -> None:
