@@ -5,11 +5,11 @@ rebuilt from what it can: the unseen cards are the 110 minus its hand, the face-
 card reaches them face up, a claim's payment, a tunnel's reveal or a reset row) and a pending tunnel's reveal, listed
 in a canonical order and then shuffled with the bot's `rng`; the unseen tickets likewise, each rival's drawn by how
 well they fit the routes it built (`rivals.py`). So a state whose hidden parts differ but look alike from the seat
-gives the same move. Each sampled world is played to the end by the
-`normal` player from every candidate move (the same world and seed for each candidate: common random numbers). The
-`normal` move stands unless another gains clearly more than sampling noise, world by world: with a few dozen
-playouts a plain "best mean" picks noise, and measured, lost to `normal` itself 2 games in 20. The last turn needs
-no sampling: the seat's own final score is known for every move then.
+gives the same move. Each sampled world is played to the end by the `normal` player from every candidate move (the
+same world and seed for each candidate: common random numbers). The `normal` move stands unless another gains
+clearly more than sampling noise, world by world: with a few dozen playouts a plain "best mean" picks noise, and
+measured, lost to `normal` itself 2 games in 20. The last turn needs no sampling: the seat's own final score is known
+for every move then.
 """
 
 from __future__ import annotations
