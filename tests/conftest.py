@@ -31,8 +31,10 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the slow group unless `--slow` asks for it."""
+    """Run the slow group first (with `--maxschedchunk` small, the test processes take tests one pair at a time, so the
+    longest start first and none is left running alone at the end), or skip it unless `--slow` asks for it."""
     if config.getoption("--slow"):
+        items.sort(key=lambda item: "slow" not in item.keywords)
         return
     skip = pytest.mark.skip(reason="slow: run with --slow (CI does)")
     for item in items:
