@@ -267,7 +267,7 @@ def test_normal_keeps_the_tickets_its_plan_can_take_in(n_players: int, more: boo
 
 
 def test_hard_samples_more_worlds_as_the_game_shortens(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A playout's length follows the cars still in play, so a late decision affords more sampled worlds."""
+    """A playout's cost follows the cars still in play, so a late decision affords more sampled worlds."""
     worlds: list[int] = []
     original = search.determinize
 
@@ -280,8 +280,35 @@ def test_hard_samples_more_worlds_as_the_game_shortens(monkeypatch: pytest.Monke
     late = early.model_copy(update={"cars": (12, 14)})
     for state in (early, late):
         worlds.append(0)
-        ENGINE.bot_action(state, 0, random.Random(5), "hard", Budget(seconds=60))
-    assert search.MIN_WORLDS <= worlds[0] < worlds[1] <= search.MAX_WORLDS
+        ENGINE.bot_action(state, 0, random.Random(5), "hard", ROOMY)
+    assert search.world_count(early, 5, ROOMY) < search.world_count(late, 5, ROOMY)
+    assert search.MIN_EVIDENCE <= worlds[0] < worlds[1] <= search.MAX_WORLDS
+
+
+def test_hard_plays_the_second_half_of_its_worlds_only_for_moves_that_gained_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After half its worlds the search drops the candidates that did worse than the heuristic's move there and
+    spends their playouts on the rest: the one that gains is judged over more worlds, and chosen."""
+    state = started("usa", 2, 3)
+    board = board_for("usa")
+    moves = search.move_set(state, 0)
+    candidates = search.candidate_moves(state, 0, moves, board, search.normal(state, 0, moves, board, random.Random(1)))
+    assert len(candidates) >= 3
+    worth = {candidates[0]: 0.0, candidates[1]: 10.0}
+    played = {action: 0 for action in candidates}
+
+    def fixed(rules: search.Rules, world: TtrState, seat: int, action: object, seed: int) -> float:
+        played[action] += 1
+        return worth.get(action, -5.0)
+
+    monkeypatch.setattr(search, "rollout", fixed)
+    pick, _ = search.best_by_rollouts(ENGINE, state, 0, candidates, random.Random(2), ROOMY)
+    worlds = search.world_count(state, len(candidates), ROOMY)
+    half = max(search.MIN_EVIDENCE, worlds // 2)
+    assert pick == candidates[1]
+    assert all(played[action] == half for action in candidates[2:])
+    assert played[candidates[0]] == played[candidates[1]] > worlds
 
 
 def test_the_hint_names_the_ticket_a_jointly_planned_track_serves() -> None:
