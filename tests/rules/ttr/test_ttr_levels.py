@@ -6,6 +6,7 @@ import random
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -309,6 +310,26 @@ def test_hard_plays_the_second_half_of_its_worlds_only_for_moves_that_gained_so_
     assert pick == candidates[1]
     assert all(played[action] == half for action in candidates[2:])
     assert played[candidates[0]] == played[candidates[1]] > worlds
+
+
+def test_hard_starts_no_sampled_world_that_would_overrun_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a machine too slow for its world count, the search stops before a world that would end past the budget,
+    rather than finishing one begun just before it ran out (the clock here is a stand-in: a playout takes 0.06 s)."""
+    clock = [0.0]
+
+    def playout_costs_time(rules: search.Rules, world: TtrState, seat: int, action: object, seed: int) -> float:
+        clock[0] += 0.06
+        return 0.0
+
+    monkeypatch.setattr(search, "rollout", playout_costs_time)
+    monkeypatch.setattr(search, "time", SimpleNamespace(process_time=lambda: clock[0]))
+    state = started("usa", 2, 3)
+    board = board_for("usa")
+    moves = search.move_set(state, 0)
+    candidates = search.candidate_moves(state, 0, moves, board, search.normal(state, 0, moves, board, random.Random(1)))
+    assert len(candidates) == 4 and search.world_count(state, 4, Budget(seconds=1.0)) > 5
+    search.best_by_rollouts(ENGINE, state, 0, candidates, random.Random(2), Budget(seconds=1.0))
+    assert clock[0] == pytest.approx(0.96), "four worlds of 0.24 s; a fifth would end at 1.2 s"
 
 
 def test_the_hint_names_the_ticket_a_jointly_planned_track_serves() -> None:
