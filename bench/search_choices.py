@@ -8,9 +8,10 @@ its candidates are listed. Each candidate is then played out in `--worlds` sampl
 `hard`'s search chooses among them with its own worlds, as in a game. Per map and player count it prints the
 decisions, how often the search leaves `normal`'s move, how much the playout win rate of its choice gains on
 `normal`'s move (percentage points a decision, in the reference worlds, with a 95 % margin), the gain of the
-reference's own best candidate (an upper bound, and biased up: its worlds both pick and judge), and the search's CPU
-seconds a decision. Two versions of the search are compared on the same decisions and reference worlds by running
-this in each: the figures pair decision by decision.
+reference's own best candidate (an upper bound, and biased up: its worlds both pick and judge), the search's CPU
+seconds a decision, and a reference playout's CPU time over what the search's cost model expects (the median ratio:
+near 1 when `ROLLOUT_MS` fits this machine). Two versions of the search are compared on the same decisions and
+reference worlds by running this in each: the figures pair decision by decision.
 """
 
 from __future__ import annotations
@@ -30,7 +31,15 @@ from rules.engine import Budget
 from rules.ttr.actions import TtrAction
 from rules.ttr.board import board_for
 from rules.ttr.bots.heuristic import normal
-from rules.ttr.bots.search import best_by_rollouts, determinize, playout, searched_moves
+from rules.ttr.bots.search import (
+    ROLLOUT_GROWTH,
+    ROLLOUT_MS,
+    best_by_rollouts,
+    determinize,
+    playout,
+    remaining_length,
+    searched_moves,
+)
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.moves import move_set
 from rules.ttr.scoring import final_scores
@@ -59,6 +68,8 @@ class Judged:
     gain: float
     best_gain: float
     seconds: float
+    cost_ratio: float
+    """A reference playout's measured CPU time over what the search's cost model (`ROLLOUT_MS`) expects."""
 
 
 def decisions(map_id: str, players: int, game: int, every: int) -> list[Decision]:
@@ -99,19 +110,21 @@ def judge(decision: Decision, worlds: int, budget: float) -> Judged:
     state, candidates = decision.state, decision.candidates
     reference = random.Random(decision.key)
     shares: list[list[float]] = [[] for _ in candidates]
+    start = time.process_time()
     for _ in range(worlds):
         world = determinize(state, 0, reference)
         seed = reference.getrandbits(32)
         for i, action in enumerate(candidates):
             shares[i].append(win_share(playout(ENGINE, world, 0, action, seed), 0))
+    measured = (time.process_time() - start) * 1000 / (worlds * len(candidates))
+    expected = ROLLOUT_MS[state.map_id] * remaining_length(state) ** ROLLOUT_GROWTH
     rates = [statistics.fmean(s) for s in shares]
     start = time.process_time()
     pick, _ = best_by_rollouts(ENGINE, state, 0, candidates, random.Random(decision.key + 1), Budget(budget))
     seconds = time.process_time() - start
     chosen = candidates.index(pick)
-    return Judged(
-        f"{state.map_id} {state.n_players}p", chosen != 0, rates[chosen] - rates[0], max(rates) - rates[0], seconds
-    )
+    group = f"{state.map_id} {state.n_players}p"
+    return Judged(group, chosen != 0, rates[chosen] - rates[0], max(rates) - rates[0], seconds, measured / expected)
 
 
 def _judge(job: tuple[Decision, int, float]) -> Judged:
@@ -120,7 +133,10 @@ def _judge(job: tuple[Decision, int, float]) -> Judged:
 
 def report(judged: Sequence[Judged]) -> None:
     """A line per map and player count and one for all: decisions, moves changed, gains, CPU time."""
-    print(f"{'group':12} {'decisions':>9} {'changed':>8} {'gain pp':>14} {'best pp':>8} {'s p50':>6} {'s p99':>6}")
+    print(
+        f"{'group':12} {'decisions':>9} {'changed':>8} {'gain pp':>14} {'best pp':>8} {'s p50':>6} {'s p99':>6}"
+        f" {'cost':>5}"
+    )
     groups = sorted({j.group for j in judged}, key=lambda g: (g.split()[0] != "usa", g))
     for group in (*groups, "all"):
         rows = [j for j in judged if group in ("all", j.group)]
@@ -131,7 +147,8 @@ def report(judged: Sequence[Judged]) -> None:
         print(
             f"{group:12} {len(rows):9} {statistics.fmean(j.left_normal for j in rows):8.0%}"
             f" {statistics.fmean(gains):+7.2f} ± {margin:4.2f} {best:+8.2f}"
-            f" {statistics.median(seconds):6.2f} {percentile(seconds, 0.99):6.2f}",
+            f" {statistics.median(seconds):6.2f} {percentile(seconds, 0.99):6.2f}"
+            f" {statistics.median(j.cost_ratio for j in rows):5.2f}",
             flush=True,
         )
 

@@ -39,10 +39,10 @@ Rules = GameEngine[TtrState, TtrAction, TtrOptions]
 """The rules a playout follows: the engine that asks for the move passes itself (the engine imports the bots)."""
 
 DECISION_SECONDS = 0.45
-"""The CPU time a decision's playouts are sized for at the calibrated budget: the median decision takes about this
-long, the slowest about twice (a playout's cost varies with more than the cars left), within a 1 s budget. Measured
-over 245 decisions of 2- and 4-player games on both maps, rollouts sized for 0.45 s rather than a fixed number of
-cars choose moves that win about 1.5 times as often more than `normal`'s (in playouts, against `normal`)."""
+"""The CPU time a decision's playouts are sized for at the calibrated budget. Measured at 1 s a move: the searched
+decisions took 0.34 s at the median and 0.80 s at p99 (`bench.levels`, USA, 2 processes on 2 cores); sized by a
+fixed count of cars instead, USA decisions got about half the worlds they can afford, and hard won 57 % of games 0-117
+against `normal` on USA where it now wins 72 %."""
 ROLLOUT_MS = {"usa": 0.0276, "europe": 0.0461}
 """A playout's CPU milliseconds per (cars still in play) ** `ROLLOUT_GROWTH`, per map, fitted over 347 decisions of
 2- to 5-player games (the player count adds nothing once the cars are counted; Europe's stations, tunnels and
