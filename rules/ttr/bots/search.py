@@ -45,8 +45,9 @@ fixed count of cars instead, USA decisions got about half the worlds they can af
 against `normal` on USA where it now wins 72 %."""
 ROLLOUT_MS = {"usa": 0.0276, "europe": 0.0461}
 """A playout's CPU milliseconds per (cars still in play) ** `ROLLOUT_GROWTH`, per map, fitted over 347 decisions of
-2- to 5-player games (the player count adds nothing once the cars are counted; Europe's stations, tunnels and
-ferries cost more). A map not listed is costed as the dearest."""
+2- to 5-player games on a 2-core machine (the player count adds nothing once the cars are counted; Europe's stations,
+tunnels and ferries cost more; `bench.search_choices` prints how a machine's playouts compare). A map not listed is
+costed as the dearest."""
 ROLLOUT_GROWTH = 1.25
 CALIBRATED_SECONDS = 1.0
 """The budget the world counts above and below are for; a smaller one scales them down (to 2 worlds at least)."""

@@ -34,6 +34,13 @@ NORMAL_FLOOR = 0.35
 """The least win share `normal` keeps against any playstyle agent, head to head over both maps."""
 
 
+@pytest.fixture
+def few_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decisions sized for a tenth of a second: the same search over fewer worlds, for tests of what it may see and
+    say rather than how well it plays."""
+    monkeypatch.setattr(search, "DECISION_SECONDS", 0.1)
+
+
 def _scrambled(state: TtrState, seat: int, rnd: random.Random) -> TtrState:
     """The state as `seat` sees it with every hidden part dealt anew: the deck and the other hands (their sizes
     kept), the other seats' tickets and offers and the ticket deck (their counts kept), the seed."""
@@ -115,6 +122,7 @@ def test_r_v2_r_v3_a_heuristic_kind_moves_alike_whatever_the_hidden_parts(kind: 
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("few_worlds")
 def test_r_v2_r_v3_hard_moves_alike_whatever_the_hidden_parts() -> None:
     rnd = random.Random(4)
     checked = 0
@@ -205,6 +213,7 @@ def _keys(language: str) -> set[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("few_worlds")
 def test_the_hint_is_a_legal_move_with_a_worded_reason_naming_only_what_the_seat_knows() -> None:
     keys = _keys("en")
     assert keys == _keys("ru")
