@@ -75,11 +75,14 @@ def hard(
 ) -> TtrAction:
     """The candidate move whose playouts (played by `rules`) end best; the `normal` move when there is nothing to
     choose."""
+    started = time.process_time()
     fallback = normal(state, seat, moves, board, rng)
     if state.final_turns >= 0 and state.phase is Phase.TURN and not moves.pass_only:
         return last_turn(state, seat, moves, board, fallback)
     candidates = searched_moves(state, seat, moves, board, fallback)
-    return best_by_rollouts(rules, state, seat, candidates, rng, budget)[0] if len(candidates) > 1 else fallback
+    if len(candidates) == 1:
+        return fallback
+    return best_by_rollouts(rules, state, seat, candidates, rng, budget, started)[0]
 
 
 def searched_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
@@ -156,15 +159,22 @@ def cut_claim(state: TtrState, seat: int, board: Board, by_track: dict[int, tupl
 
 
 def best_by_rollouts(
-    rules: Rules, state: TtrState, seat: int, candidates: Sequence[TtrAction], rng: random.Random, budget: Budget
+    rules: Rules,
+    state: TtrState,
+    seat: int,
+    candidates: Sequence[TtrAction],
+    rng: random.Random,
+    budget: Budget,
+    started: float | None = None,
 ) -> tuple[TtrAction, list[float]]:
     """Play every candidate out in the same sampled worlds; return the pick and each one's mean gain over the first.
+    The budget runs from `started` (the process time the move's thinking began), else from now.
 
     Half the worlds play every candidate; the rest play only the first (the heuristic's move) and those that gained on
     it so far, so the likely picks are judged over more worlds. A candidate replaces the first only when its mean gain,
     paired world by world, is clearly more than noise: `MIN_GAIN` points and `CONFIDENCE` standard errors.
     """
-    deadline = time.process_time() + budget.seconds
+    deadline = (time.process_time() if started is None else started) + budget.seconds
     worlds = world_count(state, len(candidates), budget)
     half = min(worlds, max(MIN_EVIDENCE, worlds // 2))
     gains: list[list[float]] = [[] for _ in candidates]

@@ -7,6 +7,7 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -339,6 +340,29 @@ def test_hard_starts_no_sampled_world_that_would_overrun_its_budget(monkeypatch:
     assert len(candidates) == 4 and search.world_count(state, 4, Budget(seconds=1.0)) > 5
     search.best_by_rollouts(ENGINE, state, 0, candidates, random.Random(2), Budget(seconds=1.0))
     assert clock[0] == pytest.approx(0.96), "four worlds of 0.24 s; a fifth would end at 1.2 s"
+
+
+def test_hard_counts_its_budget_from_the_start_of_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Working out `normal`'s move and the candidates is thinking too: the search's deadline runs from before them
+    (stand-in clock: `normal`'s move takes 0.5 s, a playout 0.06 s, so after 2 worlds of 4 candidates a third would
+    end at 1.22 s)."""
+    clock = [0.0]
+    heuristic = search.normal
+
+    def slow_normal(*args: Any) -> object:
+        clock[0] += 0.5
+        return heuristic(*args)
+
+    def playout_costs_time(rules: search.Rules, world: TtrState, seat: int, action: object, seed: int) -> float:
+        clock[0] += 0.06
+        return 0.0
+
+    monkeypatch.setattr(search, "normal", slow_normal)
+    monkeypatch.setattr(search, "rollout", playout_costs_time)
+    monkeypatch.setattr(search, "time", SimpleNamespace(process_time=lambda: clock[0]))
+    state = started("usa", 2, 3)
+    search.hard(ENGINE, state, 0, search.move_set(state, 0), board_for("usa"), random.Random(1), Budget(seconds=1.0))
+    assert clock[0] == pytest.approx(0.98)
 
 
 def test_the_hint_names_the_ticket_a_jointly_planned_track_serves() -> None:
