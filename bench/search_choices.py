@@ -31,18 +31,9 @@ from rules.engine import Budget
 from rules.ttr.actions import TtrAction
 from rules.ttr.board import board_for
 from rules.ttr.bots.heuristic import normal
-from rules.ttr.bots.search import (
-    ROLLOUT_GROWTH,
-    ROLLOUT_MS,
-    best_by_rollouts,
-    determinize,
-    playout,
-    remaining_length,
-    searched_moves,
-)
+from rules.ttr.bots.search import best_by_rollouts, determinize, playout, rollout_seconds, searched_moves, totals_of
 from rules.ttr.engine import TicketToRideEngine
 from rules.ttr.moves import move_set
-from rules.ttr.scoring import final_scores
 from rules.ttr.state import Phase, TtrState
 
 ENGINE = TicketToRideEngine()
@@ -100,7 +91,7 @@ def _decisions(job: tuple[str, int, int, int]) -> list[Decision]:
 
 def win_share(state: TtrState, seat: int) -> float:
     """The seat's share of the win by final score (ties shared; the tie-breaks are left out)."""
-    totals = [s.total for s in final_scores(state)] if state.phase is Phase.OVER else list(state.route_points)
+    totals = totals_of(state)
     best = max(totals)
     return 1 / totals.count(best) if totals[seat] == best else 0.0
 
@@ -116,8 +107,8 @@ def judge(decision: Decision, worlds: int, budget: float) -> Judged:
         seed = reference.getrandbits(32)
         for i, action in enumerate(candidates):
             shares[i].append(win_share(playout(ENGINE, world, 0, action, seed), 0))
-    measured = (time.process_time() - start) * 1000 / (worlds * len(candidates))
-    expected = ROLLOUT_MS[state.map_id] * remaining_length(state) ** ROLLOUT_GROWTH
+    measured = (time.process_time() - start) / (worlds * len(candidates))
+    expected = rollout_seconds(state)
     rates = [statistics.fmean(s) for s in shares]
     start = time.process_time()
     pick, _ = best_by_rollouts(ENGINE, state, 0, candidates, random.Random(decision.key + 1), Budget(budget))

@@ -211,11 +211,13 @@ def world_count(state: TtrState, candidates: int, budget: Budget) -> int:
     number for a given budget (so the move does not depend on how fast the machine is). A budget above the calibrated
     one plays as many as that one: the rest is a margin for a slow machine."""
     scale = min(1.0, budget.seconds / CALIBRATED_SECONDS)
-    per_rollout = (
-        ROLLOUT_MS.get(state.map_id, max(ROLLOUT_MS.values())) / 1000 * remaining_length(state) ** ROLLOUT_GROWTH
-    )
-    fits = int(DECISION_SECONDS * scale / (candidates * per_rollout))
+    fits = int(DECISION_SECONDS * scale / (candidates * rollout_seconds(state)))
     return max(max(2, round(MIN_WORLDS * scale)), min(round(MAX_WORLDS * scale), fits))
+
+
+def rollout_seconds(state: TtrState) -> float:
+    """The CPU seconds one playout from here is expected to take (`ROLLOUT_MS`)."""
+    return ROLLOUT_MS.get(state.map_id, max(ROLLOUT_MS.values())) / 1000 * remaining_length(state) ** ROLLOUT_GROWTH
 
 
 def remaining_length(state: TtrState) -> int:
@@ -250,11 +252,15 @@ def _actor(state: TtrState) -> int:
 
 def value(state: TtrState, seat: int) -> float:
     """A finished (or cut-off) playout's worth to the seat: its margin over the best other, a bonus for a win."""
-    over = state.phase is Phase.OVER
-    totals = [s.total for s in final_scores(state)] if over else list(state.route_points)
+    totals = totals_of(state)
     best_other = max(t for s, t in enumerate(totals) if s != seat)
     margin = totals[seat] - best_other
     return margin + (WIN_BONUS if margin > 0 else WIN_BONUS / 2 if margin == 0 else 0.0)
+
+
+def totals_of(state: TtrState) -> list[int]:
+    """Each seat's total: its final score once the game is over, its route points in a playout cut off before."""
+    return [s.total for s in final_scores(state)] if state.phase is Phase.OVER else list(state.route_points)
 
 
 def determinize(state: TtrState, seat: int, rng: random.Random) -> TtrState:
