@@ -59,5 +59,6 @@ class BackgroundLoop:
                 log.exception("%s failed; trying again at the next round", self.task_name)
             if self._closing:
                 return
+            seconds = await self.seconds_to_next()  # before the wait is made: this may raise or be cancelled
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=await self.seconds_to_next())
+                await asyncio.wait_for(self._wake.wait(), timeout=seconds)

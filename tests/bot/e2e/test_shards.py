@@ -101,19 +101,21 @@ class StoredTable:
         self.rng = random.Random(7)
 
     async def open(self, channel_id: int) -> int:
-        """/newgame dice, the second person joins, a bot player sits down, start: return the game id."""
+        """/newgame dice, the second person joins, a bot player sits down, start: return the game id, read from the
+        lobby's buttons (Start is answered before the game moves on, maybe into a thread of its own)."""
         host, other = self.people
         await self.discord.slash(host, "newgame dice", channel=channel_id)
         lobby = next(m for m in reversed(self.discord.messages) if _verbs(m) >= {"join"})  # maybe in a new thread
+        game_id = 0
         for person, verb in ((other, "join"), (host, "bot"), (host, "start")):
             if verb == "bot":
                 await add_bot(self.discord, person, lobby.id)
                 continue
             message = self.discord.message(lobby.id)
             button = next(c for c in message.buttons() if c["custom_id"].split(":")[3] == verb)
+            game_id = int(button["custom_id"].split(":")[1])
             await self.discord.click(person, message, button["custom_id"])
-        (record,) = await self.store.in_channel(lobby.channel_id)
-        return record.id
+        return game_id
 
     async def move(self, game_id: int) -> bool:
         """Make the next person's move once the channel shows its buttons; False when the game is over."""
