@@ -54,6 +54,13 @@ def listening(bot: Conductor) -> Ends:
     return ends
 
 
+async def bot_players_done(game_id: int) -> None:
+    """Until the task playing the game's bot seats (if any) has finished, with what it was showing."""
+    driving = [task for task in asyncio.all_tasks() if task.get_name() == f"bots-{game_id}"]
+    async with asyncio.timeout(10):
+        await asyncio.gather(*driving, return_exceptions=True)
+
+
 def kept_about(bot: Conductor, game_id: int) -> list[str]:
     """Every table of the game controllers that holds something about this game."""
     return [
@@ -198,6 +205,7 @@ async def test_a_timeout_that_leaves_nobody_in_the_game_leaves_nothing(stand_in:
         clock.advance(5)
         bot.timers.poke()
         await ends.wait(record.id)
+        await bot_players_done(record.id)  # the bot seat may have been choosing its tickets as the game ended
         stored = await bot.service.store.get(record.id)
         assert stored is not None and stored.status == "abandoned"
         assert kept_about(bot, record.id) == []
