@@ -17,18 +17,20 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.__main__ import serve
+from bot.__main__ import configure_logging, serve
 from bot.sandbox.run import sandbox_settings
 from bot.storage.database import DatabaseUnusable
 
 
 def main(api_url: str, gateway_url: str, token: str, database: str) -> int:
-    """Point discord.py at the local Discord and serve as `python -m bot` does, until stopped or killed; a store
-    it may not use is refused in one line with status 2, as `python -m bot` does."""
+    """Point discord.py at the local Discord and serve (logging to stderr) as `python -m bot` does, until stopped or
+    killed; a store it may not use is refused in one line with status 2, as `python -m bot` does."""
     Route.BASE = api_url
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    settings = sandbox_settings(Path(database), bot_move_delay=0)
+    configure_logging(settings.log_level)
     try:
-        return asyncio.run(serve(sandbox_settings(Path(database), bot_move_delay=0), token))
+        return asyncio.run(serve(settings, token))
     except DatabaseUnusable as error:
         print(f"conductor: {error}", file=sys.stderr)
         return 2

@@ -203,9 +203,15 @@ async def test_two_shard_processes_on_one_postgresql_play_their_own_servers_game
                 for game_id in games.values():
                     record = await store.get(game_id)
                     assert record is not None and record.status == "finished"
-                    async with asyncio.timeout(30):  # the channel shows the end, the restarted process's too
-                        while (shown := await store.get(game_id)) is not None and shown.shown_version < shown.version:
-                            await asyncio.sleep(0.05)
+                    try:
+                        async with asyncio.timeout(30):  # the channel shows the end, the restarted process's too
+                            while (
+                                shown := await store.get(game_id)
+                            ) is not None and shown.shown_version < shown.version:
+                                await asyncio.sleep(0.05)
+                    except TimeoutError:
+                        logs = "\n".join(f"{p.log.name}:\n{p.log.read_text()[-6000:]}" for p in (first, restarted))
+                        raise AssertionError(f"game {game_id}'s end is not shown\n{logs}") from None
             for process in (first, second, restarted):
                 assert process.errors() == "", f"shard {process.shard_id} logged:\n{process.errors()}"
 
