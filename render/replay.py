@@ -3,7 +3,7 @@ and its public log as JSON.
 
 Each frame is the picture the game posts in its channel (the board, the card table, the dice's last train and the
 score table), drawn from the public view only, scaled to `FRAME_WIDTH` and captioned with the turn. Animated WebP
-(lossy, which keeps a 5-player Europe game near 4 MB where lossless passes Discord's 10 MiB), or GIF where Pillow
+(lossy: a 5-player Europe game comes to about 5.5 MB of Discord's 10 MiB, `bench/replay.py`), or GIF where Pillow
 writes no WebP. A game that would still pass the limit is drawn again smaller. The log holds only what the table
 showed (`rules.history.spectate`); the full log, which rebuilds every hand, stays in the database.
 """
@@ -124,17 +124,16 @@ def _indexed(frame: Image.Image) -> Image.Image:
 
 
 def _padded(frame: Image.Image, height: int) -> Image.Image:
-    """A frame made `height` tall, the room below filled with its bottom row's colour."""
+    """A frame made `height` tall, the room below filled with its bottom row (in the frame's own colours: nothing is
+    quantized twice)."""
     if frame.height == height:
         return frame
-    padded = frame.convert("RGB").crop((0, 0, frame.width, height))
-    padded.paste(
-        frame.convert("RGB")
-        .crop((0, frame.height - 1, frame.width, frame.height))
-        .resize((frame.width, height - frame.height)),
-        (0, frame.height),
-    )
-    return _indexed(padded)
+    padded = Image.new("P", (frame.width, height))
+    padded.putpalette(frame.getpalette() or [])
+    padded.paste(frame, (0, 0))
+    bottom = frame.crop((0, frame.height - 1, frame.width, frame.height))
+    padded.paste(bottom.resize((frame.width, height - frame.height), Image.Resampling.NEAREST), (0, frame.height))
+    return padded
 
 
 def _caption(number: int, last: int, turn: Turn, names: Names, labels: Labels) -> str:

@@ -8,10 +8,19 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.games import GAMES as OFFERED
-from render.replay import EXTENSION, FINAL_MS, MAX_BYTES, TURN_MS, render_game_replay, render_replay
+from render.replay import (
+    EXTENSION,
+    FINAL_MS,
+    MAX_BYTES,
+    TURN_MS,
+    _indexed,
+    _padded,
+    render_game_replay,
+    render_replay,
+)
 from rules.cardgame.view import CardGameView
 from rules.dice.view import DiceView
 from rules.history import tell_log
@@ -73,3 +82,16 @@ def test_each_frame_is_drawn_from_the_public_view() -> None:
         if kind is CardGameView:
             assert all(view.seat is None and view.hand is None and view.offered is None for view in seen)
         seen.clear()
+
+
+def test_a_shorter_frame_is_padded_with_its_bottom_row_and_keeps_its_colours_exactly() -> None:
+    drawn = Image.new("RGB", (60, 30), (34, 40, 52))
+    ImageDraw.Draw(drawn).rectangle((5, 5, 25, 20), fill=(200, 30, 30))
+    ImageDraw.Draw(drawn).line((0, 29, 59, 29), fill=(20, 160, 60))
+    frame = _indexed(drawn)
+    padded = _padded(frame, 45)
+    assert padded.mode == "P" and padded.size == (60, 45)
+    assert padded.getpalette() == frame.getpalette(), "one palette for the frame: the encoder sees only what changed"
+    assert padded.crop((0, 0, 60, 30)).convert("RGB").tobytes() == frame.convert("RGB").tobytes()
+    below = padded.crop((0, 30, 60, 45)).convert("RGB")
+    assert below.getcolors() == [(60 * 15, (20, 160, 60))], "the room below repeats the bottom row"

@@ -37,9 +37,10 @@ NORMAL_FLOOR = 0.35
 
 @pytest.fixture
 def few_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Decisions sized for a tenth of a second: the same search over fewer worlds, for tests of what it may see and
-    say rather than how well it plays."""
+    """Decisions sized for a tenth of a second, down to two worlds: the same search over fewer worlds, for tests of
+    what it may see and say rather than how well it plays."""
     monkeypatch.setattr(search, "DECISION_SECONDS", 0.1)
+    monkeypatch.setattr(search, "MIN_WORLDS", 2)
 
 
 def _scrambled(state: TtrState, seat: int, rnd: random.Random) -> TtrState:
