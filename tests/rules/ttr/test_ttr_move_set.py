@@ -55,3 +55,19 @@ def test_the_fast_claims_are_the_rules_claims_in_every_turn_of_random_games(map_
                 first = len(found.draws) + found.tickets
                 index = rnd.randrange(len(listed))
                 assert found.pick(first + index, board) == listed[index]
+
+
+@pytest.mark.parametrize(("map_id", "n_players"), [("usa", 3), ("europe", 4)])
+def test_the_listed_moves_are_the_moves_picked_one_by_one_in_every_phase(map_id: str, n_players: int) -> None:
+    board = board_for(map_id)
+    kinds = set()
+    for seed in range(3):
+        for before, seat, _, _, _ in playout(map_id, n_players, 200 + seed, ["sensible", "random"]):
+            found = move_set(before, seat)
+            listed = found.actions(board)
+            assert listed == [found.pick(index, board) for index in range(found.count())]
+            kinds |= {type(action).__name__ for action in listed}
+    expected = {"DrawCard", "DrawTickets", "Claim", "KeepTickets"} | (
+        {"BuildStation", "PayTunnel"} if map_id == "europe" else set()
+    )
+    assert expected <= kinds
