@@ -7,7 +7,8 @@ runs BEGIN IMMEDIATE, its statements and COMMIT as one function in one call into
 
 Another program holding the file's write lock (an open write transaction) delays writes: each waits for it at most
 the busy timeout from when it was asked for, queued behind others or not, then fails with StoreBusy (nothing of it
-written), so a locked file never stalls the bot for longer than that per write.
+written), so a locked file never stalls the bot for longer than that per write. A write waits in short tries, each
+a call of its own, so the reads asked meanwhile (which the lock does not hold up) are answered between them.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ log = logging.getLogger(__name__)
 _OTHER_FILE = "or point CONDUCTOR_DATABASE_PATH at another file"
 _UNIQUE = "UNIQUE constraint failed: "
 _BUSY_STEP_MS = 100
-"""Once open, how long SQLite itself waits for a lock before `_begin` looks at the write's deadline again."""
+"""Once open, how long SQLite itself waits for a lock in one try of a write (`_while_busy`)."""
 T = TypeVar("T")
 
 
@@ -161,7 +162,7 @@ class SqliteDatabase(Database):
             async with self._lock:
                 self.stats.transactions += 1
                 self.stats.statements += sum(len(s.params) if s.many else 1 for s in statements)
-                return await self._call(self._write, list(statements), deadline)
+                return await self._while_busy(deadline, self._write, list(statements))
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """Open an IMMEDIATE transaction; each statement inside it is one call into the database thread."""
@@ -247,6 +248,17 @@ class SqliteDatabase(Database):
                 raise StoreBusy(f"the database {self.target} stayed locked by another program") from error
             raise
 
+    async def _while_busy(self, deadline: float, begins: Callable[..., T], *args: Any) -> T:
+        """Call `begins(*args)`, which starts with BEGIN IMMEDIATE, again while another program holds the write lock,
+        until `deadline` (at least once, however late: the lock may be free by now). Each try waits `_BUSY_STEP_MS`
+        in the database thread and rolls back whatever it began, then gives the thread to the calls queued behind."""
+        while True:
+            try:
+                return await self._call(begins, *args)
+            except StoreBusy:
+                if time.monotonic() >= deadline:
+                    raise
+
     def _refuse_nested(self) -> None:
         task = asyncio.current_task()
         if task is not None and self._owner is task:
@@ -263,7 +275,7 @@ class SqliteDatabase(Database):
                 transaction = _SqliteTransaction(self)
                 try:
                     try:  # BEGIN too: a call queued in aiosqlite's thread runs even when its caller is cancelled
-                        await self._call(self._begin, deadline)
+                        await self._while_busy(deadline, self._begin)
                         yield transaction
                         await self._call(self._execute, "COMMIT", ())
                     except BaseException:
@@ -306,20 +318,14 @@ class SqliteDatabase(Database):
     def _executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
         return self._connection.executemany(sql, rows).rowcount
 
-    def _begin(self, deadline: float) -> None:
-        """BEGIN IMMEDIATE, trying again while another program holds the write lock, until `deadline` (at least
-        once, however late: the lock may be free by now)."""
-        while True:
-            try:
-                self._connection.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error) or time.monotonic() >= deadline:
-                    raise
+    def _begin(self) -> None:
+        """BEGIN IMMEDIATE (SQLite waits `_BUSY_STEP_MS` for another program's write lock; `_while_busy` tries
+        again)."""
+        self._connection.execute("BEGIN IMMEDIATE")
 
-    def _write(self, statements: list[Statement], deadline: float) -> list[int]:
+    def _write(self, statements: list[Statement]) -> list[int]:
         connection = self._connection
-        self._begin(deadline)
+        self._begin()
         try:
             counts = []
             for index, statement in enumerate(statements):
