@@ -211,7 +211,10 @@ async def test_two_shard_processes_on_one_postgresql_play_their_own_servers_game
                                 await asyncio.sleep(0.05)
                     except TimeoutError:
                         logs = "\n".join(f"{p.log.name}:\n{p.log.read_text()[-6000:]}" for p in (first, restarted))
-                        raise AssertionError(f"game {game_id}'s end is not shown\n{logs}") from None
+                        last = [m.text[:200] for m in discord.channel_messages(record.channel_id)[-3:]]
+                        raise AssertionError(
+                            f"game {game_id}'s end is not shown: stored {shown}\nits channel ends with {last}\n{logs}"
+                        ) from None
             for process in (first, second, restarted):
                 assert process.errors() == "", f"shard {process.shard_id} logged:\n{process.errors()}"
 
