@@ -43,7 +43,8 @@ def language_of(locale: object) -> str:
 
 @lru_cache(maxsize=256)
 def _language(locale: str) -> str:
-    """Asked tens of thousands of times as a start words every command in every Discord locale."""
+    """`language_of` a locale's text, cached: a start asks it tens of thousands of times, wording every command in
+    every Discord locale."""
     text = locale.lower()
     return text if text in LANGUAGES else next((lang for lang in LANGUAGES if text.startswith(lang)), FALLBACK)
 

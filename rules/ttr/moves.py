@@ -147,10 +147,7 @@ class MoveSet:
         n_station = len(self.station_cities) * len(self.station_payments)
         if index < n_station:
             city, pay = divmod(index, len(self.station_payments))
-            color, locos = self.station_payments[pay]
-            return BuildStation(
-                city=board.city_ids[self.station_cities[city]], color=CARD_NAMES[color], locomotives=locos
-            )
+            return _station(board, self.station_cities[city], self.station_payments[pay])
         index -= n_station
         if index < len(self.keeps):
             return KeepTickets(tickets=self.keeps[index])
@@ -170,9 +167,7 @@ class MoveSet:
         for track in _bits(self.claim_mask):
             n_pays = next(n for n, mask in groups if mask >> track & 1)
             if index < n_pays:
-                color, locos = class_payments(board, board.track_class[track], self._hand)[index]
-                values = {"track": board.track_ids[track], "color": CARD_NAMES[color], "locomotives": locos}
-                return build_unchecked(Claim, values)
+                return _claim(board, track, class_payments(board, board.track_class[track], self._hand)[index])
             index -= n_pays
         raise IndexError(index)
 
@@ -181,14 +176,8 @@ class MoveSet:
         listed: list[TtrAction] = [_DRAWS[source] for source in self.draws]
         if self.tickets:
             listed.append(_TICKETS)
-        for track, pays in self.claims:
-            track_id = board.track_ids[track]
-            for color, locos in pays:
-                values = {"track": track_id, "color": CARD_NAMES[color], "locomotives": locos}
-                listed.append(build_unchecked(Claim, values))
-        for city in self.station_cities:
-            for color, locos in self.station_payments:
-                listed.append(BuildStation(city=board.city_ids[city], color=CARD_NAMES[color], locomotives=locos))
+        listed += [_claim(board, track, payment) for track, pays in self.claims for payment in pays]
+        listed += [_station(board, city, payment) for city in self.station_cities for payment in self.station_payments]
         listed += [KeepTickets(tickets=keep) for keep in self.keeps]
         listed += [PayTunnel(locomotives=locos) for locos in self.pays]
         if self.withdraw:
@@ -196,6 +185,18 @@ class MoveSet:
         if self.pass_only:
             listed.append(_PASS)
         return listed
+
+
+def _claim(board: Board, track: int, payment: Payment) -> Claim:
+    """The claim of a track paid so (built unchecked: the move set only lists legal claims)."""
+    color, locos = payment
+    return build_unchecked(Claim, {"track": board.track_ids[track], "color": CARD_NAMES[color], "locomotives": locos})
+
+
+def _station(board: Board, city: int, payment: Payment) -> BuildStation:
+    """The station in a city paid so."""
+    color, locos = payment
+    return BuildStation(city=board.city_ids[city], color=CARD_NAMES[color], locomotives=locos)
 
 
 def _bits(mask: int) -> Iterator[int]:
