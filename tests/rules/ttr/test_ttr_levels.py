@@ -323,9 +323,9 @@ def test_hard_plays_the_second_half_of_its_worlds_only_for_moves_that_gained_so_
     assert played[candidates[0]] == played[candidates[1]] > worlds
 
 
-def test_hard_starts_no_sampled_world_that_would_overrun_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a machine too slow for its world count, the search stops before a world that would end past the budget,
-    rather than finishing one begun just before it ran out (the clock here is a stand-in: a playout takes 0.06 s)."""
+@pytest.fixture
+def stand_in_clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The search's CPU clock, a stand-in that only playouts move, by 0.06 s each (they play nothing): `[seconds]`."""
     clock = [0.0]
 
     def playout_costs_time(rules: search.Rules, world: TtrState, seat: int, action: object, seed: int) -> float:
@@ -334,6 +334,13 @@ def test_hard_starts_no_sampled_world_that_would_overrun_its_budget(monkeypatch:
 
     monkeypatch.setattr(search, "rollout", playout_costs_time)
     monkeypatch.setattr(search, "time", SimpleNamespace(process_time=lambda: clock[0]))
+    return clock
+
+
+def test_hard_starts_no_sampled_world_that_would_overrun_its_budget(stand_in_clock: list[float]) -> None:
+    """On a machine too slow for its world count, the search stops before a world that would end past the budget,
+    rather than finishing one begun just before it ran out (a playout takes 0.06 s of the stand-in clock)."""
+    clock = stand_in_clock
     state = started("usa", 2, 3)
     board = board_for("usa")
     moves = search.move_set(state, 0)
@@ -343,24 +350,20 @@ def test_hard_starts_no_sampled_world_that_would_overrun_its_budget(monkeypatch:
     assert clock[0] == pytest.approx(0.96), "four worlds of 0.24 s; a fifth would end at 1.2 s"
 
 
-def test_hard_counts_its_budget_from_the_start_of_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hard_counts_its_budget_from_the_start_of_the_move(
+    monkeypatch: pytest.MonkeyPatch, stand_in_clock: list[float]
+) -> None:
     """Working out `normal`'s move and the candidates is thinking too: the search's deadline runs from before them
     (stand-in clock: `normal`'s move takes 0.5 s, a playout 0.06 s, so after 2 worlds of 4 candidates a third would
     end at 1.22 s)."""
-    clock = [0.0]
+    clock = stand_in_clock
     heuristic = search.normal
 
     def slow_normal(*args: Any) -> object:
         clock[0] += 0.5
         return heuristic(*args)
 
-    def playout_costs_time(rules: search.Rules, world: TtrState, seat: int, action: object, seed: int) -> float:
-        clock[0] += 0.06
-        return 0.0
-
     monkeypatch.setattr(search, "normal", slow_normal)
-    monkeypatch.setattr(search, "rollout", playout_costs_time)
-    monkeypatch.setattr(search, "time", SimpleNamespace(process_time=lambda: clock[0]))
     state = started("usa", 2, 3)
     search.hard(ENGINE, state, 0, search.move_set(state, 0), board_for("usa"), random.Random(1), Budget(seconds=1.0))
     assert clock[0] == pytest.approx(0.98)
