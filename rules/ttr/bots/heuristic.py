@@ -12,7 +12,7 @@ from rules.ttr.state import Phase, TtrState
 from .plan import (
     build_station,
     claim,
-    claim_best_scoring,
+    claim_best_ending,
     claim_longest,
     claims_by_track,
     draw,
@@ -69,7 +69,7 @@ def normal(state: TtrState, seat: int, moves: MoveSet, board: Board, rng: random
         # listed only now: most turns claim on the plan or draw, and listing every claim is most of their cost
         by_track = claims_by_track(moves, board, hand)
         if by_track:
-            return claim_best_scoring(board, by_track, by_track, hand)
+            return claim_best_ending(state, seat, board, by_track, hand)
     if moves.draws:
         # Never a face-up locomotive: it costs the whole turn (measured: +6 % wins against the playstyle agents).
         # Not even for a ferry on the plan that lacks only locomotives (R-EU-5): the turn lost costs more than the

@@ -14,9 +14,9 @@ from math import comb
 from rules.ttr.actions import DECK, BuildStation, Claim, DrawCard
 from rules.ttr.board import CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import DECK_COMPOSITION, Payment
-from rules.ttr.graph import components
+from rules.ttr.graph import components, longest_trail
 from rules.ttr.moves import MoveSet, doubles_closed
-from rules.ttr.scoring import PlayerScore, final_scores
+from rules.ttr.scoring import PlayerScore, final_scores, own_edges
 from rules.ttr.state import TtrState
 
 UNREACHABLE = 1 << 30
@@ -302,6 +302,49 @@ def claim_best_scoring(
     """Claim the best-scoring of these affordable tracks (the lowest index among equals)."""
     track = max(tracks, key=lambda t: (board.track_points[t], -t))
     return claim(board, track, by_track[track], hand)
+
+
+def claim_best_ending(
+    state: TtrState, seat: int, board: Board, by_track: Mapping[int, tuple[Payment, ...]], hand: tuple[int, ...]
+) -> Claim:
+    """Claim the affordable track worth most if the game ended now: its points, and the longest-path bonus when it
+    makes the seat's trail the longest (R-P3); the lowest index among equals."""
+    bonus = board.game_map.rules.longest_bonus if state.options.longest_bonus else 0
+    own, rival = _trails(state.map_id, state.owners, seat, state.n_players)
+    touched = _touched(state.map_id, state.owners, seat)
+    ends_a, ends_b, lengths = board.track_a, board.track_b, board.track_len
+
+    def worth(track: int) -> tuple[int, int]:
+        points = board.track_points[track]
+        if bonus:
+            if ends_a[track] in touched or ends_b[track] in touched:
+                owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
+                after = longest_trail(own_edges(board, owners, seat))[0]
+            else:
+                after = lengths[track]
+            if own < rival <= after:
+                points += bonus
+            elif rival <= own < after:
+                points += bonus // 2
+        return points, -track
+
+    track = max(by_track, key=worth)
+    return claim(board, track, by_track[track], hand)
+
+
+@lru_cache(maxsize=1024)
+def _trails(map_id: str, owners: tuple[int, ...], seat: int, n_players: int) -> tuple[int, int]:
+    """The seat's longest trail and the longest of any other seat's."""
+    board = board_for(map_id)
+    lengths = [longest_trail(own_edges(board, owners, s))[0] for s in range(n_players)]
+    return lengths[seat], max(n for s, n in enumerate(lengths) if s != seat)
+
+
+@lru_cache(maxsize=1024)
+def _touched(map_id: str, owners: tuple[int, ...], seat: int) -> frozenset[int]:
+    """The cities the seat's routes touch."""
+    board = board_for(map_id)
+    return frozenset(c for t, o in enumerate(owners) if o == seat for c in (board.track_a[t], board.track_b[t]))
 
 
 def draw(moves: MoveSet, needed: list[int], first: bool, locomotives: bool = True) -> DrawCard:

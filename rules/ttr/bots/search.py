@@ -32,7 +32,7 @@ from rules.ttr.scoring import final_scores
 from rules.ttr.state import Phase, TtrState
 
 from .heuristic import normal
-from .plan import claim, claims_by_track, joint_plan, offer_costs, own_score
+from .plan import claim, claim_best_ending, claims_by_track, joint_plan, offer_costs, own_score
 from .rivals import deepest_cut, ticket_weights
 
 Rules = GameEngine[TtrState, TtrAction, TtrOptions]
@@ -118,7 +118,7 @@ def last_turn(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback
 
 def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fallback: TtrAction) -> list[TtrAction]:
     """The heuristic's move first, then a few other sensible ones: claims on the plan, tickets, drawing, a claim that
-    cuts a rival's way, the best-scoring claim."""
+    cuts a rival's way, the claim worth most if the game ended now."""
     out: list[TtrAction] = [fallback]
 
     def add(action: TtrAction) -> None:
@@ -147,8 +147,7 @@ def candidate_moves(state: TtrState, seat: int, moves: MoveSet, board: Board, fa
     if cut is not None:
         add(cut)
     if by_track:
-        track = max(by_track, key=lambda t: (board.track_points[t], -t))
-        add(claim(board, track, by_track[track], hand))
+        add(claim_best_ending(state, seat, board, by_track, hand))
     return out
 
 
