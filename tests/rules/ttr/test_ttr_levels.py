@@ -21,9 +21,10 @@ from rules.ttr.bots.coach import reason
 from rules.ttr.bots.plan import joint_plan, open_tickets, target_tracks
 from rules.ttr.bots.search import determinize
 from rules.ttr.cards import TOTAL_CARDS
+from rules.ttr.scoring import final_scores
 from rules.ttr.state import Phase, TtrState
 
-from .ttr_support import ENGINE, playout, started, track_index
+from .ttr_support import ENGINE, hand, playout, started, track_index
 
 QUICK = Budget(seconds=0.005)
 """Hard cut short after its first sampled world: legal moves, fast tests."""
@@ -256,6 +257,36 @@ def test_normal_plans_its_tickets_together_so_they_share_tracks() -> None:
     assert sum(board.track_len[t] for t in joint) + 15 == sum(board.track_len[t] for t in separate)
     built = state.model_copy(update={"owners": tuple(0 if t in joint else o for t, o in enumerate(state.owners))})
     assert open_tickets(built, 0, board) == []
+
+
+@pytest.mark.parametrize("bonus", [True, False])
+def test_r_p3_normal_spends_its_hand_on_the_route_that_takes_the_longest_path_bonus(bonus: bool) -> None:
+    """No tickets and too few cars for new ones, so normal spends its hand. Its trail (Calgary – Helena, 4) is
+    shorter than its rival's (El Paso – Los Angeles, 6): a route that joins it to 6 or more earns the 10-point bonus
+    and is worth more than any 5-car route (10 points). Without the bonus in play, the 5-car route is."""
+    board = board_for("usa")
+    state = started("usa", 2, 1, longest_bonus=bonus)
+    owners = list(state.owners)
+    owners[track_index("usa", "calgary", "helena")] = 0
+    owners[track_index("usa", "el_paso", "los_angeles")] = 1
+    state = state.model_copy(
+        update={
+            "owners": tuple(owners),
+            "tickets": ((), ()),
+            "cars": (10, 30),
+            "hands": (hand(purple=3, blue=5), state.hands[1]),
+        }
+    )
+    action = ENGINE.bot_action(state, 0, random.Random(1), "normal")
+    assert isinstance(action, Claim)
+    track = board.track_ids.index(action.track)
+    after, _ = ENGINE.apply(state, 0, action)
+    score = final_scores(after)[0]
+    if bonus:
+        assert score.longest_bonus and score.trail_length >= 6
+        assert board.track_points[track] < 10, "a 5-car route would have scored more on its own"
+    else:
+        assert board.track_len[track] == 5
 
 
 @pytest.mark.parametrize(("n_players", "more"), [(2, False), (4, True)])
