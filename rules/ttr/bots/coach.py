@@ -24,7 +24,7 @@ from rules.ttr.graph import components
 from rules.ttr.state import TtrState
 from rules.ttr.view import describe_action
 
-from .plan import joint_plan, open_tickets, own_score, ticket_plan, track_color
+from .plan import joint_plan, longest_gain, open_tickets, own_score, ticket_plan, track_color
 from .rivals import deepest_cut
 
 
@@ -58,7 +58,8 @@ def reason(state: TtrState, seat: int, action: TtrAction) -> Message:
 
 
 def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Message:
-    """A claim completes a ticket, lies on a ticket's path, or simply scores."""
+    """A claim completes a ticket, lies on a ticket's path, wins or widens the longest path, cuts a rival's way, or
+    simply scores."""
     track = board.track_index[action.track]
     move = describe_action(board, action)
     pairs = [(board.track_a[i], board.track_b[i]) for i, o in enumerate(state.owners) if o == seat or i == track]
@@ -73,6 +74,10 @@ def _claim_reason(state: TtrState, seat: int, board: Board, action: Claim) -> Me
     served = _served_by(state, seat, board, track, unfinished)
     if served is not None:
         return _hint("claim_toward", move=move, ticket=board.ticket_message(served))
+    gain = longest_gain(state, seat, board, track)
+    if gain:
+        bonus = board.game_map.rules.longest_bonus
+        return _hint("claim_longest" if gain == bonus else "claim_longest_lead", move=move, points=bonus)
     cut = deepest_cut(state, seat, [track])
     if cut is not None:
         return _hint("claim_cuts", move=move, seat=cut[1])

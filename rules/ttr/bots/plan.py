@@ -307,29 +307,29 @@ def claim_best_scoring(
 def claim_best_ending(
     state: TtrState, seat: int, board: Board, by_track: Mapping[int, tuple[Payment, ...]], hand: tuple[int, ...]
 ) -> Claim:
-    """Claim the affordable track worth most if the game ended now: its points, and the longest-path bonus when it
-    makes the seat's trail the longest (R-P3); the lowest index among equals."""
+    """Claim the affordable track worth most if the game ended now: its points and what it does for the longest-path
+    bonus (`longest_gain`); the lowest index among equals."""
+    track = max(by_track, key=lambda t: (board.track_points[t] + longest_gain(state, seat, board, t), -t))
+    return claim(board, track, by_track[track], hand)
+
+
+def longest_gain(state: TtrState, seat: int, board: Board, track: int) -> int:
+    """What claiming the track does for the seat's longest-path bonus (R-P3): all of it when the seat's trail becomes
+    the longest where it was not, half when it lengthens a trail already the longest (a lead a rival must then beat),
+    else nothing."""
     bonus = board.game_map.rules.longest_bonus if state.options.longest_bonus else 0
+    if not bonus:
+        return 0
     own, rival = _trails(state.map_id, state.owners, seat, state.n_players)
     touched = _touched(state.map_id, state.owners, seat)
-    ends_a, ends_b, lengths = board.track_a, board.track_b, board.track_len
-
-    def worth(track: int) -> tuple[int, int]:
-        points = board.track_points[track]
-        if bonus:
-            if ends_a[track] in touched or ends_b[track] in touched:
-                owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
-                after = longest_trail(own_edges(board, owners, seat))[0]
-            else:
-                after = lengths[track]
-            if own < rival <= after:
-                points += bonus
-            elif rival <= own < after:
-                points += bonus // 2
-        return points, -track
-
-    track = max(by_track, key=worth)
-    return claim(board, track, by_track[track], hand)
+    if board.track_a[track] in touched or board.track_b[track] in touched:
+        owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
+        after = longest_trail(own_edges(board, owners, seat))[0]
+    else:
+        after = board.track_len[track]
+    if own < rival <= after:
+        return bonus
+    return bonus // 2 if rival <= own < after else 0
 
 
 @lru_cache(maxsize=1024)

@@ -18,7 +18,7 @@ from rules.ttr.board import board_for
 from rules.ttr.bots import KINDS, search
 from rules.ttr.bots.agents import AGENTS
 from rules.ttr.bots.coach import reason
-from rules.ttr.bots.plan import joint_plan, open_tickets, target_tracks
+from rules.ttr.bots.plan import joint_plan, longest_gain, open_tickets, target_tracks
 from rules.ttr.bots.search import determinize
 from rules.ttr.cards import TOTAL_CARDS
 from rules.ttr.scoring import final_scores
@@ -285,8 +285,28 @@ def test_r_p3_normal_spends_its_hand_on_the_route_that_takes_the_longest_path_bo
     if bonus:
         assert score.longest_bonus and score.trail_length >= 6
         assert board.track_points[track] < 10, "a 5-car route would have scored more on its own"
+        said = reason(state, 0, action)
+        assert said.key == "ttr_hint.claim_longest" and said.params["points"] == 10
     else:
         assert board.track_len[track] == 5
+
+
+def test_r_p3_the_coach_says_a_claim_lengthens_the_lead_for_the_longest_path() -> None:
+    """Seat 0's trail (Calgary – Helena – Salt Lake City, 7) is already longer than its rival's (6): a claim at its
+    end is worth half the bonus, and the hint says the lead grows; a claim elsewhere is worth its points alone."""
+    board = board_for("usa")
+    state = started("usa", 2, 1)
+    owners = list(state.owners)
+    owners[track_index("usa", "calgary", "helena")] = 0
+    owners[track_index("usa", "helena", "salt_lake_city")] = 0
+    owners[track_index("usa", "el_paso", "los_angeles")] = 1
+    state = state.model_copy(update={"owners": tuple(owners), "tickets": ((), ())})
+    lengthens = track_index("usa", "denver", "salt_lake_city", "red")
+    assert longest_gain(state, 0, board, lengthens) == 5
+    assert longest_gain(state, 0, board, track_index("usa", "atlanta", "miami")) == 0
+    action = Claim(track=board.track_ids[lengthens], color="red", locomotives=0)
+    said = reason(state, 0, action)
+    assert said.key == "ttr_hint.claim_longest_lead" and said.params["points"] == 10
 
 
 @pytest.mark.parametrize(("n_players", "more"), [(2, False), (4, True)])
