@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
 
@@ -16,7 +17,7 @@ from rules.ttr.board import CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import DECK_COMPOSITION, Payment
 from rules.ttr.graph import components, longest_trail
 from rules.ttr.moves import MoveSet, doubles_closed
-from rules.ttr.scoring import PlayerScore, final_scores, own_edges
+from rules.ttr.scoring import PlayerScore, final_scores
 from rules.ttr.state import TtrState
 
 UNREACHABLE = 1 << 30
@@ -308,9 +309,18 @@ def claim_best_ending(
     state: TtrState, seat: int, board: Board, by_track: Mapping[int, tuple[Payment, ...]], hand: tuple[int, ...]
 ) -> Claim:
     """Claim the affordable track worth most if the game ended now: its points and what it does for the longest-path
-    bonus (`longest_gain`); the lowest index among equals."""
-    track = max(by_track, key=lambda t: (board.track_points[t] + longest_gain(state, seat, board, t), -t))
-    return claim(board, track, by_track[track], hand)
+    bonus (`longest_gain`); the lowest index among equals. Tracks are weighed best-scoring first, and no further once
+    even the whole bonus could not lift one above the best so far."""
+    points = board.track_points
+    most = board.game_map.rules.longest_bonus if state.options.longest_bonus else 0
+    best, best_key = -1, (-1, 0)
+    for track in sorted(by_track, key=lambda t: (-points[t], t)):
+        if points[track] + most < best_key[0]:
+            break
+        key = (points[track] + longest_gain(state, seat, board, track), -track)
+        if key > best_key:
+            best, best_key = track, key
+    return claim(board, best, by_track[best], hand)
 
 
 def longest_gain(state: TtrState, seat: int, board: Board, track: int) -> int:
@@ -320,31 +330,73 @@ def longest_gain(state: TtrState, seat: int, board: Board, track: int) -> int:
     bonus = board.game_map.rules.longest_bonus if state.options.longest_bonus else 0
     if not bonus:
         return 0
-    own, rival = _trails(state.map_id, state.owners, seat, state.n_players)
-    touched = _touched(state.map_id, state.owners, seat)
-    if board.track_a[track] in touched or board.track_b[track] in touched:
-        owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
-        after = longest_trail(own_edges(board, owners, seat))[0]
-    else:
-        after = board.track_len[track]
-    if own < rival <= after:
-        return bonus
-    return bonus // 2 if rival <= own < after else 0
+    trail = _trails(state.map_id, state.owners, seat, state.n_players)
+    leads = trail.own >= trail.rival
+    gain, needed = (bonus // 2, trail.own + 1) if leads else (bonus, trail.rival)
+    a, b, length = board.track_a[track], board.track_b[track], board.track_len[track]
+    if (a in trail.ends or b in trail.ends) and trail.own + length >= needed:
+        return gain  # the trail goes on along the new track
+    # A trail through the new track runs within the networks it joins: at most their cars and its own.
+    joined = length + trail.cars.get(trail.labels[a], 0)
+    if trail.labels[b] != trail.labels[a]:
+        joined += trail.cars.get(trail.labels[b], 0)
+    if joined < needed:
+        return 0
+    mine = tuple(sorted((*(t for t, o in enumerate(state.owners) if o == seat), track)))
+    return gain if _trail_of(state.map_id, mine)[0] >= needed else 0
+
+
+@dataclass(frozen=True)
+class _Trails:
+    """The seat's longest trail (its length and end cities), the longest of any other seat's, and the seat's network:
+    a component label per city and the cars of each component's routes."""
+
+    own: int
+    ends: frozenset[int]
+    rival: int
+    labels: list[int]
+    cars: dict[int, int]
 
 
 @lru_cache(maxsize=1024)
-def _trails(map_id: str, owners: tuple[int, ...], seat: int, n_players: int) -> tuple[int, int]:
-    """The seat's longest trail and the longest of any other seat's."""
+def _trails(map_id: str, owners: tuple[int, ...], seat: int, n_players: int) -> _Trails:
+    """Memoised: normal weighs every claim it can afford against the same board."""
     board = board_for(map_id)
-    lengths = [longest_trail(own_edges(board, owners, s))[0] for s in range(n_players)]
-    return lengths[seat], max(n for s, n in enumerate(lengths) if s != seat)
+    networks = [tuple(t for t, o in enumerate(owners) if o == s) for s in range(n_players)]
+    own, ends = _trail_of(map_id, networks[seat])
+    labels = components(len(board.city_ids), [(board.track_a[t], board.track_b[t]) for t in networks[seat]])
+    cars: dict[int, int] = {}
+    for t in networks[seat]:
+        label = labels[board.track_a[t]]
+        cars[label] = cars.get(label, 0) + board.track_len[t]
+    rival = max(_trail_of(map_id, network)[0] for s, network in enumerate(networks) if s != seat)
+    return _Trails(own=own, ends=ends, rival=rival, labels=labels, cars=cars)
 
 
-@lru_cache(maxsize=1024)
-def _touched(map_id: str, owners: tuple[int, ...], seat: int) -> frozenset[int]:
-    """The cities the seat's routes touch."""
+@lru_cache(maxsize=4096)
+def _trail_of(map_id: str, tracks: tuple[int, ...]) -> tuple[int, frozenset[int]]:
+    """The longest trail over these tracks: its length and end cities (memoised: a seat's routes change only when
+    it claims, while the others' are asked after every claim)."""
     board = board_for(map_id)
-    return frozenset(c for t, o in enumerate(owners) if o == seat for c in (board.track_a[t], board.track_b[t]))
+    edges = [(board.track_a[t], board.track_b[t], board.track_len[t], board.track_ids[t]) for t in tracks]
+    length, path = longest_trail(edges)
+    return length, _trail_ends(board, [board.track_index[t] for t in path])
+
+
+def _trail_ends(board: Board, path: list[int]) -> frozenset[int]:
+    """The end cities of a trail given as its tracks in order (one city for a closed loop)."""
+    if not path:
+        return frozenset()
+    first = path[0]
+    for start in (board.track_a[first], board.track_b[first]):
+        city = start
+        for t in path:
+            if city not in (board.track_a[t], board.track_b[t]):
+                break
+            city = board.track_b[t] if city == board.track_a[t] else board.track_a[t]
+        else:
+            return frozenset((start, city))
+    raise AssertionError("a trail's tracks follow each other")
 
 
 def draw(moves: MoveSet, needed: list[int], first: bool, locomotives: bool = True) -> DrawCard:
