@@ -325,35 +325,42 @@ def claim_best_ending(
 
 def longest_gain(state: TtrState, seat: int, board: Board, track: int) -> int:
     """What claiming the track does for the seat's longest-path bonus (R-P3): all of it when the seat's trail becomes
-    the longest where it was not, half when it lengthens a trail already the longest (a lead a rival must then beat),
-    else nothing."""
+    the longest where it was not; half when it extends, at one of its ends, a trail already the longest (a lead a
+    rival must then beat: counted at the ends only, as counted exactly it made playouts a quarter slower); else
+    nothing."""
     bonus = board.game_map.rules.longest_bonus if state.options.longest_bonus else 0
     if not bonus:
         return 0
     trail = _trails(state.map_id, state.owners, seat, state.n_players)
-    leads = trail.own >= trail.rival
-    gain, needed = (bonus // 2, trail.own + 1) if leads else (bonus, trail.rival)
     a, b, length = board.track_a[track], board.track_b[track], board.track_len[track]
-    if (a in trail.ends or b in trail.ends) and trail.own + length >= needed:
-        return gain  # the trail goes on along the new track
+    extends = a in trail.ends or b in trail.ends
+    if trail.own >= trail.rival:
+        return bonus // 2 if extends else 0
+    needed = trail.rival
+    if extends and trail.own + length >= needed:
+        return bonus  # the trail goes on along the new track
     # A trail through the new track runs within the networks it joins: at most their cars and its own.
     joined = length + trail.cars.get(trail.labels[a], 0)
     if trail.labels[b] != trail.labels[a]:
         joined += trail.cars.get(trail.labels[b], 0)
     if joined < needed:
         return 0
-    mine = tuple(sorted((*(t for t, o in enumerate(state.owners) if o == seat), track)))
-    return gain if _trail_of(state.map_id, mine)[0] >= needed else 0
+    if trail.labels[a] == trail.labels[b]:  # it closes a loop in the seat's network: count the trails again
+        after = _trail_of(state.map_id, tuple(sorted((*trail.network, track))))[0]
+    else:  # it joins a trail ending at one of its cities to one starting at the other
+        after = length + _trail_from(state.map_id, trail.network, a) + _trail_from(state.map_id, trail.network, b)
+    return bonus if after >= needed else 0
 
 
 @dataclass(frozen=True)
 class _Trails:
     """The seat's longest trail (its length and end cities), the longest of any other seat's, and the seat's network:
-    a component label per city and the cars of each component's routes."""
+    its tracks, a component label per city and the cars of each component's routes."""
 
     own: int
     ends: frozenset[int]
     rival: int
+    network: tuple[int, ...]
     labels: list[int]
     cars: dict[int, int]
 
@@ -370,7 +377,7 @@ def _trails(map_id: str, owners: tuple[int, ...], seat: int, n_players: int) -> 
         label = labels[board.track_a[t]]
         cars[label] = cars.get(label, 0) + board.track_len[t]
     rival = max(_trail_of(map_id, network)[0] for s, network in enumerate(networks) if s != seat)
-    return _Trails(own=own, ends=ends, rival=rival, labels=labels, cars=cars)
+    return _Trails(own=own, ends=ends, rival=rival, network=networks[seat], labels=labels, cars=cars)
 
 
 @lru_cache(maxsize=4096)
@@ -381,6 +388,18 @@ def _trail_of(map_id: str, tracks: tuple[int, ...]) -> tuple[int, frozenset[int]
     edges = [(board.track_a[t], board.track_b[t], board.track_len[t], board.track_ids[t]) for t in tracks]
     length, path = longest_trail(edges)
     return length, _trail_ends(board, [board.track_index[t] for t in path])
+
+
+@lru_cache(maxsize=4096)
+def _trail_from(map_id: str, tracks: tuple[int, ...], city: int) -> int:
+    """The longest trail over these tracks that starts at this city (0 if none touches it): the longest trail once a
+    track longer than all of them hangs from the city, less that track."""
+    board = board_for(map_id)
+    edges = [(board.track_a[t], board.track_b[t], board.track_len[t], board.track_ids[t]) for t in tracks]
+    if not any(city in edge[:2] for edge in edges):
+        return 0
+    hung = 1 + sum(edge[2] for edge in edges)
+    return longest_trail([*edges, (city, -1, hung, 0)])[0] - hung
 
 
 def _trail_ends(board: Board, path: list[int]) -> frozenset[int]:
