@@ -21,7 +21,8 @@ from rules.ttr.bots.coach import reason
 from rules.ttr.bots.plan import joint_plan, longest_gain, open_tickets, target_tracks
 from rules.ttr.bots.search import determinize
 from rules.ttr.cards import TOTAL_CARDS
-from rules.ttr.scoring import final_scores
+from rules.ttr.graph import longest_trail
+from rules.ttr.scoring import final_scores, own_edges
 from rules.ttr.state import Phase, TtrState
 
 from .ttr_support import ENGINE, hand, playout, started, track_index
@@ -289,6 +290,37 @@ def test_r_p3_normal_spends_its_hand_on_the_route_that_takes_the_longest_path_bo
         assert said.key == "ttr_hint.claim_longest" and said.params["points"] == 10
     else:
         assert board.track_len[track] == 5
+
+
+@pytest.mark.parametrize(("map_id", "n_players"), [("usa", 2), ("europe", 4)])
+def test_r_p3_what_a_claim_does_for_the_longest_path_bonus_is_counted_as_the_trails_would_be(
+    map_id: str, n_players: int
+) -> None:
+    """Over the states of a seeded game, for every seat and free route: the whole bonus exactly when the seat's trail
+    with the route reaches the longest rival's and did not before, half when the seat already leads and the route
+    touches an end of its longest trail (the trails' ends are found by walking the trail)."""
+    board = board_for(map_id)
+    bonus = board.game_map.rules.longest_bonus
+    checked = 0
+    for step, (state, _, _, _, _) in enumerate(playout(map_id, n_players, 17, ["normal"] * n_players)):
+        if step % 9:
+            continue
+        for seat in range(n_players):
+            lengths = [longest_trail(own_edges(board, state.owners, s)) for s in range(n_players)]
+            own, path = lengths[seat]
+            rival = max(n for s, (n, _) in enumerate(lengths) if s != seat)
+            cities = [
+                c for t in path for c in (board.track_a[board.track_index[t]], board.track_b[board.track_index[t]])
+            ]
+            ends = {c for c in cities if cities.count(c) % 2} or set(cities[:1])
+            for track in (t for t, o in enumerate(state.owners) if o < 0):
+                owners = (*state.owners[:track], seat, *state.owners[track + 1 :])
+                after = longest_trail(own_edges(board, owners, seat))[0]
+                touches_end = board.track_a[track] in ends or board.track_b[track] in ends
+                expected = bonus if own < rival <= after else bonus // 2 if rival <= own and touches_end else 0
+                assert longest_gain(state, seat, board, track) == expected
+                checked += 1
+    assert checked > 1000
 
 
 def test_r_p3_the_coach_says_a_claim_lengthens_the_lead_for_the_longest_path() -> None:
