@@ -298,7 +298,7 @@ def test_r_p3_what_a_claim_does_for_the_longest_path_bonus_is_counted_as_the_tra
 ) -> None:
     """Over the states of a seeded game, for every seat and free route: the whole bonus exactly when the seat's trail
     with the route reaches the longest rival's and did not before, half when the seat already leads and the route
-    touches an end of its longest trail (the trails' ends are found by walking the trail)."""
+    touches an end of its longest trail (an end: a city the trail's routes touch an odd number of times)."""
     board = board_for(map_id)
     bonus = board.game_map.rules.longest_bonus
     checked = 0
