@@ -43,11 +43,13 @@ DECISION_SECONDS = 0.45
 decisions took 0.34 s at the median and 0.80 s at p99 (`bench.levels`, USA, 2 processes on 2 cores); sized by a
 fixed count of cars instead, USA decisions got about half the worlds they can afford, and hard won 57 % of games 0-117
 against `normal` on USA where it now wins 72 %."""
-ROLLOUT_MS = {"usa": 0.0276, "europe": 0.0461}
+ROLLOUT_MS = {"usa": 0.0353, "europe": 0.0544}
 """A playout's CPU milliseconds per (cars still in play) ** `ROLLOUT_GROWTH`, per map, fitted over 347 decisions of
 2- to 5-player games on a 2-core machine (the player count adds nothing once the cars are counted; Europe's stations,
-tunnels and ferries cost more; `bench.search_choices` prints how a machine's playouts compare). A map not listed is
-costed as the dearest."""
+tunnels and ferries cost more; `bench.search_choices` prints how a machine's playouts compare). Raised 28 % (USA) and
+18 % (Europe) when `normal` began counting the longest path, as its playouts measured dearer by that much (the
+`cost` column of `bench.search_choices --games 3 --every 4 --worlds 4`, before and after, 240 decisions). A map not
+listed is costed as the dearest."""
 ROLLOUT_GROWTH = 1.25
 CALIBRATED_SECONDS = 1.0
 """The budget the world counts above and below are for; a smaller one scales them down (to 2 worlds at least)."""
