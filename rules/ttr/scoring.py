@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,11 +44,12 @@ class PlayerScore:
 
 def own_edges(board: Board, owners: tuple[int, ...], seat: int) -> list[Edge]:
     """Return a seat's claimed tracks as graph edges."""
-    return [
-        (board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i])
-        for i, owner in enumerate(owners)
-        if owner == seat
-    ]
+    return track_edges(board, (i for i, owner in enumerate(owners) if owner == seat))
+
+
+def track_edges(board: Board, tracks: Iterable[int]) -> list[Edge]:
+    """Return these tracks as graph edges."""
+    return [(board.track_a[i], board.track_b[i], board.track_len[i], board.track_ids[i]) for i in tracks]
 
 
 def connected_tickets(board: Board, owners: tuple[int, ...], seat: int, tickets: tuple[int, ...]) -> list[bool]:

@@ -17,7 +17,7 @@ from rules.ttr.board import CARD_NAMES, LOCO, Board, board_for
 from rules.ttr.cards import DECK_COMPOSITION, Payment
 from rules.ttr.graph import components, longest_trail
 from rules.ttr.moves import MoveSet, doubles_closed
-from rules.ttr.scoring import PlayerScore, final_scores
+from rules.ttr.scoring import PlayerScore, final_scores, track_edges
 from rules.ttr.state import TtrState
 
 UNREACHABLE = 1 << 30
@@ -340,12 +340,11 @@ def longest_gain(state: TtrState, seat: int, board: Board, track: int) -> int:
     if extends and trail.own + length >= needed:
         return bonus  # the trail goes on along the new track
     # A trail through the new track runs within the networks it joins: at most their cars and its own.
-    joined = length + trail.cars.get(trail.labels[a], 0)
-    if trail.labels[b] != trail.labels[a]:
-        joined += trail.cars.get(trail.labels[b], 0)
+    loop = trail.labels[a] == trail.labels[b]
+    joined = length + trail.cars.get(trail.labels[a], 0) + (0 if loop else trail.cars.get(trail.labels[b], 0))
     if joined < needed:
         return 0
-    if trail.labels[a] == trail.labels[b]:  # it closes a loop in the seat's network: count the trails again
+    if loop:  # it closes a loop in the seat's network: count the trails again
         after = _trail_of(state.map_id, tuple(sorted((*trail.network, track))))[0]
     else:  # it joins a trail ending at one of its cities to one starting at the other
         after = length + _trail_from(state.map_id, trail.network, a) + _trail_from(state.map_id, trail.network, b)
@@ -385,8 +384,7 @@ def _trail_of(map_id: str, tracks: tuple[int, ...]) -> tuple[int, frozenset[int]
     """The longest trail over these tracks: its length and end cities (memoised: a seat's routes change only when
     it claims, while the others' are asked after every claim)."""
     board = board_for(map_id)
-    edges = [(board.track_a[t], board.track_b[t], board.track_len[t], board.track_ids[t]) for t in tracks]
-    length, path = longest_trail(edges)
+    length, path = longest_trail(track_edges(board, tracks))
     return length, _trail_ends(board, [board.track_index[t] for t in path])
 
 
@@ -394,8 +392,7 @@ def _trail_of(map_id: str, tracks: tuple[int, ...]) -> tuple[int, frozenset[int]
 def _trail_from(map_id: str, tracks: tuple[int, ...], city: int) -> int:
     """The longest trail over these tracks that starts at this city (0 if none touches it): the longest trail once a
     track longer than all of them hangs from the city, less that track."""
-    board = board_for(map_id)
-    edges = [(board.track_a[t], board.track_b[t], board.track_len[t], board.track_ids[t]) for t in tracks]
+    edges = track_edges(board_for(map_id), tracks)
     if not any(city in edge[:2] for edge in edges):
         return 0
     hung = 1 + sum(edge[2] for edge in edges)
