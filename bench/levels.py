@@ -4,19 +4,20 @@ Run: `.venv/bin/python -m bench.levels` (`--quick` for a short run, `--games N` 
 `--maps usa` to pick maps, `--only cards` or `--only dice` to pick rows by label, `--start N` to play games N onwards:
 runs over disjoint ranges add up; `--subject normal` plays another kind against the agents; `--budget 0.25` gives the
 hard seats that many CPU seconds a move instead of 1; `--log FILE` appends a line per game as it ends, so a run cut
-short keeps what it played; `--tally FILE ...` prints the table from such logs, of runs on several machines, instead
-of playing). Games are dealt round by round over the rows, so every row fills at the same pace. Each row is a match
-spec: a game, its options, the bot kind of each seat and the goal for the first seat's kind (the subject). Seats
-rotate from game to game so every kind plays from every seat; a shared win counts as half (a third, … for a
-three-way share). The rows: Ticket to Ride's `hard` against each playstyle agent and against three different ones at
-a 4-player table, `hard` vs `normal` and `normal` vs `easy` per map; the card game's and «Поезд»'s levels each
-against the one below. Times are CPU seconds of the process thinking, one move at a time, on one core; each worker
-first builds what a bot process builds once.
+short keeps what it played; `--tally FILE ...` prints the table from such logs, of runs on several machines, instead of
+playing: only the games played by this checkout's rules and bots, whose digest each line ends with). Games are dealt
+round by round over the rows, so every row fills at the same pace. Each row is a match spec: a game, its options, the
+bot kind of each seat and the goal for the first seat's kind (the subject). Seats rotate from game to game so every kind
+plays from every seat; a shared win counts as half (a third, … for a three-way share). The rows: Ticket to Ride's `hard`
+against each playstyle agent and against three different ones at a 4-player table, `hard` vs `normal` and `normal` vs
+`easy` per map; the card game's and «Поезд»'s levels each against the one below. Times are CPU seconds of the process
+thinking, one move at a time, on one core; each worker first builds what a bot process builds once.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import os
 import random
@@ -25,12 +26,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any, TextIO
 
 from bot.services.thinking import warm
 from rules.engine import Budget, GameEngine
 from rules.ttr.bots.agents import AGENTS
 
+RULES = Path(__file__).resolve().parent.parent / "rules"
+"""The rules and bots every game here is played by."""
 TIMED_KIND = "hard"
 """The kind whose think time per move is measured."""
 TTR = "ticket-to-ride"
@@ -96,6 +100,14 @@ def level_matches() -> list[Match]:
     ]
 
 
+def players_version(root: Path = RULES) -> str:
+    """A digest of every file of the rules and bots: a logged game counts only towards the version that played it."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def _engine(game_id: str) -> GameEngine[Any, Any, Any]:
     from bot.games import GAMES
 
@@ -156,7 +168,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log: TextIO | None = None) -> None:
     """Play every match `games` times (game indices from `first`) over a process pool, round by round over the rows;
-    log each game to `log` as it ends, print each row when done."""
+    log each game to `log` as it ends (with the version that played it), print each row when done."""
+    version = players_version()
     jobs = [(match, i) for i in range(first, first + games) for match in matches]
     shares: dict[str, list[float]] = {m.label: [] for m in matches}
     times: list[float] = []
@@ -165,7 +178,8 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log:
     with Pool(workers, initializer=_warm) as pool:
         for label, index, outcome in pool.imap_unordered(_play, jobs, chunksize=1):
             if log is not None:
-                log.write(f"{label}\t{index}\t{outcome.share}\t{' '.join(f'{t:.4f}' for t in outcome.times)}\n")
+                spent = " ".join(f"{t:.4f}" for t in outcome.times)
+                log.write(f"{label}\t{index}\t{outcome.share}\t{spent}\t{version}\n")
                 log.flush()
             shares[label].append(outcome.share)
             times.extend(outcome.times)
@@ -177,14 +191,19 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log:
 
 
 def tally(matches: Sequence[Match], paths: Sequence[str]) -> None:
-    """Print the rows of these matches from game logs (`run`'s `log`), each game counted once, and the think times."""
+    """Print the rows of these matches from game logs (`run`'s `log`), each game counted once, and the think times;
+    games another version of the rules and bots played are left out, and counted."""
+    version = players_version()
     games: dict[str, dict[int, float]] = {m.label: {} for m in matches}
     times: list[float] = []
+    other = 0
     for path in paths:
         with open(path, encoding="utf-8") as lines:
             for line in lines:
-                label, index, share, spent = line.rstrip("\n").split("\t")
-                if label in games and int(index) not in games[label]:
+                label, index, share, spent, *played_by = line.rstrip("\n").split("\t")
+                if played_by != [version]:
+                    other += 1
+                elif label in games and int(index) not in games[label]:
                     games[label][int(index)] = float(share)
                     times.extend(float(t) for t in spent.split())
     _print_header()
@@ -192,6 +211,8 @@ def tally(matches: Sequence[Match], paths: Sequence[str]) -> None:
         if games[match.label]:
             _print_row(match, list(games[match.label].values()))
     _print_times(times)
+    if other:
+        print(f"left out: {other} games played by other versions of the rules and bots (this one is {version})")
 
 
 def _print_header() -> None:
