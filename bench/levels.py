@@ -23,7 +23,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -172,7 +172,7 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log:
     version = players_version()
     jobs = [(match, i) for i in range(first, first + games) for match in matches]
     shares: dict[str, list[float]] = {m.label: [] for m in matches}
-    times: list[float] = []
+    times: dict[str, list[float]] = {}
     start = time.perf_counter()
     _print_header()
     with Pool(workers, initializer=_warm) as pool:
@@ -182,9 +182,9 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log:
                 log.write(f"{label}\t{index}\t{outcome.share}\t{spent}\t{version}\n")
                 log.flush()
             shares[label].append(outcome.share)
-            times.extend(outcome.times)
+            match = next(m for m in matches if m.label == label)
+            times.setdefault(_timing(match), []).extend(outcome.times)
             if len(shares[label]) == games:
-                match = next(m for m in matches if m.label == label)
                 _print_row(match, shares[label])
     _print_times(times)
     print(f"{len(jobs)} games in {time.perf_counter() - start:.0f} s wall on {workers} workers")
@@ -194,8 +194,9 @@ def tally(matches: Sequence[Match], paths: Sequence[str]) -> None:
     """Print the rows of these matches from game logs (`run`'s `log`), each game counted once, and the think times;
     games another version of the rules and bots played are left out, and counted."""
     version = players_version()
-    games: dict[str, dict[int, float]] = {m.label: {} for m in matches}
-    times: list[float] = []
+    by_label = {m.label: m for m in matches}
+    games: dict[str, dict[int, float]] = {label: {} for label in by_label}
+    times: dict[str, list[float]] = {}
     other = 0
     for path in paths:
         with open(path, encoding="utf-8") as lines:
@@ -205,7 +206,7 @@ def tally(matches: Sequence[Match], paths: Sequence[str]) -> None:
                     other += 1
                 elif label in games and int(index) not in games[label]:
                     games[label][int(index)] = float(share)
-                    times.extend(float(t) for t in spent.split())
+                    times.setdefault(_timing(by_label[label]), []).extend(float(t) for t in spent.split())
     _print_header()
     for match in matches:
         if games[match.label]:
@@ -220,13 +221,19 @@ def _print_header() -> None:
     print(f"{'match':60} {'games':>5} {'wins':>6} {'95 % interval':>15} {'goal':>5}  met", flush=True)
 
 
-def _print_times(times: Sequence[float]) -> None:
-    """The timed kind's CPU seconds per move: median, p90, p99 and the longest."""
-    if times:
-        print(
-            f"{TIMED_KIND} CPU s per move over {len(times)} moves: p50 {statistics.median(times):.3f}"
-            f" p90 {percentile(times, 0.9):.3f} p99 {percentile(times, 0.99):.3f} max {max(times):.3f}"
-        )
+def _timing(match: Match) -> str:
+    """The think times a match's moves are counted with: those of the same game at the same budget."""
+    return f"{match.game_id} at {match.budget:g} s"
+
+
+def _print_times(times: Mapping[str, Sequence[float]]) -> None:
+    """The timed kind's CPU seconds per move, per game and budget: median, p90, p99 and the longest."""
+    for group, spent in times.items():
+        if spent:
+            print(
+                f"{TIMED_KIND} CPU s per move, {group}, over {len(spent)} moves: p50 {statistics.median(spent):.3f}"
+                f" p90 {percentile(spent, 0.9):.3f} p99 {percentile(spent, 0.99):.3f} max {max(spent):.3f}"
+            )
 
 
 def _print_row(match: Match, got: list[float]) -> None:

@@ -40,5 +40,5 @@ def test_a_tally_counts_each_game_of_this_version_once_and_leaves_out_the_rest(
     printed = capsys.readouterr().out
     row = next(line for line in printed.splitlines() if line.startswith(label))
     assert row.split()[len(label.split()) : len(label.split()) + 2] == ["3", "66.7%"]
-    assert "over 4 moves" in printed
+    assert "ticket-to-ride at 1 s, over 4 moves" in printed
     assert "left out: 2 games played by other versions" in printed
