@@ -260,6 +260,22 @@ def test_normal_plans_its_tickets_together_so_they_share_tracks() -> None:
     assert open_tickets(built, 0, board) == []
 
 
+def test_r_eu_6_normal_plans_around_a_long_tunnel_that_a_plain_way_nearly_matches() -> None:
+    """Stockholm – Wien: through the 8-car tunnel to Petrograd the way takes 19 cars and its long routes score 21
+    points more, so counted back (`POINTS_EARNED`) it weighs 15 against 16 for the plain way through København,
+    Essen and Berlin (11 cars). A tunnel weighs 2 cars more in a plan, as its reveal may ask for more cards and a
+    long gray one waits for a hand of one colour: the plan takes the plain way, and still connects the ticket."""
+    board = board_for("europe")
+    state = started("europe", 2, 1)
+    state = state.model_copy(update={"tickets": ((_ticket("europe", "stockholm", "wien"),), state.tickets[1])})
+    plan = joint_plan(state, 0, board)
+    assert track_index("europe", "petrograd", "stockholm") not in plan
+    assert not any(board.track_tunnel[t] for t in plan)
+    assert sum(board.track_len[t] for t in plan) == 11
+    built = state.model_copy(update={"owners": tuple(0 if t in plan else o for t, o in enumerate(state.owners))})
+    assert open_tickets(built, 0, board) == []
+
+
 @pytest.mark.parametrize("bonus", [True, False])
 def test_r_p3_normal_spends_its_hand_on_the_route_that_takes_the_longest_path_bonus(bonus: bool) -> None:
     """No tickets and too few cars for new ones, so normal spends its hand. Its trail (Calgary – Helena, 4) is
