@@ -75,16 +75,18 @@ def _weights(
     owned_free: bool,
     overhead: int,
     stations: tuple[int, ...],
+    tunnel_cars: int = 0,
 ) -> list[int]:
     """What each track costs a path of the seat: -1 if it may not use it, 0 (or its length) if its own or a rival's
-    route touching one of the seat's `stations` (borrowed at the end, R-EU-8), else its length plus `overhead`.
+    route touching one of the seat's `stations` (borrowed at the end, R-EU-8), else its length plus `overhead` (and
+    `tunnel_cars` for a tunnel).
 
     A station counts every rival route at its city, though the scoring lends it one: close enough to keep the bot
     from building a second station for a ticket one already saves. Only the claimed routes and their doubles are
     looked at: playouts ask after every claim, and most routes are still free."""
     board = board_for(map_id)
     partners, lengths, ends_a, ends_b = board.track_partner, board.track_len, board.track_a, board.track_b
-    weights = list(_free_weights(map_id, overhead))
+    weights = list(_free_weights(map_id, overhead, tunnel_cars))
     for track in _claimed(owners):
         owner = owners[track]
         if owner == seat:
@@ -100,11 +102,11 @@ def _weights(
 
 
 @cache
-def _free_weights(map_id: str, overhead: int) -> tuple[int, ...]:
-    """What each track costs while nobody has claimed it or its double: its length plus `overhead`, and for a plan
-    (an overhead) less the share `POINTS_EARNED` of the points it scores, plus `TUNNEL_PLAN_CARS` for a tunnel."""
+def _free_weights(map_id: str, overhead: int, tunnel_cars: int) -> tuple[int, ...]:
+    """What each track costs while nobody has claimed it or its double: its length plus `overhead`, for a plan (an
+    overhead) less the share `POINTS_EARNED` of the points it scores, and plus `tunnel_cars` for a tunnel."""
     board = board_for(map_id)
-    earned, tunnel_cars = (POINTS_EARNED, TUNNEL_PLAN_CARS) if overhead else (0.0, 0)
+    earned = POINTS_EARNED if overhead else 0.0
     return tuple(
         length + overhead - round(earned * points) + (tunnel_cars if tunnel else 0)
         for length, points, tunnel in zip(board.track_len, board.track_points, board.track_tunnel, strict=True)
@@ -465,12 +467,14 @@ to head 53.3 % → 56.9 % on average over the 12 rows (against Long Route on Eur
 tables 37.6 % → 40.5 %; at 0.6 the weights reach 0 and plans take detours, far worse (30 % head to head)."""
 
 TUNNEL_PLAN_CARS = 2
-"""Cars a planned tunnel costs on top (R-EU-6): its reveal may ask for more cards, so it is tried only with a card
-to spare or at low risk, and a long gray tunnel waits for a hand of one colour that rarely comes. Planned at their
-plain weight, the long tunnels drew 4-player plans through them: a plan still waiting on two of them with 20 cards
-in hand, its tickets lost. Measured on Europe (`bench.levels --subject normal --games 200 --only "europe: normal
-vs"`, the same deals): at the 4-player tables 36.5 % → 46.5 % of wins, head to head 61.3 % → 62.3 %; 1, 3 and 4
-cars gave 43.0 %, 44.8 % and 42.8 % at the tables; a ferry's locomotives weighed as well gained nothing."""
+"""Cars a planned tunnel costs on top at a table of 3 or more (R-EU-6): its reveal may ask for more cards, so it is
+tried only with a card to spare or at low risk, and a long gray tunnel waits for a hand of one colour that rarely
+comes while rivals take the ways around. Planned at their plain weight, long tunnels drew 4-player plans through
+them: a plan still waiting on two of them with 20 cards in hand, its tickets lost. Measured on Europe (`bench.levels
+--subject normal --games 200 --only "europe: normal vs"`, the same deals): at the 4-player tables 36.5 % → 46.5 % of
+wins; 1, 3 and 4 cars gave 43.0 %, 44.8 % and 42.8 %, and a ferry's locomotives weighed as well gained nothing. Head
+to head it moved `normal` by a point (61.3 % → 62.3 %) but `hard` lost more deals to the agents than it won (30 and
+16 of 171, at 1 s and 0.25 s), so two players plan tunnels at their plain weight."""
 
 
 def joint_plan(state: TtrState, seat: int, board: Board) -> list[int]:
@@ -483,7 +487,9 @@ def _plan(state: TtrState, seat: int, board: Board) -> tuple[tuple[int, ...], tu
     """The joint plan's tracks, the open tickets it cannot take in (cut, or too long for the cars), its cars."""
     closed = doubles_closed(state.n_players, state.options, board)
     tickets = tuple(open_tickets(state, seat, board))
-    return _joint(state.map_id, state.owners, seat, closed, state.cars[seat], tickets, own_stations(state, seat))
+    tunnel_cars = TUNNEL_PLAN_CARS if state.n_players > 2 else 0
+    stations = own_stations(state, seat)
+    return _joint(state.map_id, state.owners, seat, closed, state.cars[seat], tickets, stations, tunnel_cars)
 
 
 @lru_cache(maxsize=4096)
@@ -495,11 +501,12 @@ def _joint(
     cars: int,
     tickets: tuple[int, ...],
     stations: tuple[int, ...],
+    tunnel_cars: int,
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """Memoised `_plan`."""
     board = board_for(map_id)
     lengths = board.track_len
-    weights = _weights(map_id, owners, seat, closed, True, PLAN_OVERHEAD, stations)
+    weights = _weights(map_id, owners, seat, closed, True, PLAN_OVERHEAD, stations, tunnel_cars)
     planned: list[int] = []
     dropped: list[int] = []
     used = 0

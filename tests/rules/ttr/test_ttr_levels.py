@@ -260,18 +260,25 @@ def test_normal_plans_its_tickets_together_so_they_share_tracks() -> None:
     assert open_tickets(built, 0, board) == []
 
 
-def test_r_eu_6_normal_plans_around_a_long_tunnel_that_a_plain_way_nearly_matches() -> None:
+@pytest.mark.parametrize("players", [2, 4])
+def test_r_eu_6_normal_plans_around_a_long_tunnel_at_a_table_of_three_or_more(players: int) -> None:
     """Stockholm – Wien: through the 8-car tunnel to Petrograd the way takes 19 cars and its long routes score 21
     points more, so counted back (`POINTS_EARNED`) it weighs 15 against 16 for the plain way through København,
-    Essen and Berlin (11 cars). A tunnel weighs 2 cars more in a plan, as its reveal may ask for more cards and a
-    long gray one waits for a hand of one colour: the plan takes the plain way, and still connects the ticket."""
+    Essen and Berlin (11 cars). At a table of 3 or more a tunnel weighs 2 cars more in a plan (its reveal may ask
+    for more cards while rivals take the ways around): the plan takes the plain way, and still connects the ticket.
+    Head to head the tunnel way stands."""
     board = board_for("europe")
-    state = started("europe", 2, 1)
-    state = state.model_copy(update={"tickets": ((_ticket("europe", "stockholm", "wien"),), state.tickets[1])})
+    state = started("europe", players, 1)
+    ticket = _ticket("europe", "stockholm", "wien")
+    state = state.model_copy(update={"tickets": ((ticket,), *state.tickets[1:])})
     plan = joint_plan(state, 0, board)
-    assert track_index("europe", "petrograd", "stockholm") not in plan
-    assert not any(board.track_tunnel[t] for t in plan)
-    assert sum(board.track_len[t] for t in plan) == 11
+    tunnel = track_index("europe", "petrograd", "stockholm")
+    if players == 2:
+        assert tunnel in plan
+    else:
+        assert tunnel not in plan
+        assert not any(board.track_tunnel[t] for t in plan)
+        assert sum(board.track_len[t] for t in plan) == 11
     built = state.model_copy(update={"owners": tuple(0 if t in plan else o for t, o in enumerate(state.owners))})
     assert open_tickets(built, 0, board) == []
 
