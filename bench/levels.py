@@ -170,6 +170,7 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log:
     """Play every match `games` times (game indices from `first`) over a process pool, round by round over the rows;
     log each game to `log` as it ends (with the version that played it), print each row when done."""
     version = players_version()
+    by_label = {m.label: m for m in matches}
     jobs = [(match, i) for i in range(first, first + games) for match in matches]
     shares: dict[str, list[float]] = {m.label: [] for m in matches}
     times: dict[str, list[float]] = {}
@@ -182,7 +183,7 @@ def run(matches: Sequence[Match], games: int, workers: int, first: int = 0, log:
                 log.write(f"{label}\t{index}\t{outcome.share}\t{spent}\t{version}\n")
                 log.flush()
             shares[label].append(outcome.share)
-            match = next(m for m in matches if m.label == label)
+            match = by_label[label]
             times.setdefault(_timing(match), []).extend(outcome.times)
             if len(shares[label]) == games:
                 _print_row(match, shares[label])
